@@ -1,0 +1,338 @@
+#include "Broker.h"
+
+#include "BrokerImpl.h"
+
+#include <QCborMap>
+#include <QCborValue>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace hourglass {
+
+// ---- Helpers shared by the Broker*.cpp files
+
+qint64 messageSize(const OutgoingMessage& m) {
+    qint64 size = m.body.size();
+    for (const QString* s : {&m.messageId, &m.correlationId, &m.sessionId, &m.replyTo,
+                             &m.replyToSessionId, &m.to, &m.subject, &m.contentType})
+        size += s->toUtf8().size();
+    if (!m.applicationProperties.isEmpty())
+        size += encodeProperties(m.applicationProperties).size();
+    return size;
+}
+
+OutgoingMessage outgoingFromStored(const StoredMessage& row) {
+    OutgoingMessage m;
+    m.body = row.body;
+    m.messageId = row.messageId;
+    m.correlationId = row.correlationId;
+    m.sessionId = row.sessionId;
+    m.replyTo = row.replyTo;
+    m.replyToSessionId = row.replyToSessionId;
+    m.to = row.to;
+    m.subject = row.subject;
+    m.contentType = row.contentType;
+    m.timeToLive = row.timeToLive;
+    m.applicationProperties = decodeProperties(row.applicationProperties);
+    return m;
+}
+
+LockRef LockRef::of(const MessageView& message) {
+    LockRef ref;
+    ref.entityPath = message.subQueue == SubQueue::DeadLetter
+                         ? message.entityPath + kDeadLetterSuffix
+                         : message.entityPath;
+    ref.lockToken = message.lockToken;
+    ref.receiver = message.lockHolder;
+    return ref;
+}
+
+// ---- BrokerImpl: construction, loading, resolution
+
+BrokerImpl::BrokerImpl(std::unique_ptr<Store> store, std::shared_ptr<Clock> clock)
+    : m_store(std::move(store)), m_clock(std::move(clock)),
+      m_feed(std::make_unique<ChangeFeed>()) {}
+
+QString BrokerImpl::keyOf(const QString& namespaceName, const QString& path) {
+    return namespaceName.toLower() + u':' + path.toLower();
+}
+
+Result<void> BrokerImpl::load() {
+    auto loaded = m_store->loadNamespaces([&](const NamespaceInfo& info, int ordinal) {
+        m_namespaces.push_back(info);
+        m_nextNamespaceOrdinal = std::max(m_nextNamespaceOrdinal, ordinal + 1);
+    });
+    if (!loaded)
+        return loaded;
+
+    QString bad;
+    loaded = m_store->loadEntities([&](const StoredEntity& row) {
+        auto entity = std::make_unique<Entity>();
+        entity->id = row.id;
+        entity->namespaceName = row.namespaceName;
+        entity->path = row.path;
+        entity->kind = row.kind;
+        const auto json = QJsonDocument::fromJson(row.propertiesJson).object();
+        auto properties =
+            EntityProperties::fromJson(json, EntityProperties::defaults(tierOfLocked(row.namespaceName)));
+        if (!properties) {
+            bad = QStringLiteral("entity %1: %2").arg(row.path, properties.error().description);
+            return;
+        }
+        entity->properties = *properties;
+        const auto rules = QJsonDocument::fromJson(row.rulesJson).array();
+        for (const auto& value : rules) {
+            auto rule = Rule::fromJson(value.toObject());
+            if (rule)
+                entity->rules.append(*rule);
+        }
+        entity->createdAt = row.createdAt;
+        entity->updatedAt = row.updatedAt;
+        entity->lastActivity = row.lastActivity;
+        entity->nextSeq = row.nextSequenceNumber;
+        m_nextEntityId = std::max(m_nextEntityId, row.id + 1);
+        m_byKey.insert(keyOf(row.namespaceName, row.path), entity.get());
+        m_entities.emplace(row.id, std::move(entity));
+    });
+    if (!loaded)
+        return loaded;
+    if (!bad.isEmpty())
+        return makeError(ErrorCode::GeneralError,
+                         QStringLiteral("%1: %2").arg(m_store->path(), bad));
+    // Link subscriptions to their topics, in creation (id) order.
+    std::vector<Entity*> ordered;
+    for (auto& [id, entity] : m_entities)
+        ordered.push_back(entity.get());
+    std::sort(ordered.begin(), ordered.end(), [](Entity* a, Entity* b) { return a->id < b->id; });
+    for (Entity* entity : ordered) {
+        if (entity->kind != EntityKind::Subscription)
+            continue;
+        auto parsed = parseEntityPath(entity->path);
+        Entity* topic = parsed ? findLocked(entity->namespaceName, parsed->topicPath) : nullptr;
+        if (!topic)
+            return makeError(ErrorCode::GeneralError,
+                             QStringLiteral("%1: subscription %2 has no topic")
+                                 .arg(m_store->path(), entity->path));
+        entity->topic = topic;
+        topic->subscriptions.push_back(entity);
+    }
+
+    std::vector<TimerEvent> events;
+    Entity* current = nullptr;
+    loaded = m_store->loadMessageKeys([&](const Store::MessageKey& key) {
+        if (!current || current->id != key.entityId)
+            current = entityByIdLocked(key.entityId);
+        if (!current)
+            return;
+        MessageMeta meta;
+        meta.state = key.state;
+        meta.instant = key.state == MessageState::Scheduled ? key.scheduledAt : key.expiresAt;
+        meta.ownTtl = key.timeToLive.value_or(-1);
+        meta.deliveryCount = key.deliveryCount;
+        meta.size = static_cast<quint32>(key.size);
+        current->index(key.subQueue).insert(key.seq, meta);
+        const auto id = static_cast<quint32>(key.entityId);
+        if (key.subQueue == SubQueue::Main && key.state == MessageState::Scheduled)
+            events.push_back({meta.instant, key.seq, id, TimerKind::Activate, 0});
+        else if (key.subQueue == SubQueue::Main && key.state == MessageState::Active &&
+                 meta.instant != kNever)
+            events.push_back({meta.instant, key.seq, id, TimerKind::Expire, 0});
+    });
+    if (!loaded)
+        return loaded;
+    m_timers.assign(std::move(events));
+
+    // Topics keep scheduled messages whole (they fan out when they become active).
+    for (auto& [id, entity] : m_entities) {
+        if (entity->kind != EntityKind::Topic || entity->main.messages().empty())
+            continue;
+        auto rows = m_store->readRange(entity->id, SubQueue::Main, 0, INT_MAX, true);
+        if (!rows)
+            return rows.error();
+        for (const StoredMessage& row : *rows)
+            entity->scheduledTopicMessages.insert(row.sequenceNumber, outgoingFromStored(row));
+    }
+
+    loaded = m_store->loadMessageIds([&](qint64 entityId, const QString& messageId, Instant at) {
+        if (Entity* entity = entityByIdLocked(entityId)) {
+            entity->seenIds.insert(messageId, at);
+            entity->seenOrder.emplace_back(at, messageId);
+        }
+    });
+    if (!loaded)
+        return loaded;
+    for (auto& [id, entity] : m_entities)
+        scheduleAutoDeleteLocked(*entity);
+    m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
+    return {};
+}
+
+Entity* BrokerImpl::entityByIdLocked(qint64 id) const {
+    auto it = m_entities.find(id);
+    return it == m_entities.end() ? nullptr : it->second.get();
+}
+
+Entity* BrokerImpl::findLocked(const QString& namespaceName, const QString& path) const {
+    return m_byKey.value(keyOf(namespaceName, path), nullptr);
+}
+
+Tier BrokerImpl::tierOfLocked(const QString& namespaceName) const {
+    for (const auto& ns : m_namespaces) {
+        if (ns.name.compare(namespaceName, Qt::CaseInsensitive) == 0)
+            return ns.tier;
+    }
+    return Tier::Standard;
+}
+
+Result<QString> BrokerImpl::namespaceOfLocked(const ParsedPath& parsed) const {
+    if (parsed.namespaceName.isEmpty()) {
+        if (m_namespaces.empty())
+            return makeError(ErrorCode::MessagingEntityNotFound,
+                             QStringLiteral("There is no namespace yet; create one first."));
+        return m_namespaces.front().name;
+    }
+    for (const auto& ns : m_namespaces) {
+        if (ns.name.compare(parsed.namespaceName, Qt::CaseInsensitive) == 0)
+            return ns.name;
+    }
+    return makeError(ErrorCode::MessagingEntityNotFound,
+                     QStringLiteral("The namespace '%1' does not exist.").arg(parsed.namespaceName));
+}
+
+Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const {
+    auto parsed = parseEntityPath(path);
+    if (!parsed)
+        return parsed.error();
+    auto ns = namespaceOfLocked(*parsed);
+    if (!ns)
+        return ns.error();
+    Entity* entity = findLocked(*ns, parsed->entityPath);
+    if (!entity)
+        return makeError(ErrorCode::MessagingEntityNotFound,
+                         QStringLiteral("The messaging entity '%1' could not be found in "
+                                        "namespace '%2'.")
+                             .arg(parsed->entityPath, *ns));
+    if (parsed->deadLetter && entity->kind == EntityKind::Topic)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("A topic has no dead-letter queue; its subscriptions do."));
+    return Target{entity, parsed->deadLetter ? SubQueue::DeadLetter : SubQueue::Main};
+}
+
+// ---- Broker facade
+
+Broker::Broker(std::unique_ptr<BrokerImpl> impl) : m_impl(std::move(impl)) {}
+Broker::~Broker() = default;
+
+Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
+    auto store = Store::open(options.databasePath, options.durability);
+    if (!store)
+        return store.error();
+    std::shared_ptr<Clock> clock = options.clock;
+    if (!clock)
+        clock = std::make_shared<SystemClock>();
+    auto impl = std::make_unique<BrokerImpl>(std::move(store).value(), std::move(clock));
+    {
+        std::lock_guard lock(impl->m_mutex);
+        if (auto loaded = impl->load(); !loaded)
+            return loaded.error();
+    }
+    return std::unique_ptr<Broker>(new Broker(std::move(impl)));
+}
+
+Result<EntityInfo> Broker::createQueue(const QString& path, const EntityProperties& properties) {
+    return m_impl->createEntity(EntityKind::Queue, path, properties, {});
+}
+
+Result<EntityInfo> Broker::createTopic(const QString& path, const EntityProperties& properties) {
+    return m_impl->createEntity(EntityKind::Topic, path, properties, {});
+}
+
+Result<EntityInfo> Broker::createSubscription(const QString& path,
+                                              const EntityProperties& properties,
+                                              const QList<Rule>& rules) {
+    return m_impl->createEntity(EntityKind::Subscription, path, properties, rules);
+}
+
+Result<EntityInfo> Broker::updateEntity(const QString& path, const EntityProperties& properties) {
+    return m_impl->updateEntity(path, properties);
+}
+
+Result<void> Broker::deleteEntity(const QString& path) { return m_impl->deleteEntity(path); }
+
+Result<void> Broker::addRule(const QString& subscriptionPath, const Rule& rule) {
+    return m_impl->addRule(subscriptionPath, rule);
+}
+
+Result<void> Broker::removeRule(const QString& subscriptionPath, const QString& ruleName) {
+    return m_impl->removeRule(subscriptionPath, ruleName);
+}
+
+Result<SendResult> Broker::send(const QString& path, const OutgoingMessage& message) {
+    auto sent = m_impl->sendBatch(path, {message});
+    if (!sent)
+        return sent.error();
+    return sent->front();
+}
+
+Result<QList<SendResult>> Broker::sendBatch(const QString& path,
+                                            const QList<OutgoingMessage>& batch) {
+    return m_impl->sendBatch(path, batch);
+}
+
+Result<SendResult> Broker::schedule(const QString& path, OutgoingMessage message,
+                                    Instant enqueueAt) {
+    message.scheduledEnqueueTime = enqueueAt;
+    return send(path, message);
+}
+
+Result<void> Broker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
+    return m_impl->cancelScheduled(path, sequenceNumber);
+}
+
+Result<QList<MessageView>> Broker::receive(const QString& path, const ReceiveOptions& options) {
+    return m_impl->receive(path, options);
+}
+
+Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequenceNumber,
+                                            const QString& receiver) {
+    return m_impl->receiveDeferred(path, sequenceNumber, receiver);
+}
+
+Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequenceNumber,
+                                        int maxCount) {
+    return m_impl->peek(path, fromSequenceNumber, maxCount);
+}
+
+Result<void> Broker::complete(const LockRef& lock) {
+    return m_impl->settle(lock, BrokerImpl::Settle::Complete, {});
+}
+
+Result<void> Broker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
+    return m_impl->settle(lock, BrokerImpl::Settle::Abandon, {{}, {}, propertiesToModify});
+}
+
+Result<void> Broker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
+    return m_impl->settle(lock, BrokerImpl::Settle::DeadLetter, options);
+}
+
+Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
+    return m_impl->settle(lock, BrokerImpl::Settle::Defer, {{}, {}, propertiesToModify});
+}
+
+Result<Instant> Broker::renewLock(const LockRef& lock) { return m_impl->renewLock(lock); }
+
+Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,
+                                                int maxCount, Bodies bodies) const {
+    return m_impl->listMessages(path, fromSequenceNumber, maxCount, bodies == Bodies::With,
+                                false);
+}
+
+Clock& Broker::clock() const { return *m_impl->m_clock; }
+
+int Broker::runDue() { return m_impl->runDue(); }
+
+ChangeFeed* Broker::changes() const { return m_impl->m_feed.get(); }
+
+QString Broker::databasePath() const { return m_impl->m_store->path(); }
+
+} // namespace hourglass

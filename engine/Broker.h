@@ -1,0 +1,196 @@
+#pragma once
+// The broker facade: an Azure Service Bus namespace (or several) embedded in the process, with
+// SQLite as its store of record. Operations are named as Service Bus names them and follow
+// ../shared/SEMANTICS.md rule by rule; each returns a Result (payload or Error), never throws.
+//
+// Paths. An entity is addressed by its path inside a namespace: "jobs", "events",
+// "events/Subscriptions/audit", and a dead-letter queue as "<entity>/$deadletterqueue". A path
+// may be qualified with its namespace as "namespace:path"; an unqualified path resolves in the
+// first namespace created (the usual case of one namespace per database).
+//
+// Time. Every operation first fires the events that fell due on the clock (scheduled messages
+// appearing, locks running out, expiry, auto-delete), in time order, each at its own instant, so
+// results never depend on when a timer last ran. runDue() does only that, for an idle tick.
+//
+// Threads. Every member function is safe to call from any thread. Sends and settlements return
+// only once durable; concurrent callers share disk syncs (group commit, L2).
+
+#include "ChangeFeed.h"
+#include "Clock.h"
+#include "EntityProperties.h"
+#include "Message.h"
+#include "Rule.h"
+#include "Status.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QUuid>
+#include <QVariantMap>
+
+#include <memory>
+
+namespace hourglass {
+
+enum class Durability {
+    // synchronous=FULL: an acknowledged operation survives a power loss. The default.
+    PowerSafe,
+    // synchronous=NORMAL in WAL mode: survives a crash of the process (kill -9), not of the OS.
+    ProcessCrashSafe,
+};
+
+struct BrokerOptions {
+    QString databasePath; // created when missing
+    Durability durability = Durability::PowerSafe;
+    std::shared_ptr<Clock> clock; // null: the system clock
+};
+
+struct EntityCounts {
+    qint64 active = 0;    // receivable now (not locked, deferred or scheduled)
+    qint64 scheduled = 0;
+    qint64 deferred = 0;
+    qint64 locked = 0;
+    qint64 deadLettered = 0;
+    qint64 sizeInBytes = 0; // main and dead-letter sub-queues together
+
+    bool operator==(const EntityCounts&) const = default;
+};
+
+struct EntityInfo {
+    QString namespaceName;
+    QString path;      // as created, e.g. "events/Subscriptions/audit"
+    QString name;      // last segment, e.g. "audit"
+    QString topicPath; // subscriptions only
+    EntityKind kind = EntityKind::Queue;
+    EntityProperties properties;
+    EntityCounts counts;
+    QList<Rule> rules; // subscriptions only
+    Instant createdAt = 0;
+    Instant updatedAt = 0;
+    Instant lastActivityAt = 0;
+    // When auto-delete-on-idle will remove the entity if nothing happens; kNever when it can't.
+    Instant autoDeleteAt = kNever;
+};
+
+enum class ReceiveMode { PeekLock, ReceiveAndDelete };
+
+struct ReceiveOptions {
+    ReceiveMode mode = ReceiveMode::PeekLock;
+    int maxCount = 1;
+    QString receiver; // who holds the locks (L9): settling needs the same name
+};
+
+struct SendResult {
+    qint64 sequenceNumber = 0; // for a scheduled message, the number that cancels it (L11)
+    bool scheduled = false;
+    bool duplicate = false; // L13: acknowledged and dropped
+};
+
+// Names a lock for settlement: the path it was received from, the token, and the receiver.
+struct LockRef {
+    QString entityPath;
+    QUuid lockToken;
+    QString receiver;
+
+    // The lock of a message handed out by receive() or receiveDeferred().
+    static LockRef of(const MessageView& message);
+};
+
+struct DeadLetterOptions {
+    QString reason;
+    QString description;
+    QVariantMap propertiesToModify;
+};
+
+class BrokerImpl;
+
+class Broker {
+public:
+    static Result<std::unique_ptr<Broker>> open(const BrokerOptions& options);
+    ~Broker();
+    Broker(const Broker&) = delete;
+    Broker& operator=(const Broker&) = delete;
+
+    // ---- Namespaces (E1, E3 tier)
+    Result<void> createNamespace(const NamespaceInfo& info);
+    Result<void> deleteNamespace(const QString& name);
+    QList<NamespaceInfo> namespaces() const;
+
+    // ---- Entities (E1-E5, A1)
+    Result<EntityInfo> createQueue(const QString& path, const EntityProperties& properties);
+    Result<EntityInfo> createTopic(const QString& path, const EntityProperties& properties);
+    // `path` is "topic/Subscriptions/name". The subscription starts with the $Default true rule
+    // (E4) unless `rules` is given.
+    Result<EntityInfo> createSubscription(const QString& path, const EntityProperties& properties,
+                                          const QList<Rule>& rules = {});
+    // Replaces every property (E5: an update loses every lock held on the entity).
+    Result<EntityInfo> updateEntity(const QString& path, const EntityProperties& properties);
+    Result<void> deleteEntity(const QString& path);
+    Result<EntityInfo> entity(const QString& path) const;
+    // Every entity, queues and topics first then subscriptions, each in path order. An empty
+    // namespace name lists all namespaces.
+    QList<EntityInfo> entities(const QString& namespaceName = {}) const;
+
+    Result<void> addRule(const QString& subscriptionPath, const Rule& rule);
+    Result<void> removeRule(const QString& subscriptionPath, const QString& ruleName);
+
+    // ---- Sending (L1, L2, L11, L13, T1-T4, R1, forwarding)
+    Result<SendResult> send(const QString& path, const OutgoingMessage& message);
+    // All or nothing: every message is checked before any is stored; one disk sync for all.
+    Result<QList<SendResult>> sendBatch(const QString& path, const QList<OutgoingMessage>& batch);
+    Result<SendResult> schedule(const QString& path, OutgoingMessage message, Instant enqueueAt);
+    Result<void> cancelScheduled(const QString& path, qint64 sequenceNumber);
+
+    // ---- Receiving (L3-L6, L8, T5, T8)
+    // Up to maxCount messages; fewer (possibly none) when fewer are receivable. Never blocks.
+    Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options);
+    // A deferred message by its sequence number, under a peek-lock (L8, T8).
+    Result<MessageView> receiveDeferred(const QString& path, qint64 sequenceNumber,
+                                        const QString& receiver = {});
+    // L12: from the lowest sequence number (fromSequenceNumber <= 0) or from the given one;
+    // active, locked, deferred and scheduled messages with their state and bodies. No lock, no
+    // count changes; counts as activity where A2 says so.
+    Result<QList<MessageView>> peek(const QString& path, qint64 fromSequenceNumber, int maxCount);
+
+    // ---- Settlement (L5-L10, T6)
+    Result<void> complete(const LockRef& lock);
+    Result<void> abandon(const LockRef& lock, const QVariantMap& propertiesToModify = {});
+    Result<void> deadLetter(const LockRef& lock, const DeadLetterOptions& options = {});
+    Result<void> defer(const LockRef& lock, const QVariantMap& propertiesToModify = {});
+    // Returns the new LockedUntilUtc.
+    Result<Instant> renewLock(const LockRef& lock);
+
+    // ---- Explorer reads: paged, without side effects and without activity (not a peek)
+    // Up to maxCount messages of the path (main or "/$deadletterqueue") from fromSequenceNumber
+    // on, in sequence order. Bodies only when asked for.
+    enum class Bodies { Without, With };
+    Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSequenceNumber,
+                                            int maxCount, Bodies bodies = Bodies::Without) const;
+    Result<MessageView> message(const QString& path, qint64 sequenceNumber,
+                                Bodies bodies = Bodies::With) const;
+    Result<EntityCounts> counts(const QString& path) const;
+    // DeadLetterReason -> number of messages in the path's dead-letter queue.
+    Result<QMap<QString, qint64>> deadLetterReasons(const QString& path) const;
+
+    // ---- Time
+    Clock& clock() const;
+    // Fires every event due at clock().now(). Returns how many events it handled. With nothing
+    // due it costs one look at the head of a heap.
+    int runDue();
+    // The instant of the next event that may be due (kNever when none).
+    Instant nextDueAt() const;
+    // For a VirtualClock: moves it ahead and fires everything due on the way, in time order.
+    Result<void> advanceClock(Millis delta);
+
+    // ---- Notifications
+    ChangeFeed* changes() const;
+
+    // The database file this broker stores into.
+    QString databasePath() const;
+
+private:
+    explicit Broker(std::unique_ptr<BrokerImpl> impl);
+    std::unique_ptr<BrokerImpl> m_impl;
+};
+
+} // namespace hourglass

@@ -1,0 +1,426 @@
+// Namespaces, entities and rules (SEMANTICS.md E1-E5, A1-A3).
+#include "BrokerImpl.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace hourglass {
+
+namespace {
+Error notFound(const QString& what) { return makeError(ErrorCode::MessagingEntityNotFound, what); }
+Error invalid(const QString& what) { return makeError(ErrorCode::InvalidArgument, what); }
+} // namespace
+
+// ---- Namespaces
+
+Result<void> Broker::createNamespace(const NamespaceInfo& info) {
+    auto& d = *m_impl;
+    if (auto ok = validateNamespaceName(info.name); !ok)
+        return ok.error();
+    quint64 ticket;
+    {
+        std::lock_guard lock(d.m_mutex);
+        for (const auto& ns : d.m_namespaces) {
+            if (ns.name.compare(info.name, Qt::CaseInsensitive) == 0)
+                return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                                 QStringLiteral("The namespace '%1' already exists.").arg(ns.name));
+        }
+        d.m_namespaces.push_back(info);
+        d.m_store->log(op::UpsertNamespace{info.name, info.tier, d.m_nextNamespaceOrdinal++});
+        ticket = d.m_store->ticket();
+    }
+    d.m_feed->markNamespaces();
+    return d.m_store->waitDurable(ticket);
+}
+
+Result<void> Broker::deleteNamespace(const QString& name) {
+    auto& d = *m_impl;
+    quint64 ticket;
+    {
+        std::lock_guard lock(d.m_mutex);
+        auto it = std::find_if(d.m_namespaces.begin(), d.m_namespaces.end(), [&](const auto& ns) {
+            return ns.name.compare(name, Qt::CaseInsensitive) == 0;
+        });
+        if (it == d.m_namespaces.end())
+            return notFound(QStringLiteral("The namespace '%1' does not exist.").arg(name));
+        std::vector<Entity*> doomed;
+        for (auto& [id, entity] : d.m_entities) {
+            if (entity->namespaceName == it->name && entity->kind != EntityKind::Subscription)
+                doomed.push_back(entity.get());
+        }
+        for (Entity* entity : doomed)
+            d.deleteEntityLocked(entity);
+        d.m_store->log(op::DeleteNamespace{it->name});
+        d.m_namespaces.erase(it);
+        ticket = d.m_store->ticket();
+    }
+    d.m_feed->markNamespaces();
+    return d.m_store->waitDurable(ticket);
+}
+
+QList<NamespaceInfo> Broker::namespaces() const {
+    std::lock_guard lock(m_impl->m_mutex);
+    return QList<NamespaceInfo>(m_impl->m_namespaces.begin(), m_impl->m_namespaces.end());
+}
+
+// ---- Entities
+
+Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,
+                                                  const QString& selfPath,
+                                                  const EntityProperties& properties) const {
+    for (const QString* target :
+         {&properties.forwardTo, &properties.forwardDeadLetteredMessagesTo}) {
+        if (target->isEmpty())
+            continue;
+        if (target->compare(selfPath, Qt::CaseInsensitive) == 0)
+            return invalid(QStringLiteral("The entity '%1' cannot forward to itself.").arg(selfPath));
+        auto parsed = parseEntityPath(*target);
+        if (!parsed)
+            return parsed.error();
+        if (parsed->isSubscription || parsed->deadLetter || !parsed->namespaceName.isEmpty())
+            return invalid(QStringLiteral("Forwarding must name a queue or topic of the same "
+                                          "namespace, not '%1'.")
+                               .arg(*target));
+        Entity* entity = findLocked(namespaceName, *target);
+        if (!entity)
+            return notFound(QStringLiteral("The forwarding destination '%1' does not exist in "
+                                           "namespace '%2'.")
+                                .arg(*target, namespaceName));
+    }
+    return {};
+}
+
+Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path,
+                                            const EntityProperties& properties,
+                                            const QList<Rule>& givenRules) {
+    auto parsed = parseEntityPath(path);
+    if (!parsed)
+        return parsed.error();
+    if (parsed->deadLetter)
+        return invalid(QStringLiteral("A dead-letter queue exists with its entity; it cannot be "
+                                      "created on its own."));
+    if ((kind == EntityKind::Subscription) != parsed->isSubscription)
+        return invalid(kind == EntityKind::Subscription
+                           ? QStringLiteral("A subscription path has the form "
+                                            "'topic/Subscriptions/name', not '%1'.")
+                                 .arg(path)
+                           : QStringLiteral("'%1' is a subscription path.").arg(path));
+    QList<Rule> rules = givenRules;
+    if (kind == EntityKind::Subscription && rules.isEmpty())
+        rules.append(Rule::trueRule()); // E4
+    for (int i = 0; i < rules.size(); ++i) {
+        if (auto ok = rules[i].validate(); !ok)
+            return ok.error();
+        for (int j = 0; j < i; ++j) {
+            if (rules[j].name.compare(rules[i].name, Qt::CaseInsensitive) == 0)
+                return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                                 QStringLiteral("The rule '%1' is listed twice.").arg(rules[i].name));
+        }
+    }
+
+    quint64 ticket;
+    EntityInfo info;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto ns = namespaceOfLocked(*parsed);
+        if (!ns)
+            return ns.error();
+        if (auto ok = properties.validate(kind, tierOfLocked(*ns)); !ok)
+            return ok.error();
+        if (auto ok = validateForwardingLocked(*ns, parsed->entityPath, properties); !ok)
+            return ok.error();
+        if (Entity* existing = findLocked(*ns, parsed->entityPath))
+            return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                             QStringLiteral("The messaging entity '%1' already exists.")
+                                 .arg(existing->path));
+        Entity* topic = nullptr;
+        if (kind == EntityKind::Subscription) {
+            topic = findLocked(*ns, parsed->topicPath);
+            if (!topic || topic->kind != EntityKind::Topic)
+                return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
+                                    .arg(parsed->topicPath, *ns));
+        }
+        auto entity = std::make_unique<Entity>();
+        entity->id = m_nextEntityId++;
+        entity->namespaceName = *ns;
+        entity->path = parsed->entityPath;
+        entity->kind = kind;
+        entity->properties = properties;
+        entity->rules = rules;
+        entity->createdAt = entity->updatedAt = entity->lastActivity = now;
+        entity->topic = topic;
+        Entity* raw = entity.get();
+        m_byKey.insert(keyOf(*ns, raw->path), raw);
+        m_entities.emplace(raw->id, std::move(entity));
+        m_store->log(op::InsertEntity{storedLocked(*raw)});
+        if (topic) {
+            topic->subscriptions.push_back(raw);
+            touchLocked(*topic, now);
+        }
+        scheduleAutoDeleteLocked(*raw);
+        info = infoLocked(*raw);
+        m_feed->markCreated(raw->qualified());
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return info;
+}
+
+Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
+                                            const EntityProperties& properties) {
+    quint64 ticket;
+    EntityInfo info;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        if (target->subQueue == SubQueue::DeadLetter)
+            return invalid(QStringLiteral("A dead-letter queue has no properties of its own; "
+                                          "update its entity."));
+        Entity& entity = *target->entity;
+        if (auto ok = properties.validate(entity.kind, tierOfLocked(entity.namespaceName)); !ok)
+            return ok.error();
+        if (auto ok = validateForwardingLocked(entity.namespaceName, entity.path, properties); !ok)
+            return ok.error();
+        const bool dedupWasOn = entity.properties.requiresDuplicateDetection;
+        entity.properties = properties;
+        entity.updatedAt = now;
+        if (dedupWasOn && !properties.requiresDuplicateDetection) {
+            entity.seenIds.clear();
+            entity.seenOrder.clear();
+            m_store->log(op::ForgetMessageIds{entity.id, kNever});
+        }
+        touchLocked(entity, now); // A2: an update is activity
+        dropLocksLocked(entity, now); // E5, L9
+        const StoredEntity stored = storedLocked(entity);
+        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+        scheduleAutoDeleteLocked(entity);
+        info = infoLocked(entity);
+        m_feed->markUpdated(entity.qualified());
+        m_feed->markCounts(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return info;
+}
+
+Result<void> BrokerImpl::deleteEntity(const QString& path) {
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        if (target->subQueue == SubQueue::DeadLetter)
+            return invalid(QStringLiteral("A dead-letter queue is deleted with its entity."));
+        if (Entity* topic = target->entity->topic)
+            touchLocked(*topic, now);
+        deleteEntityLocked(target->entity);
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+void BrokerImpl::deleteEntityLocked(Entity* entity) {
+    const std::vector<Entity*> subscriptions = entity->subscriptions;
+    for (Entity* subscription : subscriptions)
+        deleteEntityLocked(subscription);
+    if (Entity* topic = entity->topic)
+        std::erase(topic->subscriptions, entity);
+    for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
+        for (const auto& [seq, lock] : entity->index(q).locks())
+            m_lockTokens.remove(lock.token);
+    }
+    m_store->log(op::DeleteEntity{entity->id});
+    m_byKey.remove(keyOf(entity->namespaceName, entity->path));
+    m_feed->markDeleted(entity->qualified());
+    m_entities.erase(entity->id);
+}
+
+Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
+    if (auto ok = rule.validate(); !ok)
+        return ok.error();
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
+            return invalid(QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
+        for (const Rule& existing : entity.rules) {
+            if (existing.name.compare(rule.name, Qt::CaseInsensitive) == 0)
+                return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                                 QStringLiteral("The rule '%1' already exists on '%2'.")
+                                     .arg(existing.name, entity.path));
+        }
+        entity.rules.append(rule);
+        entity.updatedAt = now;
+        touchLocked(entity, now); // A2: a new rule is activity
+        const StoredEntity stored = storedLocked(entity);
+        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+        m_feed->markUpdated(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
+            return invalid(QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
+        const auto removed = entity.rules.removeIf(
+            [&](const Rule& r) { return r.name.compare(name, Qt::CaseInsensitive) == 0; });
+        if (removed == 0)
+            return notFound(QStringLiteral("The rule '%1' does not exist on '%2'.")
+                                .arg(name, entity.path));
+        entity.updatedAt = now;
+        touchLocked(entity, now);
+        const StoredEntity stored = storedLocked(entity);
+        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+        m_feed->markUpdated(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+Result<EntityInfo> Broker::entity(const QString& path) const {
+    auto& d = *m_impl;
+    std::lock_guard lock(d.m_mutex);
+    d.processDueLocked(d.m_clock->now());
+    auto target = d.resolveLocked(path);
+    if (!target)
+        return target.error();
+    return d.infoLocked(*target->entity);
+}
+
+QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
+    auto& d = *m_impl;
+    std::lock_guard lock(d.m_mutex);
+    d.processDueLocked(d.m_clock->now());
+    QList<EntityInfo> out;
+    for (const auto& [id, entity] : d.m_entities) {
+        if (namespaceName.isEmpty() ||
+            entity->namespaceName.compare(namespaceName, Qt::CaseInsensitive) == 0)
+            out.append(d.infoLocked(*entity));
+    }
+    std::sort(out.begin(), out.end(), [](const EntityInfo& a, const EntityInfo& b) {
+        const bool aSub = a.kind == EntityKind::Subscription;
+        const bool bSub = b.kind == EntityKind::Subscription;
+        if (a.namespaceName != b.namespaceName)
+            return a.namespaceName < b.namespaceName;
+        if (aSub != bSub)
+            return !aSub;
+        return a.path.compare(b.path, Qt::CaseInsensitive) < 0;
+    });
+    return out;
+}
+
+// ---- Entity helpers
+
+EntityInfo BrokerImpl::infoLocked(const Entity& entity) const {
+    EntityInfo info;
+    info.namespaceName = entity.namespaceName;
+    info.path = entity.path;
+    info.name = entity.path.section(u'/', -1);
+    info.topicPath = entity.topic ? entity.topic->path : QString();
+    info.kind = entity.kind;
+    info.properties = entity.properties;
+    const IndexCounts& main = entity.main.counts();
+    const IndexCounts& dead = entity.deadLetter.counts();
+    info.counts.active = main.available;
+    info.counts.scheduled = main.scheduled;
+    info.counts.deferred = main.deferred;
+    info.counts.locked = main.locked;
+    info.counts.deadLettered = dead.total();
+    info.counts.sizeInBytes = main.sizeInBytes + dead.sizeInBytes;
+    info.rules = entity.rules;
+    info.createdAt = entity.createdAt;
+    info.updatedAt = entity.updatedAt;
+    info.lastActivityAt = entity.lastActivity;
+    info.autoDeleteAt = autoDeleteAtLocked(entity);
+    return info;
+}
+
+StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
+    StoredEntity row;
+    row.id = entity.id;
+    row.namespaceName = entity.namespaceName;
+    row.path = entity.path;
+    row.kind = entity.kind;
+    row.propertiesJson =
+        QJsonDocument(entity.properties.toJson(entity.kind)).toJson(QJsonDocument::Compact);
+    QJsonArray rules;
+    for (const Rule& rule : entity.rules)
+        rules.append(rule.toJson());
+    row.rulesJson = QJsonDocument(rules).toJson(QJsonDocument::Compact);
+    row.createdAt = entity.createdAt;
+    row.updatedAt = entity.updatedAt;
+    row.lastActivity = entity.lastActivity;
+    row.nextSequenceNumber = entity.nextSeq;
+    return row;
+}
+
+Instant BrokerImpl::autoDeleteAtLocked(const Entity& entity) const {
+    if (entity.properties.autoDeleteOnIdle == kInfinite)
+        return kNever;
+    if (entity.receives() && !entity.properties.forwardTo.isEmpty())
+        return kNever; // A3: forwarding counts as a receiver
+    return addSaturating(entity.lastActivity, entity.properties.autoDeleteOnIdle);
+}
+
+void BrokerImpl::scheduleAutoDeleteLocked(Entity& entity) {
+    const Instant at = autoDeleteAtLocked(entity);
+    if (at == kNever)
+        return;
+    // One pending event per entity is enough: when it fires early (activity moved the instant),
+    // it re-arms itself at the new instant.
+    if (entity.autoDeleteEventAt != kNever && entity.autoDeleteEventAt <= at)
+        return;
+    entity.autoDeleteEventAt = at;
+    m_timers.push({at, 0, static_cast<quint32>(entity.id), TimerKind::AutoDelete, 0});
+}
+
+void BrokerImpl::touchLocked(Entity& entity, Instant now) {
+    if (now > entity.lastActivity)
+        entity.lastActivity = now;
+    logProgressLocked(entity);
+    if (entity.topic)
+        touchLocked(*entity.topic, now);
+}
+
+void BrokerImpl::logProgressLocked(const Entity& entity) {
+    m_store->logEntityProgress(entity.id, entity.nextSeq, entity.lastActivity);
+}
+
+void BrokerImpl::dropLocksLocked(Entity& entity, Instant now) {
+    for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
+        std::vector<qint64> locked;
+        for (const auto& [seq, lock] : entity.index(q).locks())
+            locked.push_back(seq);
+        for (qint64 seq : locked)
+            releaseLockLocked(entity, q, seq, now);
+    }
+}
+
+} // namespace hourglass

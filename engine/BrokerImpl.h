@@ -1,0 +1,178 @@
+#pragma once
+// The Broker's implementation, shared by the Broker*.cpp files (one area each: entities, send,
+// receive, settle, time, reads). Internal: not part of the engine's public API.
+//
+// Locking: m_mutex guards every member below except m_store (which has its own locks), m_clock
+// (thread-safe) and m_feed (thread-safe). Every method named ...Locked() expects m_mutex held.
+// Acknowledgement (Store::waitDurable) always happens after m_mutex is released, so that other
+// callers keep working while a disk sync runs (group commit, L2).
+
+#include "Broker.h"
+#include "EntityPath.h"
+#include "MessageIndex.h"
+#include "Store.h"
+#include "TimerQueue.h"
+
+#include <QHash>
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace hourglass {
+
+struct Entity {
+    qint64 id = 0;
+    QString namespaceName;
+    QString path;
+    EntityKind kind = EntityKind::Queue;
+    EntityProperties properties;
+    QList<Rule> rules;                 // subscriptions
+    Entity* topic = nullptr;           // subscriptions: their topic
+    std::vector<Entity*> subscriptions; // topics: in creation order
+    Instant createdAt = 0;
+    Instant updatedAt = 0;
+    Instant lastActivity = 0;
+    qint64 nextSeq = 1;
+    MessageIndex main;
+    MessageIndex deadLetter;
+    // A topic keeps its scheduled messages whole: activation fans them out by rules (R1).
+    QHash<qint64, OutgoingMessage> scheduledTopicMessages;
+    // Duplicate detection history (L13): message id -> when it was seen, oldest first in order.
+    QHash<QString, Instant> seenIds;
+    std::deque<std::pair<Instant, QString>> seenOrder;
+    // The due instant of the one pending AutoDelete timer event (kNever when none).
+    Instant autoDeleteEventAt = kNever;
+
+    QString qualified() const { return qualifiedPath(namespaceName, path); }
+    QString qualifiedDeadLetter() const { return qualified() + kDeadLetterSuffix; }
+    MessageIndex& index(SubQueue q) { return q == SubQueue::Main ? main : deadLetter; }
+    const MessageIndex& index(SubQueue q) const { return q == SubQueue::Main ? main : deadLetter; }
+    bool receives() const { return kind != EntityKind::Topic; }
+};
+
+struct LockLocation {
+    qint64 entityId = 0;
+    SubQueue subQueue = SubQueue::Main;
+    qint64 seq = 0;
+};
+
+// Where a message that arrives in an entity comes from, for the columns that say so.
+struct DeliveryExtras {
+    QString deadLetterReason;
+    QString deadLetterDescription;
+    QString deadLetterSource;
+};
+
+class BrokerImpl {
+public:
+    BrokerImpl(std::unique_ptr<Store> store, std::shared_ptr<Clock> clock);
+    Result<void> load();
+
+    // ---- Resolution (m_mutex held)
+    struct Target {
+        Entity* entity = nullptr;
+        SubQueue subQueue = SubQueue::Main;
+    };
+    Result<QString> namespaceOfLocked(const ParsedPath& parsed) const;
+    Result<Target> resolveLocked(const QString& path) const;
+    Entity* findLocked(const QString& namespaceName, const QString& path) const;
+    Entity* entityByIdLocked(qint64 id) const;
+    static QString keyOf(const QString& namespaceName, const QString& path);
+    Tier tierOfLocked(const QString& namespaceName) const;
+
+    // ---- Entities (BrokerEntities.cpp)
+    Result<EntityInfo> createEntity(EntityKind kind, const QString& path,
+                                    const EntityProperties& properties, const QList<Rule>& rules);
+    Result<EntityInfo> updateEntity(const QString& path, const EntityProperties& properties);
+    Result<void> deleteEntity(const QString& path);
+    Result<void> addRule(const QString& path, const Rule& rule);
+    Result<void> removeRule(const QString& path, const QString& name);
+    Result<void> validateForwardingLocked(const QString& namespaceName, const QString& selfPath,
+                                          const EntityProperties& properties) const;
+    void deleteEntityLocked(Entity* entity);
+    EntityInfo infoLocked(const Entity& entity) const;
+    StoredEntity storedLocked(const Entity& entity) const;
+    Instant autoDeleteAtLocked(const Entity& entity) const;
+    void scheduleAutoDeleteLocked(Entity& entity);
+    // A2: marks activity on the entity (and on the topic of a subscription).
+    void touchLocked(Entity& entity, Instant now);
+    void logProgressLocked(const Entity& entity);
+    // E5, L9: every lock held on the entity is lost.
+    void dropLocksLocked(Entity& entity, Instant now);
+
+    // ---- Sending (BrokerSend.cpp)
+    Result<QList<SendResult>> sendBatch(const QString& path, const QList<OutgoingMessage>& batch);
+    Result<void> cancelScheduled(const QString& path, qint64 seq);
+    Result<void> checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
+                                     qint64 extraBytes) const;
+    // Puts a message into an entity now: queues and subscriptions store it (or forward it),
+    // topics fan it out (R1). Never fails: what cannot be delivered is dead-lettered.
+    void deliverLocked(Entity& entity, const OutgoingMessage& message, Instant now,
+                       const DeliveryExtras& extras, int hop);
+    void storeLocked(Entity& entity, SubQueue subQueue, qint64 seq, const OutgoingMessage& message,
+                     Instant now, MessageState state, Instant scheduledAt,
+                     const DeliveryExtras& extras);
+    Millis effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const;
+    void activateLocked(Entity& entity, qint64 seq, Instant at);
+
+    // ---- Receiving (BrokerReceive.cpp)
+    Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options);
+    Result<MessageView> receiveDeferred(const QString& path, qint64 seq, const QString& receiver);
+    Result<QList<MessageView>> peek(const QString& path, qint64 fromSeq, int maxCount);
+
+    // ---- Settlement (BrokerSettle.cpp)
+    enum class Settle { Complete, Abandon, DeadLetter, Defer };
+    Result<void> settle(const LockRef& lock, Settle action, const DeadLetterOptions& options);
+    Result<Instant> renewLock(const LockRef& lock);
+    Result<LockLocation> checkLockLocked(const LockRef& lock, Instant now) const;
+    // Releases a lock (abandon, expiry, loss) and applies L6 and T6 to the released message.
+    void releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now);
+    // T7: dead-letters or drops an expired message of the main sub-queue.
+    void expireLocked(Entity& entity, qint64 seq, Instant now);
+    // L6, L7, T7: main -> dead-letter queue, or to ForwardDeadLetteredMessagesTo.
+    void deadLetterLocked(Entity& entity, qint64 seq, const QString& reason,
+                          const QString& description, Instant now);
+    void removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq);
+    // Reads one message whole from the store (after syncing pending writes).
+    std::optional<StoredMessage> loadWholeLocked(const Entity& entity, SubQueue subQueue,
+                                                 qint64 seq);
+    Result<void> modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                                        const QVariantMap& changes);
+
+    // ---- Time (BrokerTime.cpp)
+    int processDueLocked(Instant now);
+    bool handleEventLocked(const TimerEvent& event);
+    bool eventLiveLocked(const TimerEvent& event) const;
+    void maybeCompactTimersLocked();
+    int runDue();
+
+    // ---- Reads (BrokerReads.cpp)
+    Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSeq, int maxCount,
+                                            bool bodies, bool activity);
+
+    // ---- Members
+    mutable std::mutex m_mutex;
+    std::unique_ptr<Store> m_store;
+    std::shared_ptr<Clock> m_clock;
+    std::unique_ptr<ChangeFeed> m_feed;
+    std::vector<NamespaceInfo> m_namespaces; // in creation order; the first is the default
+    int m_nextNamespaceOrdinal = 1;
+    std::unordered_map<qint64, std::unique_ptr<Entity>> m_entities;
+    QHash<QString, Entity*> m_byKey; // keyOf(namespace, path) -> entity
+    qint64 m_nextEntityId = 1;
+    QHash<QUuid, LockLocation> m_lockTokens;
+    TimerQueue m_timers;
+    std::size_t m_timerCompactionMark = 4096;
+};
+
+// Bytes a message counts for (body, system properties, application properties) against
+// MaxMessageSizeInKilobytes and MaxSizeInMegabytes.
+qint64 messageSize(const OutgoingMessage& message);
+OutgoingMessage outgoingFromStored(const StoredMessage& row);
+// A view of a stored row as of `now` (without the in-memory lock state).
+MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Instant now);
+
+} // namespace hourglass

@@ -1,0 +1,215 @@
+// The explorer's reads: paged message lists, one message, counts, dead-letter reasons. They take
+// no lock and change nothing; only peek() (which shares listMessages) counts as activity (A2).
+#include "BrokerImpl.h"
+
+#include <unordered_map>
+
+namespace hourglass {
+
+namespace {
+// What memory knows of a message at the moment of the read: state, delivery count, lock.
+struct Overlay {
+    qint64 seq;
+    MessageMeta meta;
+    std::optional<LockInfo> lock;
+};
+
+void applyOverlay(MessageView& view, const Overlay& overlay, Instant now) {
+    view.state = overlay.meta.state;
+    view.deliveryCount = overlay.meta.deliveryCount;
+    if (overlay.meta.state != MessageState::Scheduled)
+        view.expiresAt = overlay.meta.instant;
+    view.expired = view.subQueue == SubQueue::Main && view.state != MessageState::Scheduled &&
+                   view.expiresAt <= now;
+    if (overlay.lock) {
+        view.locked = true;
+        view.lockHolder = overlay.lock->receiver;
+        view.lockedUntil = overlay.lock->lockedUntil;
+    }
+}
+
+Overlay overlayOf(const MessageIndex& index, qint64 seq, const MessageMeta& meta) {
+    Overlay overlay{seq, meta, std::nullopt};
+    if (const LockInfo* lock = index.lockOf(seq))
+        overlay.lock = *lock;
+    return overlay;
+}
+} // namespace
+
+MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Instant now) {
+    MessageView v;
+    v.entityPath = entityPath;
+    v.subQueue = row.subQueue;
+    v.sequenceNumber = row.sequenceNumber;
+    v.state = row.state;
+    v.messageId = row.messageId;
+    v.correlationId = row.correlationId;
+    v.sessionId = row.sessionId;
+    v.replyTo = row.replyTo;
+    v.replyToSessionId = row.replyToSessionId;
+    v.to = row.to;
+    v.subject = row.subject;
+    v.contentType = row.contentType;
+    v.timeToLive = row.timeToLive;
+    v.effectiveTimeToLive = row.effectiveTimeToLive;
+    v.scheduledEnqueueTime = row.scheduledAt;
+    v.enqueuedTime = row.enqueuedAt;
+    v.expiresAt = row.expiresAt;
+    v.expiryDerived = !row.timeToLive.has_value(); // T9
+    v.expired = row.subQueue == SubQueue::Main && row.state != MessageState::Scheduled &&
+                row.expiresAt <= now;
+    v.deliveryCount = row.deliveryCount;
+    v.deadLetterReason = row.deadLetterReason;
+    v.deadLetterErrorDescription = row.deadLetterDescription;
+    v.deadLetterSource = row.deadLetterSource;
+    v.applicationProperties = decodeProperties(row.applicationProperties);
+    // L7: the reason and description are application properties of the dead-lettered message.
+    if (!row.deadLetterReason.isEmpty())
+        v.applicationProperties.insert(QStringLiteral("DeadLetterReason"), row.deadLetterReason);
+    if (!row.deadLetterDescription.isEmpty())
+        v.applicationProperties.insert(QStringLiteral("DeadLetterErrorDescription"),
+                                       row.deadLetterDescription);
+    v.sizeInBytes = row.size;
+    v.body = row.body;
+    v.hasBody = row.hasBody;
+    return v;
+}
+
+Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 fromSeq,
+                                                    int maxCount, bool bodies, bool activity) {
+    if (maxCount < 1)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
+    std::vector<Overlay> overlays;
+    qint64 entityId;
+    SubQueue subQueue;
+    QString entityPath;
+    Instant now;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        entityId = entity.id;
+        subQueue = target->subQueue;
+        entityPath = entity.path;
+        if (activity && entity.receives())
+            touchLocked(entity, now); // A2: a peek is activity for queues and subscriptions
+        const MessageIndex& index = entity.index(subQueue);
+        const auto& messages = index.messages();
+        for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
+             it != messages.end() && static_cast<int>(overlays.size()) < maxCount; ++it)
+            overlays.push_back(overlayOf(index, it->first, it->second));
+        ticket = m_store->ticket();
+    }
+    // The rows of what memory listed are committed once the writes logged before are.
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    QList<MessageView> out;
+    if (overlays.empty())
+        return out;
+    auto rows = m_store->readRange(entityId, subQueue, overlays.front().seq, maxCount + 64, bodies);
+    if (!rows)
+        return rows.error();
+    std::unordered_map<qint64, const StoredMessage*> bySeq;
+    for (const StoredMessage& row : *rows)
+        bySeq.emplace(row.sequenceNumber, &row);
+    for (const Overlay& overlay : overlays) {
+        std::optional<StoredMessage> fetched;
+        const StoredMessage* row = nullptr;
+        if (auto it = bySeq.find(overlay.seq); it != bySeq.end()) {
+            row = it->second;
+        } else {
+            auto one = m_store->readOne(entityId, subQueue, overlay.seq, bodies);
+            if (!one)
+                return one.error();
+            fetched = std::move(*one);
+            if (!fetched)
+                continue; // settled or deleted meanwhile
+            row = &*fetched;
+        }
+        MessageView view = viewFromRow(*row, entityPath, now);
+        applyOverlay(view, overlay, now);
+        out.append(view);
+    }
+    return out;
+}
+
+Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
+                                    Bodies bodies) const {
+    auto& d = *m_impl;
+    std::optional<Overlay> overlay;
+    qint64 entityId;
+    SubQueue subQueue;
+    QString entityPath;
+    Instant now;
+    quint64 ticket;
+    {
+        std::lock_guard lock(d.m_mutex);
+        now = d.m_clock->now();
+        d.processDueLocked(now);
+        auto target = d.resolveLocked(path);
+        if (!target)
+            return target.error();
+        const Entity& entity = *target->entity;
+        entityId = entity.id;
+        subQueue = target->subQueue;
+        entityPath = entity.path;
+        const MessageIndex& index = entity.index(subQueue);
+        if (const MessageMeta* meta = index.find(sequenceNumber))
+            overlay = overlayOf(index, sequenceNumber, *meta);
+        ticket = d.m_store->ticket();
+    }
+    if (!overlay)
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("No message with sequence number %1 in '%2'.")
+                             .arg(sequenceNumber)
+                             .arg(path));
+    if (auto durable = d.m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    auto row = d.m_store->readOne(entityId, subQueue, sequenceNumber, bodies == Bodies::With);
+    if (!row)
+        return row.error();
+    if (!*row)
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("The message %1 is gone.").arg(sequenceNumber));
+    MessageView view = viewFromRow(**row, entityPath, now);
+    applyOverlay(view, *overlay, now);
+    return view;
+}
+
+Result<EntityCounts> Broker::counts(const QString& path) const {
+    auto& d = *m_impl;
+    std::lock_guard lock(d.m_mutex);
+    d.processDueLocked(d.m_clock->now());
+    auto target = d.resolveLocked(path);
+    if (!target)
+        return target.error();
+    return d.infoLocked(*target->entity).counts;
+}
+
+Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) const {
+    auto& d = *m_impl;
+    qint64 entityId;
+    quint64 ticket;
+    {
+        std::lock_guard lock(d.m_mutex);
+        d.processDueLocked(d.m_clock->now());
+        auto target = d.resolveLocked(path);
+        if (!target)
+            return target.error();
+        if (target->entity->kind == EntityKind::Topic)
+            return QMap<QString, qint64>();
+        entityId = target->entity->id;
+        ticket = d.m_store->ticket();
+    }
+    if (auto durable = d.m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return d.m_store->deadLetterReasons(entityId);
+}
+
+} // namespace hourglass

@@ -1,0 +1,368 @@
+// Sending, scheduling, topics fan-out and auto-forwarding (SEMANTICS.md L1, L2, L11, L13, T1-T4,
+// R1, E3 ForwardTo).
+#include "BrokerImpl.h"
+
+#include <QDateTime>
+#include <QUuid>
+
+namespace hourglass {
+
+namespace {
+// Service Bus gives up forwarding after four hops (TransferHopCount).
+constexpr int kMaxTransferHops = 4;
+constexpr int kMaxMessageIdLength = 128;
+
+bool supportedPropertyValue(const QVariant& value) {
+    switch (value.typeId()) {
+    case QMetaType::QString:
+    case QMetaType::Bool:
+    case QMetaType::Int:
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+    case QMetaType::Double:
+    case QMetaType::Float:
+    case QMetaType::QDateTime:
+    case QMetaType::QUuid:
+    case QMetaType::QByteArray:
+    case QMetaType::Nullptr:
+        return true;
+    default:
+        return !value.isValid();
+    }
+}
+
+bool sendable(const Entity& entity) {
+    return entity.properties.status != EntityStatus::Disabled &&
+           entity.properties.status != EntityStatus::SendDisabled;
+}
+} // namespace
+
+Millis BrokerImpl::effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const {
+    const Millis entityDefault = entity.properties.defaultMessageTimeToLive;
+    Millis ttl = own ? std::min(*own, entityDefault) : entityDefault; // T3
+    if (entity.topic)
+        ttl = std::min(ttl, entity.topic->properties.defaultMessageTimeToLive); // T4
+    if (tierOfLocked(entity.namespaceName) == Tier::Basic)
+        ttl = std::min(ttl, days(14)); // E3: Basic caps every TTL
+    return ttl;
+}
+
+Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
+                                             qint64 extraBytes) const {
+    if (message.timeToLive && *message.timeToLive <= 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("TimeToLive must be positive; got %1 ms.")
+                             .arg(*message.timeToLive));
+    if (message.messageId.size() > kMaxMessageIdLength)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("MessageId is %1 characters long; at most %2 are allowed.")
+                             .arg(message.messageId.size())
+                             .arg(kMaxMessageIdLength));
+    for (auto it = message.applicationProperties.cbegin();
+         it != message.applicationProperties.cend(); ++it) {
+        if (it.key().isEmpty())
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("An application property needs a name."));
+        if (!supportedPropertyValue(it.value()))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("The application property '%1' has a type (%2) that "
+                                            "Service Bus cannot carry.")
+                                 .arg(it.key(), QString::fromLatin1(it.value().typeName())));
+    }
+    const qint64 size = messageSize(message);
+    const qint64 limit = qint64(entity.properties.maxMessageSizeInKilobytes) * 1024;
+    if (size > limit)
+        return makeError(ErrorCode::MessageSizeExceeded,
+                         QStringLiteral("The message is %1 bytes; '%2' accepts at most %3 bytes "
+                                        "(MaxMessageSizeInKilobytes=%4).")
+                             .arg(size)
+                             .arg(entity.path)
+                             .arg(limit)
+                             .arg(entity.properties.maxMessageSizeInKilobytes));
+    // Quota (MaxSizeInMegabytes): a topic counts the copies held by its subscriptions.
+    qint64 used = entity.main.counts().sizeInBytes + entity.deadLetter.counts().sizeInBytes;
+    for (const Entity* subscription : entity.subscriptions)
+        used += subscription->main.counts().sizeInBytes +
+                subscription->deadLetter.counts().sizeInBytes;
+    const qint64 quota = qint64(entity.properties.maxSizeInMegabytes) * 1024 * 1024;
+    if (used + extraBytes + size > quota)
+        return makeError(ErrorCode::QuotaExceeded,
+                         QStringLiteral("'%1' holds %2 bytes; this message would exceed its "
+                                        "MaxSizeInMegabytes of %3. Receive or purge messages, "
+                                        "then retry.")
+                             .arg(entity.path)
+                             .arg(used + extraBytes)
+                             .arg(entity.properties.maxSizeInMegabytes));
+    return {};
+}
+
+Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
+                                                const QList<OutgoingMessage>& batch) {
+    QList<SendResult> results;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        if (target->subQueue == SubQueue::DeadLetter)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("Messages cannot be sent to a dead-letter queue; "
+                                            "resubmit them to '%1' instead.")
+                                 .arg(entity.path));
+        if (entity.kind == EntityKind::Subscription)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("Messages are sent to the topic '%1', not to its "
+                                            "subscription.")
+                                 .arg(entity.topic ? entity.topic->path : entity.path));
+        if (!sendable(entity))
+            return makeError(ErrorCode::MessagingEntityDisabled,
+                             QStringLiteral("'%1' is %2: it accepts no messages.")
+                                 .arg(entity.path, entityStatusName(entity.properties.status)));
+        // All or nothing: check every message before storing any.
+        qint64 batchBytes = 0;
+        for (const OutgoingMessage& message : batch) {
+            if (auto ok = checkSendableLocked(entity, message, batchBytes); !ok)
+                return ok.error();
+            batchBytes += messageSize(message);
+        }
+
+        touchLocked(entity, now); // A2: a send (or a schedule) is activity
+        const bool dedup = entity.properties.requiresDuplicateDetection;
+        if (dedup) {
+            const Instant horizon = now - entity.properties.duplicateDetectionHistoryTimeWindow;
+            bool forgot = false;
+            while (!entity.seenOrder.empty() && entity.seenOrder.front().first < horizon) {
+                const auto& [seenAt, id] = entity.seenOrder.front();
+                auto it = entity.seenIds.find(id);
+                if (it != entity.seenIds.end() && it.value() == seenAt)
+                    entity.seenIds.erase(it);
+                entity.seenOrder.pop_front();
+                forgot = true;
+            }
+            if (forgot)
+                m_store->log(op::ForgetMessageIds{entity.id, horizon});
+        }
+        for (OutgoingMessage message : batch) {
+            if (message.messageId.isEmpty())
+                message.messageId = QUuid::createUuid().toString(QUuid::Id128);
+            SendResult result;
+            if (dedup) {
+                if (entity.seenIds.contains(message.messageId)) {
+                    result.duplicate = true; // L13: acknowledged and dropped
+                    results.append(result);
+                    continue;
+                }
+                entity.seenIds.insert(message.messageId, now);
+                entity.seenOrder.emplace_back(now, message.messageId);
+                m_store->log(op::RememberMessageId{entity.id, message.messageId, now});
+            }
+            if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
+                result.sequenceNumber = entity.nextSeq++;
+                result.scheduled = true;
+                storeLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
+                            MessageState::Scheduled, *message.scheduledEnqueueTime, {});
+            } else {
+                message.scheduledEnqueueTime.reset();
+                result.sequenceNumber = 0;
+                const qint64 before = entity.nextSeq;
+                deliverLocked(entity, message, now, {}, 0);
+                if (entity.nextSeq > before)
+                    result.sequenceNumber = entity.nextSeq - 1;
+            }
+            results.append(result);
+        }
+        logProgressLocked(entity);
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return results;
+}
+
+void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, Instant now,
+                               const DeliveryExtras& extras, int hop) {
+    if (entity.kind == EntityKind::Topic) {
+        // R1: one sequence number for the message, copied to every matching subscription.
+        const qint64 seq = entity.nextSeq++;
+        logProgressLocked(entity);
+        for (Entity* subscription : entity.subscriptions) {
+            if (subscription->properties.status == EntityStatus::Disabled)
+                continue;
+            const bool matched = std::any_of(subscription->rules.cbegin(),
+                                             subscription->rules.cend(),
+                                             [&](const Rule& rule) { return rule.matches(message); });
+            if (!matched)
+                continue;
+            if (!subscription->properties.forwardTo.isEmpty()) {
+                deliverLocked(*subscription, message, now, extras, hop);
+                continue;
+            }
+            subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
+            storeLocked(*subscription, SubQueue::Main, seq, message, now, MessageState::Active, 0,
+                        extras);
+            logProgressLocked(*subscription);
+        }
+        return;
+    }
+    const QString& forwardTo = entity.properties.forwardTo;
+    if (!forwardTo.isEmpty()) {
+        Entity* target = findLocked(entity.namespaceName, forwardTo);
+        QString failure;
+        if (hop >= kMaxTransferHops)
+            failure = QStringLiteral("MaxTransferHopCountExceeded");
+        else if (!target)
+            failure = QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
+        else if (!sendable(*target))
+            failure = QStringLiteral("The forwarding destination '%1' is %2.")
+                          .arg(forwardTo, entityStatusName(target->properties.status));
+        if (failure.isEmpty()) {
+            touchLocked(*target, now); // a forwarded message is a send on the destination
+            deliverLocked(*target, message, now, extras, hop + 1);
+            return;
+        }
+        // What cannot be forwarded stays with the source, in its dead-letter queue.
+        DeliveryExtras dead = extras;
+        dead.deadLetterReason = hop >= kMaxTransferHops ? QStringLiteral("MaxTransferHopCountExceeded")
+                                                        : QStringLiteral("ForwardingFailed");
+        dead.deadLetterDescription = failure;
+        const qint64 seq = entity.nextSeq++;
+        storeLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
+        logProgressLocked(entity);
+        return;
+    }
+    const qint64 seq = entity.nextSeq++;
+    storeLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
+    logProgressLocked(entity);
+}
+
+void BrokerImpl::storeLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                             const OutgoingMessage& message, Instant now, MessageState state,
+                             Instant scheduledAt, const DeliveryExtras& extras) {
+    const Millis effective = effectiveTtlLocked(entity, message.timeToLive);
+    const bool scheduled = state == MessageState::Scheduled;
+    const Instant enqueuedAt = scheduled ? scheduledAt : now; // T2
+    const Instant expiresAt = addSaturating(enqueuedAt, effective); // T1
+
+    StoredMessage row;
+    row.entityId = entity.id;
+    row.subQueue = subQueue;
+    row.sequenceNumber = seq;
+    row.state = state;
+    row.enqueuedAt = enqueuedAt;
+    row.scheduledAt = scheduled ? scheduledAt : 0;
+    row.expiresAt = expiresAt;
+    row.timeToLive = message.timeToLive;
+    row.effectiveTimeToLive = effective;
+    row.size = messageSize(message);
+    row.messageId = message.messageId;
+    row.correlationId = message.correlationId;
+    row.sessionId = message.sessionId;
+    row.replyTo = message.replyTo;
+    row.replyToSessionId = message.replyToSessionId;
+    row.to = message.to;
+    row.subject = message.subject;
+    row.contentType = message.contentType;
+    row.applicationProperties = encodeProperties(message.applicationProperties);
+    row.deadLetterReason = extras.deadLetterReason;
+    row.deadLetterDescription = extras.deadLetterDescription;
+    row.deadLetterSource = extras.deadLetterSource;
+    row.body = message.body;
+
+    MessageMeta meta;
+    meta.state = state;
+    meta.instant = scheduled ? scheduledAt : expiresAt;
+    meta.ownTtl = message.timeToLive.value_or(-1);
+    meta.size = static_cast<quint32>(row.size);
+    entity.index(subQueue).insert(seq, meta);
+    m_store->log(op::InsertMessage{std::move(row)});
+
+    const auto id = static_cast<quint32>(entity.id);
+    if (scheduled) {
+        m_timers.push({scheduledAt, seq, id, TimerKind::Activate, 0});
+        if (entity.kind == EntityKind::Topic)
+            entity.scheduledTopicMessages.insert(seq, message);
+    } else if (subQueue == SubQueue::Main && expiresAt != kNever) {
+        m_timers.push({expiresAt, seq, id, TimerKind::Expire, 0});
+    }
+    m_feed->markAdded(subQueue == SubQueue::Main ? entity.qualified()
+                                                 : entity.qualifiedDeadLetter());
+    m_feed->markCounts(entity.qualified());
+}
+
+void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
+    MessageMeta* meta = entity.main.find(seq);
+    if (!meta || meta->state != MessageState::Scheduled)
+        return;
+    if (entity.kind == EntityKind::Topic) {
+        const OutgoingMessage message = entity.scheduledTopicMessages.value(seq);
+        removeMessageLocked(entity, SubQueue::Main, seq);
+        deliverLocked(entity, message, at, {}, 0); // L11: a new sequence number, then R1
+        return;
+    }
+    if (!entity.properties.forwardTo.isEmpty()) {
+        const auto whole = loadWholeLocked(entity, SubQueue::Main, seq);
+        removeMessageLocked(entity, SubQueue::Main, seq);
+        if (whole)
+            deliverLocked(entity, outgoingFromStored(*whole), at, {}, 0);
+        return;
+    }
+    MessageMeta active = *meta;
+    entity.main.remove(seq);
+    const qint64 newSeq = entity.nextSeq++;
+    const Millis effective =
+        effectiveTtlLocked(entity, active.ownTtl < 0 ? std::nullopt : std::optional(active.ownTtl));
+    active.state = MessageState::Active;
+    active.instant = addSaturating(at, effective); // T2: expires at scheduled time + TTL
+    entity.main.insert(newSeq, active);
+    m_store->log(op::Activate{entity.id, seq, newSeq, at, active.instant, effective});
+    logProgressLocked(entity);
+    if (active.instant != kNever)
+        m_timers.push({active.instant, newSeq, static_cast<quint32>(entity.id), TimerKind::Expire, 0});
+    m_feed->markAdded(entity.qualified());
+    m_feed->markRemoved(entity.qualified());
+    m_feed->markCounts(entity.qualified());
+}
+
+Result<void> BrokerImpl::cancelScheduled(const QString& path, qint64 seq) {
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto target = resolveLocked(path);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        const MessageMeta* meta = target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
+        if (!meta || meta->state != MessageState::Scheduled)
+            return makeError(ErrorCode::MessageNotFound,
+                             QStringLiteral("No scheduled message with sequence number %1 in '%2'.")
+                                 .arg(seq)
+                                 .arg(entity.path));
+        removeMessageLocked(entity, SubQueue::Main, seq);
+        touchLocked(entity, now);
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+void BrokerImpl::removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq) {
+    MessageIndex& index = entity.index(subQueue);
+    if (const LockInfo* lock = index.lockOf(seq))
+        m_lockTokens.remove(lock->token);
+    if (!index.remove(seq))
+        return;
+    if (subQueue == SubQueue::Main)
+        entity.scheduledTopicMessages.remove(seq);
+    m_store->log(op::DeleteMessage{entity.id, subQueue, seq});
+    m_feed->markRemoved(subQueue == SubQueue::Main ? entity.qualified()
+                                                   : entity.qualifiedDeadLetter());
+    m_feed->markCounts(entity.qualified());
+}
+
+} // namespace hourglass

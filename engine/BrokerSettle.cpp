@@ -1,0 +1,207 @@
+// Settlement and what follows a lock: complete, abandon, dead-letter, defer, renew, lock loss,
+// max delivery count and expiry (SEMANTICS.md L5-L10, L6, T6, T7).
+#include "BrokerImpl.h"
+
+namespace hourglass {
+
+namespace {
+Error lockLost(const QString& why) {
+    return makeError(ErrorCode::MessageLockLost,
+                     QStringLiteral("The lock supplied is invalid: %1").arg(why));
+}
+} // namespace
+
+Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now) const {
+    auto target = resolveLocked(ref.entityPath);
+    if (!target)
+        return target.error();
+    if (ref.lockToken.isNull())
+        return lockLost(QStringLiteral("no lock token was given."));
+    const auto it = m_lockTokens.constFind(ref.lockToken);
+    if (it == m_lockTokens.cend())
+        return lockLost(QStringLiteral("it expired, the message was already settled, or the lock "
+                                       "was lost (an update of the entity or a restart)."));
+    const LockLocation location = it.value();
+    if (location.entityId != target->entity->id || location.subQueue != target->subQueue)
+        return lockLost(QStringLiteral("it belongs to another entity than '%1'.")
+                            .arg(ref.entityPath));
+    const LockInfo* lock = target->entity->index(location.subQueue).lockOf(location.seq);
+    if (!lock || lock->token != ref.lockToken)
+        return lockLost(QStringLiteral("the message no longer holds this lock."));
+    if (lock->receiver != ref.receiver)
+        return lockLost(QStringLiteral("it belongs to another receiver ('%1').").arg(lock->receiver));
+    if (lock->lockedUntil <= now)
+        return lockLost(QStringLiteral("it expired at %1.").arg(formatInstant(lock->lockedUntil)));
+    return location;
+}
+
+Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
+                                const DeadLetterOptions& options) {
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto location = checkLockLocked(ref, now);
+        if (!location)
+            return location.error();
+        Entity& entity = *entityByIdLocked(location->entityId);
+        const SubQueue subQueue = location->subQueue;
+        const qint64 seq = location->seq;
+        MessageIndex& index = entity.index(subQueue);
+        if (action == Settle::DeadLetter && subQueue == SubQueue::DeadLetter)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("A message in a dead-letter queue cannot be "
+                                            "dead-lettered again (L7); complete or abandon it."));
+        if (!options.propertiesToModify.isEmpty()) {
+            if (auto modified = modifyPropertiesLocked(entity, subQueue, seq,
+                                                       options.propertiesToModify);
+                !modified)
+                return modified.error();
+        }
+        touchLocked(entity, now); // settling is part of receiving (A2)
+        switch (action) {
+        case Settle::Complete:
+            removeMessageLocked(entity, subQueue, seq); // L5
+            break;
+        case Settle::Abandon:
+            releaseLockLocked(entity, subQueue, seq, now); // L5, then L6 / T6
+            break;
+        case Settle::DeadLetter: {
+            m_lockTokens.remove(ref.lockToken);
+            index.unlock(seq);
+            deadLetterLocked(entity, seq, options.reason, options.description, now); // L7
+            break;
+        }
+        case Settle::Defer:
+            m_lockTokens.remove(ref.lockToken);
+            index.unlock(seq);
+            if (index.find(seq)->state != MessageState::Deferred) {
+                index.setState(seq, MessageState::Deferred); // L8
+                m_store->log(op::SetState{entity.id, subQueue, seq, MessageState::Deferred});
+            }
+            break;
+        }
+        m_feed->markRemoved(subQueue == SubQueue::Main ? entity.qualified()
+                                                       : entity.qualifiedDeadLetter());
+        m_feed->markCounts(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {
+    std::lock_guard lock(m_mutex);
+    const Instant now = m_clock->now();
+    processDueLocked(now);
+    auto location = checkLockLocked(ref, now);
+    if (!location)
+        return location.error();
+    Entity& entity = *entityByIdLocked(location->entityId);
+    LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
+    info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
+    m_timers.push({info->lockedUntil, location->seq, static_cast<quint32>(entity.id),
+                   TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
+    touchLocked(entity, now);
+    // Locks are volatile (L9): nothing to store, so nothing to wait for.
+    return info->lockedUntil;
+}
+
+void BrokerImpl::releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {
+    MessageIndex& index = entity.index(subQueue);
+    if (const LockInfo* lock = index.lockOf(seq))
+        m_lockTokens.remove(lock->token);
+    index.unlock(seq);
+    const MessageMeta* meta = index.find(seq);
+    if (!meta)
+        return;
+    m_feed->markCounts(entity.qualified());
+    m_feed->markAdded(subQueue == SubQueue::Main ? entity.qualified()
+                                                 : entity.qualifiedDeadLetter());
+    if (subQueue != SubQueue::Main)
+        return; // no max delivery count and no expiry inside a dead-letter queue (L7, T8)
+    if (meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
+        deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
+                         QStringLiteral("The message was delivered %1 times, the entity's "
+                                        "MaxDeliveryCount.")
+                             .arg(meta->deliveryCount),
+                         now); // L6
+        return;
+    }
+    if (meta->state == MessageState::Active && meta->expiresAt() <= now)
+        expireLocked(entity, seq, now); // T6: expiry takes effect at once
+}
+
+void BrokerImpl::expireLocked(Entity& entity, qint64 seq, Instant now) {
+    if (entity.properties.deadLetteringOnMessageExpiration)
+        deadLetterLocked(entity, seq, QStringLiteral("TTLExpiredException"),
+                         QStringLiteral("The message expired and was dead lettered."), now);
+    else
+        removeMessageLocked(entity, SubQueue::Main, seq); // T7: dropped
+}
+
+void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& reason,
+                                  const QString& description, Instant now) {
+    const MessageMeta* found = entity.main.find(seq);
+    if (!found)
+        return;
+    if (const LockInfo* lock = entity.main.lockOf(seq))
+        m_lockTokens.remove(lock->token);
+    const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
+    if (!forwardTo.isEmpty()) {
+        Entity* target = findLocked(entity.namespaceName, forwardTo);
+        const bool open = target && target->properties.status != EntityStatus::Disabled &&
+                          target->properties.status != EntityStatus::SendDisabled;
+        if (open) {
+            if (const auto whole = loadWholeLocked(entity, SubQueue::Main, seq)) {
+                removeMessageLocked(entity, SubQueue::Main, seq);
+                touchLocked(*target, now);
+                deliverLocked(*target, outgoingFromStored(*whole), now,
+                              {reason, description, entity.path}, 1);
+                return;
+            }
+        }
+        // A closed or missing destination keeps the message in the entity's own queue.
+    }
+    MessageMeta moved = *found;
+    moved.state = MessageState::Active;
+    entity.main.remove(seq);
+    entity.deadLetter.insert(seq, moved);
+    m_store->log(op::MoveToDeadLetter{entity.id, seq, reason, description});
+    m_feed->markRemoved(entity.qualified());
+    m_feed->markAdded(entity.qualifiedDeadLetter());
+    m_feed->markCounts(entity.qualified());
+}
+
+std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, SubQueue subQueue,
+                                                         qint64 seq) {
+    // The row may still be in the write log: commit what is pending first (this holds the
+    // Broker mutex, which the flusher never needs).
+    if (!m_store->sync())
+        return std::nullopt;
+    auto row = m_store->readOne(entity.id, subQueue, seq, true);
+    if (!row)
+        return std::nullopt;
+    return *row;
+}
+
+Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                                                const QVariantMap& changes) {
+    const auto whole = loadWholeLocked(entity, subQueue, seq);
+    if (!whole)
+        return makeError(ErrorCode::GeneralError,
+                         QStringLiteral("The message %1 could not be read to modify its "
+                                        "properties.")
+                             .arg(seq));
+    OutgoingMessage probe = outgoingFromStored(*whole);
+    for (auto it = changes.cbegin(); it != changes.cend(); ++it)
+        probe.applicationProperties.insert(it.key(), it.value());
+    if (auto ok = checkSendableLocked(entity, probe, -messageSize(probe)); !ok &&
+        ok.error().code != ErrorCode::QuotaExceeded)
+        return ok.error();
+    m_store->log(op::SetApplicationProperties{entity.id, subQueue, seq,
+                                              encodeProperties(probe.applicationProperties)});
+    return {};
+}
+
+} // namespace hourglass

@@ -1,0 +1,114 @@
+// Time: firing due events in time order, each at its own instant (scheduled activation, lock
+// expiry, message expiry, auto-delete-on-idle), and the virtual clock's "advance".
+#include "BrokerImpl.h"
+
+namespace hourglass {
+
+bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
+    const Entity* entity = entityByIdLocked(event.entityId);
+    if (!entity)
+        return false;
+    switch (event.kind) {
+    case TimerKind::Activate: {
+        const MessageMeta* meta = entity->main.find(event.seq);
+        return meta && meta->state == MessageState::Scheduled && meta->instant == event.due;
+    }
+    case TimerKind::Expire: {
+        const MessageMeta* meta = entity->main.find(event.seq);
+        return meta && meta->state == MessageState::Active && !meta->locked &&
+               meta->instant == event.due;
+    }
+    case TimerKind::LockExpire: {
+        const LockInfo* lock = entity->index(static_cast<SubQueue>(event.subQueue)).lockOf(event.seq);
+        return lock && lock->lockedUntil == event.due;
+    }
+    case TimerKind::AutoDelete:
+        return entity->autoDeleteEventAt == event.due;
+    }
+    return false;
+}
+
+bool BrokerImpl::handleEventLocked(const TimerEvent& event) {
+    if (!eventLiveLocked(event))
+        return false;
+    Entity& entity = *entityByIdLocked(event.entityId);
+    // Everything an event does happens at the event's own instant, not at "now": advancing the
+    // clock by an hour replays the hour in order.
+    const Instant at = event.due;
+    switch (event.kind) {
+    case TimerKind::Activate:
+        activateLocked(entity, event.seq, at);
+        break;
+    case TimerKind::Expire:
+        expireLocked(entity, event.seq, at);
+        break;
+    case TimerKind::LockExpire:
+        releaseLockLocked(entity, static_cast<SubQueue>(event.subQueue), event.seq, at);
+        break;
+    case TimerKind::AutoDelete: {
+        entity.autoDeleteEventAt = kNever;
+        const Instant deleteAt = autoDeleteAtLocked(entity);
+        if (deleteAt == kNever)
+            break;
+        if (deleteAt > at) {
+            scheduleAutoDeleteLocked(entity); // activity moved the instant: re-arm
+            break;
+        }
+        deleteEntityLocked(&entity); // A1
+        break;
+    }
+    }
+    return true;
+}
+
+void BrokerImpl::maybeCompactTimersLocked() {
+    if (m_timers.size() <= m_timerCompactionMark)
+        return;
+    m_timers.compact([this](const TimerEvent& event) { return eventLiveLocked(event); });
+    m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
+}
+
+int BrokerImpl::processDueLocked(Instant now) {
+    maybeCompactTimersLocked();
+    int handled = 0;
+    while (m_timers.nextDue() <= now) {
+        const TimerEvent event = m_timers.pop();
+        if (handleEventLocked(event))
+            ++handled;
+    }
+    return handled;
+}
+
+int BrokerImpl::runDue() {
+    int handled;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        handled = processDueLocked(m_clock->now());
+        if (handled == 0)
+            return 0;
+        ticket = m_store->ticket();
+    }
+    (void)m_store->waitDurable(ticket);
+    return handled;
+}
+
+Instant Broker::nextDueAt() const {
+    std::lock_guard lock(m_impl->m_mutex);
+    return m_impl->m_timers.nextDue();
+}
+
+Result<void> Broker::advanceClock(Millis delta) {
+    auto* virtualClock = dynamic_cast<VirtualClock*>(m_impl->m_clock.get());
+    if (!virtualClock)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Only a virtual clock can be moved ahead."));
+    if (delta < 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("The clock cannot go backwards."));
+    virtualClock->advance(delta);
+    m_impl->runDue();
+    return {};
+}
+
+} // namespace hourglass

@@ -1,0 +1,88 @@
+#pragma once
+// Messages as senders write them and as receivers, peek and the explorer read them. Every Service
+// Bus system property is here (SEMANTICS.md, issue 2).
+
+#include "Time.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QUuid>
+#include <QVariantMap>
+
+#include <optional>
+
+namespace hourglass {
+
+// What a sender sets. Empty strings mean "not set". An empty messageId is replaced by a fresh
+// id at send time so that every stored message can be named.
+struct OutgoingMessage {
+    QByteArray body;
+    QString messageId;
+    QString correlationId;
+    QString sessionId;
+    QString replyTo;
+    QString replyToSessionId;
+    QString to;
+    QString subject;
+    QString contentType;
+    // The message's own TimeToLive (T1); unset means "the entity default" (T3).
+    std::optional<Millis> timeToLive;
+    // When set, the message is scheduled (T2, L11) and becomes active at this instant.
+    std::optional<Instant> scheduledEnqueueTime;
+    QVariantMap applicationProperties;
+};
+
+// Where a message is: its entity's active sub-queue, or the entity's dead-letter queue.
+enum class SubQueue { Main = 0, DeadLetter = 1 };
+
+// A message's state as Service Bus names it. A locked message is Active with a lock.
+enum class MessageState { Active = 0, Deferred = 1, Scheduled = 2 };
+QString messageStateName(MessageState state);
+
+// One stored message as seen by peek, the explorer's paging reads and receivers.
+struct MessageView {
+    QString entityPath; // the entity that holds it (without "/$deadletterqueue")
+    SubQueue subQueue = SubQueue::Main;
+    qint64 sequenceNumber = 0;
+    MessageState state = MessageState::Active;
+
+    QString messageId;
+    QString correlationId;
+    QString sessionId;
+    QString replyTo;
+    QString replyToSessionId;
+    QString to;
+    QString subject;
+    QString contentType;
+    // The message's own TimeToLive, if the sender set one.
+    std::optional<Millis> timeToLive;
+    // The TTL in force: the message's own, lowered to the entity defaults (T3, T4).
+    Millis effectiveTimeToLive = kInfinite;
+    Instant scheduledEnqueueTime = 0; // 0 when never scheduled
+    Instant enqueuedTime = 0;         // for a scheduled message: when it becomes active (T2)
+    Instant expiresAt = kNever;
+    // True when the message carries no TTL of its own and expiresAt comes from the entity (T9).
+    bool expiryDerived = false;
+    // True when expiresAt has passed but the message is still here (locked, deferred, or not yet
+    // swept); the UI marks it (T5).
+    bool expired = false;
+
+    quint32 deliveryCount = 0;
+    bool locked = false;
+    QString lockHolder;          // the receiver name that holds the lock
+    Instant lockedUntil = 0;     // 0 when not locked
+    QUuid lockToken;             // only filled for the receiver that took the lock
+
+    QString deadLetterReason;
+    QString deadLetterErrorDescription;
+    QString deadLetterSource;
+
+    // Application properties; for a dead-lettered message they include DeadLetterReason and
+    // DeadLetterErrorDescription (L7).
+    QVariantMap applicationProperties;
+    qint64 sizeInBytes = 0;
+    QByteArray body;         // empty unless the read asked for bodies
+    bool hasBody = false;    // whether `body` was loaded
+};
+
+} // namespace hourglass

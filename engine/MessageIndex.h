@@ -1,0 +1,83 @@
+#pragma once
+// The in-memory index of one sub-queue (an entity's messages, or its dead-letter queue): every
+// message's small metadata by sequence number, the receivable ones in sequence order, and the
+// locks held. Bodies and properties stay in SQLite. About 130 bytes per message.
+//
+// Not thread-safe: guarded by the Broker's mutex.
+
+#include "Message.h"
+#include "Time.h"
+
+#include <QString>
+#include <QUuid>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace hourglass {
+
+struct MessageMeta {
+    // For a Scheduled message: the instant it becomes active. Otherwise its expiry (kNever).
+    Instant instant = kNever;
+    // The message's own TimeToLive, or -1 when it has none (it then takes entity defaults).
+    Millis ownTtl = -1;
+    quint32 deliveryCount = 0;
+    quint32 size = 0;
+    MessageState state = MessageState::Active;
+    bool locked = false;
+
+    Instant expiresAt() const { return state == MessageState::Scheduled ? kNever : instant; }
+};
+
+struct LockInfo {
+    QUuid token;
+    QString receiver;
+    Instant lockedUntil = 0;
+};
+
+struct IndexCounts {
+    qint64 available = 0; // Active and not locked
+    qint64 scheduled = 0;
+    qint64 deferred = 0;  // not locked
+    qint64 locked = 0;
+    qint64 sizeInBytes = 0;
+    qint64 total() const { return available + scheduled + deferred + locked; }
+};
+
+class MessageIndex {
+public:
+    // Adds a message (not locked). Active messages become receivable.
+    void insert(qint64 seq, const MessageMeta& meta);
+    // Removes a message and its lock; returns its metadata (nullptr-equivalent when absent).
+    std::optional<MessageMeta> remove(qint64 seq);
+    MessageMeta* find(qint64 seq);
+    const MessageMeta* find(qint64 seq) const;
+
+    // The lowest receivable sequence number, if any.
+    std::optional<qint64> firstAvailable() const;
+    // Locks a receivable (or deferred) message.
+    void lock(qint64 seq, const LockInfo& info);
+    // Releases a lock; an Active message becomes receivable again, a Deferred one stays deferred.
+    void unlock(qint64 seq);
+    const LockInfo* lockOf(qint64 seq) const;
+    LockInfo* lockOf(qint64 seq);
+    // Changes the state of an unlocked message (Active <-> Deferred, Scheduled -> removed).
+    void setState(qint64 seq, MessageState state);
+
+    const std::map<qint64, MessageMeta>& messages() const { return m_messages; }
+    const std::unordered_map<qint64, LockInfo>& locks() const { return m_locks; }
+    const IndexCounts& counts() const { return m_counts; }
+    void clear();
+
+private:
+    void count(const MessageMeta& meta, int sign);
+
+    std::map<qint64, MessageMeta> m_messages;
+    std::set<qint64> m_available;
+    std::unordered_map<qint64, LockInfo> m_locks;
+    IndexCounts m_counts;
+};
+
+} // namespace hourglass

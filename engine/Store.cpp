@@ -1,0 +1,643 @@
+#include "Store.h"
+
+#include "StoreSchema.h"
+
+#include <QCborMap>
+#include <QCborValue>
+#include <QFile>
+#include <QFileInfo>
+
+#include <sqlite3.h>
+
+namespace hourglass {
+
+namespace {
+Error storeError(const QString& what) { return makeError(ErrorCode::GeneralError, what); }
+
+constexpr const char* kMessageColumns =
+    "m.entity_id, m.sub_queue, m.seq, m.state, m.delivery_count, m.enqueued_at, m.scheduled_at, "
+    "m.expires_at, m.ttl, m.effective_ttl, m.size, m.message_id, m.correlation_id, m.session_id, "
+    "m.reply_to, m.reply_to_session_id, m.to_address, m.subject, m.content_type, "
+    "m.app_properties, m.dl_reason, m.dl_description, m.dl_source";
+
+StoredMessage readMessageRow(const SqliteStatement& s, bool withBody) {
+    StoredMessage m;
+    m.entityId = s.columnInt(0);
+    m.subQueue = static_cast<SubQueue>(s.columnInt(1));
+    m.sequenceNumber = s.columnInt(2);
+    m.state = static_cast<MessageState>(s.columnInt(3));
+    m.deliveryCount = static_cast<quint32>(s.columnInt(4));
+    m.enqueuedAt = s.columnInt(5);
+    m.scheduledAt = s.columnInt(6);
+    m.expiresAt = s.columnInt(7);
+    if (!s.columnIsNull(8))
+        m.timeToLive = s.columnInt(8);
+    m.effectiveTimeToLive = s.columnInt(9);
+    m.size = s.columnInt(10);
+    m.messageId = s.columnText(11);
+    m.correlationId = s.columnText(12);
+    m.sessionId = s.columnText(13);
+    m.replyTo = s.columnText(14);
+    m.replyToSessionId = s.columnText(15);
+    m.to = s.columnText(16);
+    m.subject = s.columnText(17);
+    m.contentType = s.columnText(18);
+    m.applicationProperties = s.columnBlob(19);
+    m.deadLetterReason = s.columnText(20);
+    m.deadLetterDescription = s.columnText(21);
+    m.deadLetterSource = s.columnText(22);
+    if (withBody) {
+        m.body = s.columnBlob(23);
+        if (m.body.isNull())
+            m.body = QByteArray("");
+        m.hasBody = true;
+    }
+    return m;
+}
+
+// A file that exists and is not empty must start with SQLite's header; checked before SQLite
+// touches it so that a foreign file is never modified.
+QString checkHeader(const QString& path) {
+    QFile file(path);
+    if (!file.exists() || file.size() == 0)
+        return {};
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+    const QByteArray header = file.read(16);
+    if (header != QByteArray("SQLite format 3\0", 16))
+        return QStringLiteral("%1 is not an Hourglass database (not an SQLite file, or corrupt)")
+            .arg(path);
+    return {};
+}
+} // namespace
+
+struct Store::WriteStatements {
+    SqliteStatement insertMessage, insertBody, deleteMessage, deleteBody, setDeliveryCount,
+        setState, setProperties, moveToDeadLetter, activateMessage, activateBody, upsertNamespace,
+        deleteNamespace, insertEntity, updateEntity, deleteEntityMessages, deleteEntityBodies,
+        deleteEntityIds, deleteEntity, progress, rememberId, forgetIds, begin, commit, rollback;
+};
+
+QByteArray encodeProperties(const QVariantMap& properties) {
+    if (properties.isEmpty())
+        return {};
+    return QCborValue(QCborMap::fromVariantMap(properties)).toCbor();
+}
+
+QVariantMap decodeProperties(const QByteArray& cbor) {
+    if (cbor.isEmpty())
+        return {};
+    return QCborValue::fromCbor(cbor).toMap().toVariantMap();
+}
+
+Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durability) {
+    if (path.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("no database path given"));
+    const QString header = checkHeader(path);
+    if (!header.isEmpty())
+        return storeError(header);
+    std::unique_ptr<Store> store(new Store);
+    store->m_path = path;
+    const QString opened = store->m_write.open(path, SqliteConnection::Mode::ReadWriteCreate);
+    if (!opened.isEmpty())
+        return storeError(QStringLiteral("cannot open %1: %2").arg(path, opened));
+    if (auto initialised = store->initialise(durability); !initialised)
+        return initialised.error();
+    return store;
+}
+
+Result<void> Store::initialise(Durability durability) {
+    QString why;
+    const auto appId = m_write.queryInt("PRAGMA application_id", &why);
+    const auto version = m_write.queryInt("PRAGMA user_version", &why);
+    const auto tables = m_write.queryInt("SELECT count(*) FROM sqlite_master", &why);
+    if (!appId || !version || !tables)
+        return storeError(QStringLiteral("%1 is not a readable Hourglass database: %2")
+                              .arg(m_path, why));
+    const bool fresh = *tables == 0 && *appId == 0 && *version == 0;
+    if (!fresh) {
+        if (*appId != schema::kApplicationId)
+            return storeError(
+                QStringLiteral("%1 is an SQLite database of another application, not Hourglass")
+                    .arg(m_path));
+        if (*version > schema::kVersion)
+            return storeError(QStringLiteral("%1 was written by a newer Hourglass (schema %2; "
+                                             "this version reads up to schema %3)")
+                                  .arg(m_path)
+                                  .arg(*version)
+                                  .arg(schema::kVersion));
+        if (*version < 1)
+            return storeError(QStringLiteral("%1 has no Hourglass schema").arg(m_path));
+    }
+    // From here on the file is ours (or new): configuring it may write to it.
+    if (const auto mode = m_write.exec("PRAGMA journal_mode=WAL"); !mode.isEmpty())
+        return storeError(QStringLiteral("cannot use WAL on %1: %2").arg(m_path, mode));
+    const char* sync = durability == Durability::PowerSafe ? "PRAGMA synchronous=FULL"
+                                                           : "PRAGMA synchronous=NORMAL";
+    m_write.exec(sync);
+    m_write.exec("PRAGMA cache_size=-65536");
+    m_write.exec("PRAGMA temp_store=MEMORY");
+    if (fresh) {
+        QString failed = m_write.exec("BEGIN IMMEDIATE");
+        for (int i = 0; failed.isEmpty() && i < schema::kCreateStatementCount; ++i)
+            failed = m_write.exec(schema::kCreateStatements[i]);
+        if (failed.isEmpty()) {
+            const QByteArray pragmas = QStringLiteral("PRAGMA application_id=%1; "
+                                                      "PRAGMA user_version=%2;")
+                                           .arg(schema::kApplicationId)
+                                           .arg(schema::kVersion)
+                                           .toUtf8();
+            failed = m_write.exec(pragmas.constData());
+        }
+        if (failed.isEmpty())
+            failed = m_write.exec("COMMIT");
+        if (!failed.isEmpty()) {
+            m_write.exec("ROLLBACK");
+            return storeError(QStringLiteral("cannot create the schema in %1: %2")
+                                  .arg(m_path, failed));
+        }
+    }
+    if (auto prepared = prepareWriteStatements(); !prepared)
+        return prepared.error();
+
+    const QString readOpened = m_read.open(m_path, SqliteConnection::Mode::ReadWrite);
+    if (!readOpened.isEmpty())
+        return storeError(QStringLiteral("cannot open %1 for reading: %2").arg(m_path, readOpened));
+    m_read.exec("PRAGMA query_only=1");
+    m_read.exec("PRAGMA cache_size=-16384");
+    const QByteArray range = QStringLiteral("SELECT %1 FROM messages m WHERE m.entity_id=?1 AND "
+                                            "m.sub_queue=?2 AND m.seq>=?3 ORDER BY m.seq LIMIT ?4")
+                                 .arg(QLatin1String(kMessageColumns))
+                                 .toUtf8();
+    const QByteArray rangeBodies =
+        QStringLiteral("SELECT %1, b.body FROM messages m LEFT JOIN bodies b ON "
+                       "b.key = ((m.entity_id << 40) | m.seq) WHERE m.entity_id=?1 AND "
+                       "m.sub_queue=?2 AND m.seq>=?3 ORDER BY m.seq LIMIT ?4")
+            .arg(QLatin1String(kMessageColumns))
+            .toUtf8();
+    const QByteArray one = QStringLiteral("SELECT %1 FROM messages m WHERE m.entity_id=?1 AND "
+                                          "m.sub_queue=?2 AND m.seq=?3")
+                               .arg(QLatin1String(kMessageColumns))
+                               .toUtf8();
+    const QByteArray oneBody =
+        QStringLiteral("SELECT %1, b.body FROM messages m LEFT JOIN bodies b ON "
+                       "b.key = ((m.entity_id << 40) | m.seq) WHERE m.entity_id=?1 AND "
+                       "m.sub_queue=?2 AND m.seq=?3")
+            .arg(QLatin1String(kMessageColumns))
+            .toUtf8();
+    QString failed = m_readRange.prepare(m_read.handle(), range.constData());
+    if (failed.isEmpty())
+        failed = m_readRangeBodies.prepare(m_read.handle(), rangeBodies.constData());
+    if (failed.isEmpty())
+        failed = m_readOne.prepare(m_read.handle(), one.constData());
+    if (failed.isEmpty())
+        failed = m_readOneBody.prepare(m_read.handle(), oneBody.constData());
+    if (failed.isEmpty())
+        failed = m_readReasons.prepare(m_read.handle(),
+                                       "SELECT coalesce(dl_reason, ''), count(*) FROM messages "
+                                       "WHERE entity_id=?1 AND sub_queue=1 GROUP BY 1");
+    if (!failed.isEmpty())
+        return storeError(QStringLiteral("%1 does not have the expected schema: %2")
+                              .arg(m_path, failed));
+    return {};
+}
+
+Result<void> Store::prepareWriteStatements() {
+    m_ws = std::make_unique<WriteStatements>();
+    auto& w = *m_ws;
+    sqlite3* db = m_write.handle();
+    const std::pair<SqliteStatement*, const char*> statements[] = {
+        {&w.insertMessage, schema::kInsertMessage},
+        {&w.insertBody, schema::kInsertBody},
+        {&w.deleteMessage,
+         "DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3"},
+        {&w.deleteBody, "DELETE FROM bodies WHERE key=?1"},
+        {&w.setDeliveryCount, "UPDATE messages SET delivery_count=?4 WHERE entity_id=?1 AND "
+                              "sub_queue=?2 AND seq=?3"},
+        {&w.setState,
+         "UPDATE messages SET state=?4 WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3"},
+        {&w.setProperties, "UPDATE messages SET app_properties=?4 WHERE entity_id=?1 AND "
+                           "sub_queue=?2 AND seq=?3"},
+        {&w.moveToDeadLetter, "UPDATE messages SET sub_queue=1, state=0, dl_reason=?3, "
+                              "dl_description=?4 WHERE entity_id=?1 AND sub_queue=0 AND seq=?2"},
+        {&w.activateMessage, "UPDATE messages SET seq=?3, state=0, enqueued_at=?4, "
+                             "expires_at=?5, effective_ttl=?6 WHERE entity_id=?1 AND "
+                             "sub_queue=0 AND seq=?2"},
+        {&w.activateBody, "UPDATE bodies SET key=?2 WHERE key=?1"},
+        {&w.upsertNamespace, "INSERT INTO namespaces(name, tier, ordinal) VALUES(?1, ?2, ?3) "
+                             "ON CONFLICT(name) DO UPDATE SET tier=excluded.tier"},
+        {&w.deleteNamespace, "DELETE FROM namespaces WHERE name=?1"},
+        {&w.insertEntity, "INSERT INTO entities(id, namespace, path, path_key, kind, properties, "
+                          "rules, created_at, updated_at, last_activity, next_seq) "
+                          "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"},
+        {&w.updateEntity,
+         "UPDATE entities SET properties=?2, rules=?3, updated_at=?4 WHERE id=?1"},
+        {&w.deleteEntityMessages, "DELETE FROM messages WHERE entity_id=?1"},
+        {&w.deleteEntityBodies, "DELETE FROM bodies WHERE key>=?1 AND key<?2"},
+        {&w.deleteEntityIds, "DELETE FROM duplicates WHERE entity_id=?1"},
+        {&w.deleteEntity, "DELETE FROM entities WHERE id=?1"},
+        {&w.progress, "UPDATE entities SET next_seq=?2, last_activity=?3 WHERE id=?1"},
+        {&w.rememberId,
+         "INSERT OR REPLACE INTO duplicates(entity_id, message_id, seen_at) VALUES(?1, ?2, ?3)"},
+        {&w.forgetIds, "DELETE FROM duplicates WHERE entity_id=?1 AND seen_at<?2"},
+        {&w.begin, "BEGIN IMMEDIATE"},
+        {&w.commit, "COMMIT"},
+        {&w.rollback, "ROLLBACK"},
+    };
+    for (const auto& [statement, sql] : statements) {
+        const QString failed = statement->prepare(db, sql);
+        if (!failed.isEmpty())
+            return storeError(QStringLiteral("%1 does not have the expected schema: %2")
+                                  .arg(m_path, failed));
+    }
+    return {};
+}
+
+Store::~Store() {
+    // Whatever was logged but not yet awaited is still written: nothing acknowledged is pending
+    // here (acknowledgement waits), but internal changes such as expiry are kept too.
+    (void)sync();
+}
+
+// ---- Loading
+
+Result<void> Store::loadNamespaces(const std::function<void(const NamespaceInfo&, int)>& each) {
+    SqliteStatement s;
+    if (const auto failed = s.prepare(m_write.handle(),
+                                      "SELECT name, tier, ordinal FROM namespaces ORDER BY ordinal");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        each({s.columnText(0), static_cast<Tier>(s.columnInt(1))}, static_cast<int>(s.columnInt(2)));
+    if (rc != SQLITE_DONE)
+        return storeError(QStringLiteral("cannot read namespaces: %1").arg(s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadEntities(const std::function<void(const StoredEntity&)>& each) {
+    SqliteStatement s;
+    if (const auto failed =
+            s.prepare(m_write.handle(),
+                      "SELECT id, namespace, path, kind, properties, rules, created_at, "
+                      "updated_at, last_activity, next_seq FROM entities ORDER BY id");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        StoredEntity e;
+        e.id = s.columnInt(0);
+        e.namespaceName = s.columnText(1);
+        e.path = s.columnText(2);
+        e.kind = static_cast<EntityKind>(s.columnInt(3));
+        e.propertiesJson = s.columnText(4).toUtf8();
+        e.rulesJson = s.columnText(5).toUtf8();
+        e.createdAt = s.columnInt(6);
+        e.updatedAt = s.columnInt(7);
+        e.lastActivity = s.columnInt(8);
+        e.nextSequenceNumber = s.columnInt(9);
+        each(e);
+    }
+    if (rc != SQLITE_DONE)
+        return storeError(QStringLiteral("cannot read entities: %1").arg(s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadMessageKeys(const std::function<void(const MessageKey&)>& each) {
+    SqliteStatement s;
+    if (const auto failed = s.prepare(m_write.handle(),
+                                      "SELECT entity_id, sub_queue, seq, state, delivery_count, "
+                                      "scheduled_at, expires_at, ttl, size FROM messages");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        MessageKey k;
+        k.entityId = s.columnInt(0);
+        k.subQueue = static_cast<SubQueue>(s.columnInt(1));
+        k.seq = s.columnInt(2);
+        k.state = static_cast<MessageState>(s.columnInt(3));
+        k.deliveryCount = static_cast<quint32>(s.columnInt(4));
+        k.scheduledAt = s.columnInt(5);
+        k.expiresAt = s.columnInt(6);
+        if (!s.columnIsNull(7))
+            k.timeToLive = s.columnInt(7);
+        k.size = s.columnInt(8);
+        each(k);
+    }
+    if (rc != SQLITE_DONE)
+        return storeError(QStringLiteral("cannot read messages: %1").arg(s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadMessageIds(
+    const std::function<void(qint64, const QString&, Instant)>& each) {
+    SqliteStatement s;
+    if (const auto failed = s.prepare(
+            m_write.handle(),
+            "SELECT entity_id, message_id, seen_at FROM duplicates ORDER BY seen_at");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        each(s.columnInt(0), s.columnText(1), s.columnInt(2));
+    if (rc != SQLITE_DONE)
+        return storeError(QStringLiteral("cannot read duplicate detection history: %1")
+                              .arg(s.lastError()));
+    return {};
+}
+
+// ---- Writes
+
+void Store::log(WriteOp operation) {
+    std::lock_guard lock(m_logMutex);
+    m_log.push_back(std::move(operation));
+}
+
+void Store::logEntityProgress(qint64 entityId, qint64 nextSequenceNumber, Instant lastActivity) {
+    std::lock_guard lock(m_logMutex);
+    m_progress[entityId] = {nextSequenceNumber, lastActivity};
+}
+
+quint64 Store::ticket() const {
+    std::lock_guard lock(m_logMutex);
+    return m_openBatch;
+}
+
+quint64 Store::commitCount() const {
+    std::lock_guard lock(m_commitMutex);
+    return m_commits;
+}
+
+Result<void> Store::sync() { return waitDurable(ticket()); }
+
+Result<void> Store::waitDurable(quint64 ticket) {
+    std::unique_lock lock(m_commitMutex);
+    while (m_durableBatch < ticket) {
+        if (m_failure)
+            return *m_failure;
+        if (m_flushing) {
+            m_committed.wait(lock);
+            continue;
+        }
+        // Become the flusher: take everything logged so far as one batch.
+        m_flushing = true;
+        std::vector<WriteOp> ops;
+        std::map<qint64, std::pair<qint64, Instant>> progress;
+        quint64 batch;
+        {
+            std::lock_guard logLock(m_logMutex);
+            ops.swap(m_log);
+            progress.swap(m_progress);
+            batch = m_openBatch++;
+        }
+        lock.unlock();
+        QString failed;
+        if (!ops.empty() || !progress.empty())
+            failed = writeBatch(ops, progress);
+        lock.lock();
+        m_flushing = false;
+        if (failed.isEmpty()) {
+            m_durableBatch = batch;
+            if (!ops.empty() || !progress.empty())
+                ++m_commits;
+        } else {
+            // The memory state is ahead of the disk now; refuse everything from here on rather
+            // than acknowledge what is not stored. Reopening the database recovers.
+            m_failure = makeError(ErrorCode::GeneralError,
+                                  QStringLiteral("the store could not write to %1 (%2); reopen "
+                                                 "the database")
+                                      .arg(m_path, failed));
+        }
+        m_committed.notify_all();
+    }
+    if (m_failure)
+        return *m_failure;
+    return {};
+}
+
+QString Store::writeBatch(std::vector<WriteOp>& ops,
+                          std::map<qint64, std::pair<qint64, Instant>>& progress) {
+    auto& w = *m_ws;
+    QString failed = w.begin.run();
+    for (const auto& operation : ops) {
+        if (!failed.isEmpty())
+            break;
+        failed = apply(operation);
+    }
+    for (const auto& [entityId, mark] : progress) {
+        if (!failed.isEmpty())
+            break;
+        w.progress.bind(1, entityId);
+        w.progress.bind(2, mark.first);
+        w.progress.bind(3, mark.second);
+        failed = w.progress.run();
+    }
+    if (failed.isEmpty())
+        failed = w.commit.run();
+    if (!failed.isEmpty())
+        (void)w.rollback.run();
+    return failed;
+}
+
+QString Store::apply(const WriteOp& operation) {
+    auto& w = *m_ws;
+    return std::visit(
+        [&](const auto& o) -> QString {
+            using T = std::decay_t<decltype(o)>;
+            if constexpr (std::is_same_v<T, op::InsertMessage>) {
+                const StoredMessage& r = o.row;
+                auto& s = w.insertMessage;
+                s.bind(1, r.entityId);
+                s.bind(2, static_cast<int>(r.subQueue));
+                s.bind(3, r.sequenceNumber);
+                s.bind(4, static_cast<int>(r.state));
+                s.bind(5, static_cast<qint64>(r.deliveryCount));
+                s.bind(6, r.enqueuedAt);
+                s.bind(7, r.scheduledAt);
+                s.bind(8, r.expiresAt);
+                if (r.timeToLive)
+                    s.bind(9, *r.timeToLive);
+                else
+                    s.bindNull(9);
+                s.bind(10, r.effectiveTimeToLive);
+                s.bind(11, r.size);
+                s.bindText(12, r.messageId);
+                s.bindText(13, r.correlationId);
+                s.bindText(14, r.sessionId);
+                s.bindText(15, r.replyTo);
+                s.bindText(16, r.replyToSessionId);
+                s.bindText(17, r.to);
+                s.bindText(18, r.subject);
+                s.bindText(19, r.contentType);
+                s.bindBlob(20, r.applicationProperties);
+                s.bindText(21, r.deadLetterReason);
+                s.bindText(22, r.deadLetterDescription);
+                s.bindText(23, r.deadLetterSource);
+                QString failed = s.run();
+                if (!failed.isEmpty())
+                    return failed;
+                w.insertBody.bind(1, schema::bodyKey(r.entityId, r.sequenceNumber));
+                w.insertBody.bindBlob(2, r.body.isNull() ? QByteArray("") : r.body);
+                return w.insertBody.run();
+            } else if constexpr (std::is_same_v<T, op::DeleteMessage>) {
+                w.deleteMessage.bind(1, o.entityId);
+                w.deleteMessage.bind(2, static_cast<int>(o.subQueue));
+                w.deleteMessage.bind(3, o.seq);
+                QString failed = w.deleteMessage.run();
+                if (!failed.isEmpty())
+                    return failed;
+                w.deleteBody.bind(1, schema::bodyKey(o.entityId, o.seq));
+                return w.deleteBody.run();
+            } else if constexpr (std::is_same_v<T, op::SetDeliveryCount>) {
+                w.setDeliveryCount.bind(1, o.entityId);
+                w.setDeliveryCount.bind(2, static_cast<int>(o.subQueue));
+                w.setDeliveryCount.bind(3, o.seq);
+                w.setDeliveryCount.bind(4, static_cast<qint64>(o.deliveryCount));
+                return w.setDeliveryCount.run();
+            } else if constexpr (std::is_same_v<T, op::SetState>) {
+                w.setState.bind(1, o.entityId);
+                w.setState.bind(2, static_cast<int>(o.subQueue));
+                w.setState.bind(3, o.seq);
+                w.setState.bind(4, static_cast<int>(o.state));
+                return w.setState.run();
+            } else if constexpr (std::is_same_v<T, op::SetApplicationProperties>) {
+                w.setProperties.bind(1, o.entityId);
+                w.setProperties.bind(2, static_cast<int>(o.subQueue));
+                w.setProperties.bind(3, o.seq);
+                w.setProperties.bindBlob(4, o.cbor);
+                return w.setProperties.run();
+            } else if constexpr (std::is_same_v<T, op::MoveToDeadLetter>) {
+                w.moveToDeadLetter.bind(1, o.entityId);
+                w.moveToDeadLetter.bind(2, o.seq);
+                w.moveToDeadLetter.bindText(3, o.reason);
+                w.moveToDeadLetter.bindText(4, o.description);
+                return w.moveToDeadLetter.run();
+            } else if constexpr (std::is_same_v<T, op::Activate>) {
+                w.activateMessage.bind(1, o.entityId);
+                w.activateMessage.bind(2, o.oldSeq);
+                w.activateMessage.bind(3, o.newSeq);
+                w.activateMessage.bind(4, o.enqueuedAt);
+                w.activateMessage.bind(5, o.expiresAt);
+                w.activateMessage.bind(6, o.effectiveTtl);
+                QString failed = w.activateMessage.run();
+                if (!failed.isEmpty())
+                    return failed;
+                w.activateBody.bind(1, schema::bodyKey(o.entityId, o.oldSeq));
+                w.activateBody.bind(2, schema::bodyKey(o.entityId, o.newSeq));
+                return w.activateBody.run();
+            } else if constexpr (std::is_same_v<T, op::UpsertNamespace>) {
+                w.upsertNamespace.bindText(1, o.name);
+                w.upsertNamespace.bind(2, static_cast<int>(o.tier));
+                w.upsertNamespace.bind(3, o.ordinal);
+                return w.upsertNamespace.run();
+            } else if constexpr (std::is_same_v<T, op::DeleteNamespace>) {
+                w.deleteNamespace.bindText(1, o.name);
+                return w.deleteNamespace.run();
+            } else if constexpr (std::is_same_v<T, op::InsertEntity>) {
+                const StoredEntity& e = o.row;
+                auto& s = w.insertEntity;
+                s.bind(1, e.id);
+                s.bindText(2, e.namespaceName);
+                s.bindText(3, e.path);
+                s.bindText(4, e.path.toLower());
+                s.bind(5, static_cast<int>(e.kind));
+                s.bindText(6, QString::fromUtf8(e.propertiesJson));
+                s.bindText(7, QString::fromUtf8(e.rulesJson));
+                s.bind(8, e.createdAt);
+                s.bind(9, e.updatedAt);
+                s.bind(10, e.lastActivity);
+                s.bind(11, e.nextSequenceNumber);
+                return s.run();
+            } else if constexpr (std::is_same_v<T, op::UpdateEntity>) {
+                w.updateEntity.bind(1, o.id);
+                w.updateEntity.bindText(2, QString::fromUtf8(o.propertiesJson));
+                w.updateEntity.bindText(3, QString::fromUtf8(o.rulesJson));
+                w.updateEntity.bind(4, o.updatedAt);
+                return w.updateEntity.run();
+            } else if constexpr (std::is_same_v<T, op::DeleteEntity>) {
+                w.deleteEntityMessages.bind(1, o.id);
+                QString failed = w.deleteEntityMessages.run();
+                if (failed.isEmpty()) {
+                    w.deleteEntityBodies.bind(1, schema::bodyKey(o.id, 0));
+                    w.deleteEntityBodies.bind(2, schema::bodyKey(o.id + 1, 0));
+                    failed = w.deleteEntityBodies.run();
+                }
+                if (failed.isEmpty()) {
+                    w.deleteEntityIds.bind(1, o.id);
+                    failed = w.deleteEntityIds.run();
+                }
+                if (failed.isEmpty()) {
+                    w.deleteEntity.bind(1, o.id);
+                    failed = w.deleteEntity.run();
+                }
+                return failed;
+            } else if constexpr (std::is_same_v<T, op::RememberMessageId>) {
+                w.rememberId.bind(1, o.entityId);
+                w.rememberId.bindText(2, o.messageId);
+                w.rememberId.bind(3, o.seenAt);
+                return w.rememberId.run();
+            } else if constexpr (std::is_same_v<T, op::ForgetMessageIds>) {
+                w.forgetIds.bind(1, o.entityId);
+                w.forgetIds.bind(2, o.seenBefore);
+                return w.forgetIds.run();
+            }
+        },
+        operation);
+}
+
+// ---- Reads
+
+Result<std::vector<StoredMessage>> Store::readRange(qint64 entityId, SubQueue subQueue,
+                                                    qint64 fromSeq, int limit, bool withBodies) {
+    std::lock_guard lock(m_readMutex);
+    SqliteStatement& s = withBodies ? m_readRangeBodies : m_readRange;
+    s.bind(1, entityId);
+    s.bind(2, static_cast<int>(subQueue));
+    s.bind(3, fromSeq);
+    s.bind(4, limit);
+    std::vector<StoredMessage> rows;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        rows.push_back(readMessageRow(s, withBodies));
+    const QString error = rc == SQLITE_DONE ? QString() : s.lastError();
+    s.reset();
+    if (!error.isEmpty())
+        return storeError(QStringLiteral("cannot read messages: %1").arg(error));
+    return rows;
+}
+
+Result<std::optional<StoredMessage>> Store::readOne(qint64 entityId, SubQueue subQueue,
+                                                    qint64 seq, bool withBody) {
+    std::lock_guard lock(m_readMutex);
+    SqliteStatement& s = withBody ? m_readOneBody : m_readOne;
+    s.bind(1, entityId);
+    s.bind(2, static_cast<int>(subQueue));
+    s.bind(3, seq);
+    std::optional<StoredMessage> row;
+    const int rc = s.step();
+    if (rc == SQLITE_ROW)
+        row = readMessageRow(s, withBody);
+    const QString error = (rc == SQLITE_ROW || rc == SQLITE_DONE) ? QString() : s.lastError();
+    s.reset();
+    if (!error.isEmpty())
+        return storeError(QStringLiteral("cannot read a message: %1").arg(error));
+    return row;
+}
+
+Result<QMap<QString, qint64>> Store::deadLetterReasons(qint64 entityId) {
+    std::lock_guard lock(m_readMutex);
+    auto& s = m_readReasons;
+    s.bind(1, entityId);
+    QMap<QString, qint64> out;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        out.insert(s.columnText(0), s.columnInt(1));
+    const QString error = rc == SQLITE_DONE ? QString() : s.lastError();
+    s.reset();
+    if (!error.isEmpty())
+        return storeError(QStringLiteral("cannot count dead-letter reasons: %1").arg(error));
+    return out;
+}
+
+} // namespace hourglass

@@ -1,0 +1,229 @@
+#pragma once
+// The store of record: SQLite in WAL mode, written by group commit.
+//
+// Writes. The Broker changes its in-memory state under its own mutex and, in the same critical
+// section, logs the matching write operations here (the log keeps their order). An operation is
+// acknowledged only after waitDurable(ticket) returns: the first waiter becomes the flusher, takes
+// every logged operation, applies them in one transaction and commits (one disk sync); callers
+// that log while a flush runs are committed together by the next one (L2). Reads go through a
+// second connection and see committed data only, so a reader first waits for the writes it
+// depends on.
+//
+// Locking: m_logMutex guards the log; m_commitMutex guards the flush state; m_readMutex guards
+// the read connection and its statements. The write connection is used only by the current
+// flusher (or by open/load before any other thread exists). Lock order: Broker mutex, then any
+// one of these; never a Store mutex then the Broker's.
+
+#include "Broker.h"
+#include "SqliteStatement.h"
+#include "Status.h"
+#include "Time.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <variant>
+#include <vector>
+
+namespace hourglass {
+
+// A message row as stored (every column of `messages`, plus the body when loaded).
+struct StoredMessage {
+    qint64 entityId = 0;
+    SubQueue subQueue = SubQueue::Main;
+    qint64 sequenceNumber = 0;
+    MessageState state = MessageState::Active;
+    quint32 deliveryCount = 0;
+    Instant enqueuedAt = 0;
+    Instant scheduledAt = 0;
+    Instant expiresAt = kNever;
+    std::optional<Millis> timeToLive;
+    Millis effectiveTimeToLive = kInfinite;
+    qint64 size = 0;
+    QString messageId, correlationId, sessionId, replyTo, replyToSessionId, to, subject,
+        contentType;
+    QByteArray applicationProperties; // CBOR map; empty for none
+    QString deadLetterReason, deadLetterDescription, deadLetterSource;
+    QByteArray body;
+    bool hasBody = false;
+};
+
+struct StoredEntity {
+    qint64 id = 0;
+    QString namespaceName;
+    QString path;
+    EntityKind kind = EntityKind::Queue;
+    QByteArray propertiesJson;
+    QByteArray rulesJson;
+    Instant createdAt = 0, updatedAt = 0, lastActivity = 0;
+    qint64 nextSequenceNumber = 1;
+};
+
+// The write operations the Broker logs. Each names its rows by (entity, sub-queue, sequence).
+namespace op {
+struct InsertMessage {
+    StoredMessage row;
+};
+struct DeleteMessage {
+    qint64 entityId;
+    SubQueue subQueue;
+    qint64 seq;
+};
+struct SetDeliveryCount {
+    qint64 entityId;
+    SubQueue subQueue;
+    qint64 seq;
+    quint32 deliveryCount;
+};
+struct SetState {
+    qint64 entityId;
+    SubQueue subQueue;
+    qint64 seq;
+    MessageState state;
+};
+struct SetApplicationProperties {
+    qint64 entityId;
+    SubQueue subQueue;
+    qint64 seq;
+    QByteArray cbor;
+};
+// Main -> dead-letter sub-queue, with the reason columns (L7, T7, L6).
+struct MoveToDeadLetter {
+    qint64 entityId;
+    qint64 seq;
+    QString reason, description;
+};
+// A scheduled message becomes active under a new sequence number (L11, T2).
+struct Activate {
+    qint64 entityId;
+    qint64 oldSeq;
+    qint64 newSeq;
+    Instant enqueuedAt;
+    Instant expiresAt;
+    Millis effectiveTtl;
+};
+struct UpsertNamespace {
+    QString name;
+    Tier tier;
+    int ordinal;
+};
+struct DeleteNamespace {
+    QString name;
+};
+struct InsertEntity {
+    StoredEntity row;
+};
+struct UpdateEntity {
+    qint64 id;
+    QByteArray propertiesJson, rulesJson;
+    Instant updatedAt;
+};
+struct DeleteEntity {
+    qint64 id;
+};
+struct RememberMessageId {
+    qint64 entityId;
+    QString messageId;
+    Instant seenAt;
+};
+struct ForgetMessageIds {
+    qint64 entityId;
+    Instant seenBefore;
+};
+} // namespace op
+
+using WriteOp = std::variant<op::InsertMessage, op::DeleteMessage, op::SetDeliveryCount,
+                             op::SetState, op::SetApplicationProperties, op::MoveToDeadLetter,
+                             op::Activate, op::UpsertNamespace, op::DeleteNamespace,
+                             op::InsertEntity, op::UpdateEntity, op::DeleteEntity,
+                             op::RememberMessageId, op::ForgetMessageIds>;
+
+class Store {
+public:
+    // Opens (creating when missing) and checks the database: a file that is not SQLite, not
+    // ours, or written by a newer schema is refused with GeneralError and left untouched.
+    static Result<std::unique_ptr<Store>> open(const QString& path, Durability durability);
+    ~Store();
+
+    // ---- Loading, at open time only (single-threaded).
+    Result<void> loadNamespaces(const std::function<void(const NamespaceInfo&, int)>& each);
+    Result<void> loadEntities(const std::function<void(const StoredEntity&)>& each);
+    // Metadata only (no body, no strings): what the in-memory index needs.
+    struct MessageKey {
+        qint64 entityId;
+        SubQueue subQueue;
+        qint64 seq;
+        MessageState state;
+        quint32 deliveryCount;
+        Instant scheduledAt;
+        Instant expiresAt;
+        std::optional<Millis> timeToLive;
+        qint64 size;
+    };
+    Result<void> loadMessageKeys(const std::function<void(const MessageKey&)>& each);
+    Result<void> loadMessageIds(const std::function<void(qint64, const QString&, Instant)>& each);
+
+    // ---- Writes (call with the Broker mutex held, so that the log follows memory's order).
+    void log(WriteOp operation);
+    // Entity high-water marks, coalesced: only the last value per entity in a batch is written.
+    void logEntityProgress(qint64 entityId, qint64 nextSequenceNumber, Instant lastActivity);
+    // The ticket that covers everything logged so far.
+    quint64 ticket() const;
+    // Returns once everything up to `ticket` is committed (or the store has failed).
+    Result<void> waitDurable(quint64 ticket);
+    // waitDurable(ticket()).
+    Result<void> sync();
+    // How many transactions have been committed (tests prove group commit with it).
+    quint64 commitCount() const;
+
+    // ---- Reads of committed data (any thread).
+    Result<std::vector<StoredMessage>> readRange(qint64 entityId, SubQueue subQueue,
+                                                 qint64 fromSeq, int limit, bool withBodies);
+    Result<std::optional<StoredMessage>> readOne(qint64 entityId, SubQueue subQueue, qint64 seq,
+                                                 bool withBody);
+    Result<QMap<QString, qint64>> deadLetterReasons(qint64 entityId);
+
+    QString path() const { return m_path; }
+
+private:
+    Store() = default;
+    Result<void> initialise(Durability durability);
+    Result<void> prepareWriteStatements();
+    QString apply(const WriteOp& operation);
+    QString writeBatch(std::vector<WriteOp>& ops,
+                       std::map<qint64, std::pair<qint64, Instant>>& progress);
+
+    QString m_path;
+    SqliteConnection m_write; // only the flusher uses it
+    struct WriteStatements;
+    std::unique_ptr<WriteStatements> m_ws; // only the flusher uses it
+
+    mutable std::mutex m_logMutex;
+    std::vector<WriteOp> m_log;                                  // guarded by m_logMutex
+    std::map<qint64, std::pair<qint64, Instant>> m_progress;     // guarded by m_logMutex
+    quint64 m_openBatch = 1; // the batch new operations join; guarded by m_logMutex
+
+    mutable std::mutex m_commitMutex;
+    std::condition_variable m_committed;
+    bool m_flushing = false;     // guarded by m_commitMutex
+    quint64 m_durableBatch = 0;  // guarded by m_commitMutex
+    quint64 m_commits = 0;       // guarded by m_commitMutex
+    std::optional<Error> m_failure; // guarded by m_commitMutex; sticky once set
+
+    std::mutex m_readMutex;
+    SqliteConnection m_read; // guarded by m_readMutex
+    SqliteStatement m_readRange, m_readRangeBodies, m_readOne, m_readOneBody,
+        m_readReasons; // guarded by m_readMutex
+};
+
+// Application properties <-> CBOR bytes as stored.
+QByteArray encodeProperties(const QVariantMap& properties);
+QVariantMap decodeProperties(const QByteArray& cbor);
+
+} // namespace hourglass

@@ -1,0 +1,27 @@
+#include "StoreSchema.h"
+
+namespace hourglass::schema {
+
+const char* const kCreateStatements[] = {
+    "CREATE TABLE namespaces(name TEXT NOT NULL PRIMARY KEY COLLATE NOCASE, tier INTEGER NOT NULL, "
+    "ordinal INTEGER NOT NULL)",
+    // `path_key` is the lower-cased path: uniqueness is case-insensitive inside a namespace (E2).
+    "CREATE TABLE entities(id INTEGER PRIMARY KEY, namespace TEXT NOT NULL, path TEXT NOT NULL, "
+    "path_key TEXT NOT NULL, kind INTEGER NOT NULL, properties TEXT NOT NULL, rules TEXT, "
+    "created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, last_activity INTEGER NOT NULL, "
+    "next_seq INTEGER NOT NULL, UNIQUE(namespace, path_key))",
+    "CREATE TABLE messages(entity_id INTEGER NOT NULL, sub_queue INTEGER NOT NULL, "
+    "seq INTEGER NOT NULL, state INTEGER NOT NULL, delivery_count INTEGER NOT NULL, "
+    "enqueued_at INTEGER NOT NULL, scheduled_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, "
+    "ttl INTEGER, effective_ttl INTEGER NOT NULL, size INTEGER NOT NULL, message_id TEXT, "
+    "correlation_id TEXT, session_id TEXT, reply_to TEXT, reply_to_session_id TEXT, "
+    "to_address TEXT, subject TEXT, content_type TEXT, app_properties BLOB, dl_reason TEXT, "
+    "dl_description TEXT, dl_source TEXT, PRIMARY KEY(entity_id, sub_queue, seq)) WITHOUT ROWID",
+    "CREATE TABLE bodies(key INTEGER PRIMARY KEY, body BLOB NOT NULL)",
+    // Duplicate detection history (L13), kept across restarts.
+    "CREATE TABLE duplicates(entity_id INTEGER NOT NULL, message_id TEXT NOT NULL, "
+    "seen_at INTEGER NOT NULL, PRIMARY KEY(entity_id, message_id)) WITHOUT ROWID",
+};
+const int kCreateStatementCount = sizeof(kCreateStatements) / sizeof(kCreateStatements[0]);
+
+} // namespace hourglass::schema

@@ -1,0 +1,40 @@
+#pragma once
+// The SQLite schema of the store of record, and its version. Kept apart from Store.cpp so that the
+// benchmark can write exactly the same rows when it measures the raw SQLite ceiling.
+//
+// Layout, chosen for the benchmark targets of issue 2:
+// - `messages` holds every message's metadata (no body), keyed (entity_id, sub_queue, seq) without
+//   rowid, so paging an entity's messages in sequence order is a range scan and reopening reads
+//   only small rows.
+// - `bodies` holds bodies apart, in a rowid table keyed by bodyKey(entity, seq), so a body is read
+//   only on demand and never on reopen.
+// - Locks are not stored: they are volatile (L9, D2).
+
+#include <QtGlobal>
+
+namespace hourglass::schema {
+
+// Bumped on every incompatible change; a database with a higher version is refused.
+inline constexpr int kVersion = 1;
+// PRAGMA application_id, "HGls": tells an Hourglass database from any other SQLite file.
+inline constexpr int kApplicationId = 0x48476c73;
+
+// Statements that create a new database, in order.
+extern const char* const kCreateStatements[];
+extern const int kCreateStatementCount;
+
+// Bodies live in a rowid table; the key packs the entity id above 40 bits of sequence number.
+inline constexpr qint64 bodyKey(qint64 entityId, qint64 sequenceNumber) {
+    return (entityId << 40) | (sequenceNumber & ((qint64(1) << 40) - 1));
+}
+
+// The statements that store one new message: its metadata row and its body row.
+inline constexpr const char* kInsertMessage =
+    "INSERT INTO messages(entity_id, sub_queue, seq, state, delivery_count, enqueued_at, "
+    "scheduled_at, expires_at, ttl, effective_ttl, size, message_id, correlation_id, session_id, "
+    "reply_to, reply_to_session_id, to_address, subject, content_type, app_properties, dl_reason, "
+    "dl_description, dl_source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+    "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
+inline constexpr const char* kInsertBody = "INSERT OR REPLACE INTO bodies(key, body) VALUES(?1, ?2)";
+
+} // namespace hourglass::schema

@@ -1,0 +1,96 @@
+#pragma once
+// The engine's due instants: a min-heap of timer events (scheduled activation, expiry, lock
+// expiry, auto-delete-on-idle). Events are never removed when they become stale (a message
+// completed before it expired, a renewed lock): the Broker checks each popped event against the
+// current state and ignores stale ones, and compacts the heap when stale events outnumber live
+// ones. A tick with nothing due looks only at the head.
+//
+// Not thread-safe: guarded by the Broker's mutex.
+
+#include "Time.h"
+
+#include <QtGlobal>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+namespace hourglass {
+
+enum class TimerKind : quint8 { Activate, Expire, LockExpire, AutoDelete };
+
+struct TimerEvent {
+    Instant due = kNever;
+    qint64 seq = 0;      // the message (unused for AutoDelete)
+    quint32 entityId = 0;
+    TimerKind kind = TimerKind::Expire;
+    quint8 subQueue = 0; // LockExpire: which sub-queue holds the lock
+
+    // Earliest first; equal instants in a stable, meaningful order: locks run out before
+    // messages expire, so that T6's "expiry takes effect at once" sees the released message.
+    bool later(const TimerEvent& other) const {
+        if (due != other.due)
+            return due > other.due;
+        if (kind != other.kind)
+            return rank(kind) > rank(other.kind);
+        if (entityId != other.entityId)
+            return entityId > other.entityId;
+        return seq > other.seq;
+    }
+
+private:
+    static int rank(TimerKind kind) {
+        switch (kind) {
+        case TimerKind::Activate:
+            return 0;
+        case TimerKind::LockExpire:
+            return 1;
+        case TimerKind::Expire:
+            return 2;
+        case TimerKind::AutoDelete:
+            return 3;
+        }
+        return 4;
+    }
+};
+
+class TimerQueue {
+public:
+    void push(const TimerEvent& event) {
+        if (event.due == kNever)
+            return;
+        m_heap.push_back(event);
+        std::push_heap(m_heap.begin(), m_heap.end(), Later());
+    }
+    bool empty() const { return m_heap.empty(); }
+    std::size_t size() const { return m_heap.size(); }
+    Instant nextDue() const { return m_heap.empty() ? kNever : m_heap.front().due; }
+    const TimerEvent& top() const { return m_heap.front(); }
+    TimerEvent pop() {
+        std::pop_heap(m_heap.begin(), m_heap.end(), Later());
+        TimerEvent event = m_heap.back();
+        m_heap.pop_back();
+        return event;
+    }
+    // Keeps only the events for which `live` holds, in O(n).
+    void compact(const std::function<bool(const TimerEvent&)>& live) {
+        std::erase_if(m_heap, [&](const TimerEvent& e) { return !live(e); });
+        std::make_heap(m_heap.begin(), m_heap.end(), Later());
+        m_heap.shrink_to_fit();
+    }
+    void reserve(std::size_t n) { m_heap.reserve(n); }
+    void clear() { m_heap.clear(); }
+    // Rebuilds from an unordered list in O(n) (used when loading a database).
+    void assign(std::vector<TimerEvent> events) {
+        m_heap = std::move(events);
+        std::make_heap(m_heap.begin(), m_heap.end(), Later());
+    }
+
+private:
+    struct Later {
+        bool operator()(const TimerEvent& a, const TimerEvent& b) const { return a.later(b); }
+    };
+    std::vector<TimerEvent> m_heap;
+};
+
+} // namespace hourglass

@@ -146,7 +146,10 @@ Result<void> BrokerImpl::load() {
     for (auto& [id, entity] : m_entities) {
         if (entity->kind != EntityKind::Topic || entity->main.messages().empty())
             continue;
-        auto rows = m_store->readRange(entity->id, SubQueue::Main, 0, INT_MAX, true);
+        std::vector<qint64> seqs;
+        for (const auto& [seq, meta] : entity->main.messages())
+            seqs.push_back(seq);
+        auto rows = m_store->readMany(entity->id, SubQueue::Main, seqs, true);
         if (!rows)
             return rows.error();
         for (const StoredMessage& row : *rows)
@@ -320,6 +323,10 @@ Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToM
 }
 
 Result<Instant> Broker::renewLock(const LockRef& lock) { return m_impl->renewLock(lock); }
+
+QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
+    return m_impl->settleBatch(locks, BrokerImpl::Settle::Complete);
+}
 
 Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,
                                                 int maxCount, Bodies bodies) const {

@@ -159,6 +159,9 @@ public:
     Result<void> defer(const LockRef& lock, const QVariantMap& propertiesToModify = {});
     // Returns the new LockedUntilUtc.
     Result<Instant> renewLock(const LockRef& lock);
+    // Completes many locks with one disk sync, as a receiver settling a batch does. Each lock
+    // settles on its own: one result per lock, in order.
+    QList<Result<void>> completeBatch(const QList<LockRef>& locks);
 
     // ---- Explorer reads: paged, without side effects and without activity (not a peek)
     // Up to maxCount messages of the path (main or "/$deadletterqueue") from fromSequenceNumber

@@ -126,6 +126,9 @@ public:
     // ---- Settlement (BrokerSettle.cpp)
     enum class Settle { Complete, Abandon, DeadLetter, Defer };
     Result<void> settle(const LockRef& lock, Settle action, const DeadLetterOptions& options);
+    QList<Result<void>> settleBatch(const QList<LockRef>& locks, Settle action);
+    Result<void> settleLocked(const LockRef& lock, Settle action, const DeadLetterOptions& options,
+                              Instant now);
     Result<Instant> renewLock(const LockRef& lock);
     Result<LockLocation> checkLockLocked(const LockRef& lock, Instant now) const;
     // Releases a lock (abandon, expiry, loss) and applies L6 and T6 to the released message.

@@ -2,7 +2,6 @@
 // no lock and change nothing; only peek() (which shares listMessages) counts as activity (A2).
 #include "BrokerImpl.h"
 
-#include <unordered_map>
 
 namespace hourglass {
 
@@ -97,6 +96,8 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
         entityId = entity.id;
         subQueue = target->subQueue;
         entityPath = entity.path;
+        // Only earlier writes need to be readable; the activity mark below is stored lazily.
+        ticket = m_store->readTicket();
         if (activity && entity.receives())
             touchLocked(entity, now); // A2: a peek is activity for queues and subscriptions
         const MessageIndex& index = entity.index(subQueue);
@@ -104,7 +105,6 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
         for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
              it != messages.end() && static_cast<int>(overlays.size()) < maxCount; ++it)
             overlays.push_back(overlayOf(index, it->first, it->second));
-        ticket = m_store->ticket();
     }
     // The rows of what memory listed are committed once the writes logged before are.
     if (auto durable = m_store->waitDurable(ticket); !durable)
@@ -112,28 +112,22 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     QList<MessageView> out;
     if (overlays.empty())
         return out;
-    auto rows = m_store->readRange(entityId, subQueue, overlays.front().seq, maxCount + 64, bodies);
+    std::vector<qint64> seqs;
+    seqs.reserve(overlays.size());
+    for (const Overlay& overlay : overlays)
+        seqs.push_back(overlay.seq);
+    auto rows = m_store->readMany(entityId, subQueue, seqs, bodies);
     if (!rows)
         return rows.error();
-    std::unordered_map<qint64, const StoredMessage*> bySeq;
-    for (const StoredMessage& row : *rows)
-        bySeq.emplace(row.sequenceNumber, &row);
-    for (const Overlay& overlay : overlays) {
-        std::optional<StoredMessage> fetched;
-        const StoredMessage* row = nullptr;
-        if (auto it = bySeq.find(overlay.seq); it != bySeq.end()) {
-            row = it->second;
-        } else {
-            auto one = m_store->readOne(entityId, subQueue, overlay.seq, bodies);
-            if (!one)
-                return one.error();
-            fetched = std::move(*one);
-            if (!fetched)
-                continue; // settled or deleted meanwhile
-            row = &*fetched;
-        }
-        MessageView view = viewFromRow(*row, entityPath, now);
-        applyOverlay(view, overlay, now);
+    // Rows come back in the order asked for; one settled meanwhile is simply missing.
+    std::size_t next = 0;
+    for (const StoredMessage& row : *rows) {
+        while (next < overlays.size() && overlays[next].seq != row.sequenceNumber)
+            ++next;
+        if (next == overlays.size())
+            break;
+        MessageView view = viewFromRow(row, entityPath, now);
+        applyOverlay(view, overlays[next], now);
         out.append(view);
     }
     return out;
@@ -162,7 +156,7 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
         const MessageIndex& index = entity.index(subQueue);
         if (const MessageMeta* meta = index.find(sequenceNumber))
             overlay = overlayOf(index, sequenceNumber, *meta);
-        ticket = d.m_store->ticket();
+        ticket = d.m_store->readTicket();
     }
     if (!overlay)
         return makeError(ErrorCode::MessageNotFound,
@@ -205,7 +199,7 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
         if (target->entity->kind == EntityKind::Topic)
             return QMap<QString, qint64>();
         entityId = target->entity->id;
-        ticket = d.m_store->ticket();
+        ticket = d.m_store->readTicket();
     }
     if (auto durable = d.m_store->waitDurable(ticket); !durable)
         return durable.error();

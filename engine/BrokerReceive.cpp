@@ -57,6 +57,10 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         entityId = entity.id;
         subQueue = target->subQueue;
         entityPath = entity.path;
+        // The rows handed out were written by earlier operations: those must be readable. The
+        // delivery counts and activity logged below are stored with the next commit rather than
+        // waited for (a crash may forget a delivery count increment, never a message).
+        ticket = m_store->readTicket();
         touchLocked(entity, now); // A2: a receive is activity
         MessageIndex& index = entity.index(subQueue);
         const bool main = subQueue == SubQueue::Main;
@@ -100,7 +104,8 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
                                                            : entity.qualifiedDeadLetter());
             m_feed->markCounts(entity.qualified());
         }
-        ticket = m_store->ticket();
+        // Expiry and dead-lettering done on the way are stored lazily too: they follow from
+        // the stored state and the clock, so after a crash they simply happen again.
     }
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();
@@ -157,6 +162,7 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
         entityId = entity.id;
         subQueue = target->subQueue;
         entityPath = entity.path;
+        ticket = m_store->readTicket(); // as in receive(): earlier writes must be readable
         touchLocked(entity, now);
         MessageIndex& index = entity.index(subQueue);
         MessageMeta* meta = index.find(seq);
@@ -200,7 +206,6 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
             item.lock = info;
             m_feed->markCounts(entity.qualified());
         }
-        ticket = m_store->ticket();
     }
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();

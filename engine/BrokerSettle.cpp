@@ -42,6 +42,36 @@ Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
         std::lock_guard lock(m_mutex);
         const Instant now = m_clock->now();
         processDueLocked(now);
+        if (auto settled = settleLocked(ref, action, options, now); !settled)
+            return settled;
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+QList<Result<void>> BrokerImpl::settleBatch(const QList<LockRef>& locks, Settle action) {
+    QList<Result<void>> results;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        for (const LockRef& ref : locks)
+            results.append(settleLocked(ref, action, {}, now));
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable) {
+        for (auto& result : results) {
+            if (result)
+                result = durable.error();
+        }
+    }
+    return results;
+}
+
+Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
+                                      const DeadLetterOptions& options, Instant now) {
+    {
         auto location = checkLockLocked(ref, now);
         if (!location)
             return location.error();
@@ -85,9 +115,8 @@ Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
         m_feed->markRemoved(subQueue == SubQueue::Main ? entity.qualified()
                                                        : entity.qualifiedDeadLetter());
         m_feed->markCounts(entity.qualified());
-        ticket = m_store->ticket();
     }
-    return m_store->waitDurable(ticket);
+    return {};
 }
 
 Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {

@@ -20,7 +20,7 @@ void MessageIndex::insert(qint64 seq, const MessageMeta& meta) {
     // Sends append in sequence order, so the hint makes the common insert O(1).
     m_messages.emplace_hint(m_messages.end(), seq, stored);
     if (stored.state == MessageState::Active)
-        m_available.emplace_hint(m_available.end(), seq);
+        markAvailable(seq);
     count(stored, +1);
 }
 
@@ -31,8 +31,8 @@ std::optional<MessageMeta> MessageIndex::remove(qint64 seq) {
     MessageMeta meta = it->second;
     count(meta, -1);
     m_messages.erase(it);
-    m_available.erase(seq);
-    m_locks.erase(seq);
+    if (meta.locked)
+        m_locks.erase(seq);
     return meta;
 }
 
@@ -46,10 +46,18 @@ const MessageMeta* MessageIndex::find(qint64 seq) const {
     return it == m_messages.end() ? nullptr : &it->second;
 }
 
-std::optional<qint64> MessageIndex::firstAvailable() const {
-    if (m_available.empty())
+std::optional<qint64> MessageIndex::firstAvailable() {
+    if (m_counts.available == 0)
         return std::nullopt;
-    return *m_available.begin();
+    for (auto it = m_messages.lower_bound(m_cursor); it != m_messages.end(); ++it) {
+        if (it->second.state == MessageState::Active && !it->second.locked) {
+            m_cursor = it->first;
+            return it->first;
+        }
+    }
+    // Unreachable while the counts are right; keep the cursor sound anyway.
+    m_cursor = std::numeric_limits<qint64>::max();
+    return std::nullopt;
 }
 
 void MessageIndex::lock(qint64 seq, const LockInfo& info) {
@@ -59,7 +67,6 @@ void MessageIndex::lock(qint64 seq, const LockInfo& info) {
     count(*meta, -1);
     meta->locked = true;
     count(*meta, +1);
-    m_available.erase(seq);
     m_locks[seq] = info;
 }
 
@@ -72,7 +79,7 @@ void MessageIndex::unlock(qint64 seq) {
     count(*meta, +1);
     m_locks.erase(seq);
     if (meta->state == MessageState::Active)
-        m_available.insert(seq);
+        markAvailable(seq);
 }
 
 const LockInfo* MessageIndex::lockOf(qint64 seq) const {
@@ -93,14 +100,12 @@ void MessageIndex::setState(qint64 seq, MessageState state) {
     meta->state = state;
     count(*meta, +1);
     if (!meta->locked && state == MessageState::Active)
-        m_available.insert(seq);
-    else
-        m_available.erase(seq);
+        markAvailable(seq);
 }
 
 void MessageIndex::clear() {
     m_messages.clear();
-    m_available.clear();
+    m_cursor = std::numeric_limits<qint64>::max();
     m_locks.clear();
     m_counts = {};
 }

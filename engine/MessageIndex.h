@@ -1,7 +1,12 @@
 #pragma once
 // The in-memory index of one sub-queue (an entity's messages, or its dead-letter queue): every
-// message's small metadata by sequence number, the receivable ones in sequence order, and the
-// locks held. Bodies and properties stay in SQLite. About 130 bytes per message.
+// message's small metadata by sequence number and the locks held. Bodies and properties stay in
+// SQLite: about 80 bytes of memory per message here.
+//
+// Finding the next receivable message: a cursor holds the lowest sequence number that may be
+// receivable; receives scan forward from it past locked, deferred and scheduled messages, and
+// anything that becomes receivable below it (an abandon, a lock running out) moves it back. This
+// keeps no second structure per message, and each message is passed at most once per move back.
 //
 // Not thread-safe: guarded by the Broker's mutex.
 
@@ -13,7 +18,8 @@
 
 #include <map>
 #include <optional>
-#include <set>
+#include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace hourglass {
@@ -56,7 +62,7 @@ public:
     const MessageMeta* find(qint64 seq) const;
 
     // The lowest receivable sequence number, if any.
-    std::optional<qint64> firstAvailable() const;
+    std::optional<qint64> firstAvailable();
     // Locks a receivable (or deferred) message.
     void lock(qint64 seq, const LockInfo& info);
     // Releases a lock; an Active message becomes receivable again, a Deferred one stays deferred.
@@ -74,8 +80,11 @@ public:
 private:
     void count(const MessageMeta& meta, int sign);
 
+    void markAvailable(qint64 seq) { m_cursor = std::min(m_cursor, seq); }
+
     std::map<qint64, MessageMeta> m_messages;
-    std::set<qint64> m_available;
+    // No receivable message has a lower sequence number than this.
+    qint64 m_cursor = std::numeric_limits<qint64>::max();
     std::unordered_map<qint64, LockInfo> m_locks;
     IndexCounts m_counts;
 };

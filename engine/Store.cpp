@@ -165,16 +165,6 @@ Result<void> Store::initialise(Durability durability) {
         return storeError(QStringLiteral("cannot open %1 for reading: %2").arg(m_path, readOpened));
     m_read.exec("PRAGMA query_only=1");
     m_read.exec("PRAGMA cache_size=-16384");
-    const QByteArray range = QStringLiteral("SELECT %1 FROM messages m WHERE m.entity_id=?1 AND "
-                                            "m.sub_queue=?2 AND m.seq>=?3 ORDER BY m.seq LIMIT ?4")
-                                 .arg(QLatin1String(kMessageColumns))
-                                 .toUtf8();
-    const QByteArray rangeBodies =
-        QStringLiteral("SELECT %1, b.body FROM messages m LEFT JOIN bodies b ON "
-                       "b.key = ((m.entity_id << 40) | m.seq) WHERE m.entity_id=?1 AND "
-                       "m.sub_queue=?2 AND m.seq>=?3 ORDER BY m.seq LIMIT ?4")
-            .arg(QLatin1String(kMessageColumns))
-            .toUtf8();
     const QByteArray one = QStringLiteral("SELECT %1 FROM messages m WHERE m.entity_id=?1 AND "
                                           "m.sub_queue=?2 AND m.seq=?3")
                                .arg(QLatin1String(kMessageColumns))
@@ -185,11 +175,7 @@ Result<void> Store::initialise(Durability durability) {
                        "m.sub_queue=?2 AND m.seq=?3")
             .arg(QLatin1String(kMessageColumns))
             .toUtf8();
-    QString failed = m_readRange.prepare(m_read.handle(), range.constData());
-    if (failed.isEmpty())
-        failed = m_readRangeBodies.prepare(m_read.handle(), rangeBodies.constData());
-    if (failed.isEmpty())
-        failed = m_readOne.prepare(m_read.handle(), one.constData());
+    QString failed = m_readOne.prepare(m_read.handle(), one.constData());
     if (failed.isEmpty())
         failed = m_readOneBody.prepare(m_read.handle(), oneBody.constData());
     if (failed.isEmpty())
@@ -219,7 +205,7 @@ Result<void> Store::prepareWriteStatements() {
         {&w.setProperties, "UPDATE messages SET app_properties=?4 WHERE entity_id=?1 AND "
                            "sub_queue=?2 AND seq=?3"},
         {&w.moveToDeadLetter, "UPDATE messages SET sub_queue=1, state=0, dl_reason=?3, "
-                              "dl_description=?4 WHERE entity_id=?1 AND sub_queue=0 AND seq=?2"},
+                              "dl_description=?4 WHERE entity_id=?1 AND seq=?2"},
         {&w.activateMessage, "UPDATE messages SET seq=?3, state=0, enqueued_at=?4, "
                              "expires_at=?5, effective_ttl=?6 WHERE entity_id=?1 AND "
                              "sub_queue=0 AND seq=?2"},
@@ -255,8 +241,8 @@ Result<void> Store::prepareWriteStatements() {
 
 Store::~Store() {
     // Whatever was logged but not yet awaited is still written: nothing acknowledged is pending
-    // here (acknowledgement waits), but internal changes such as expiry are kept too.
-    (void)sync();
+    // here (acknowledgement waits), but lazily stored changes (delivery counts, activity) are.
+    (void)waitDurable(ticket());
 }
 
 // ---- Loading
@@ -369,7 +355,12 @@ quint64 Store::commitCount() const {
     return m_commits;
 }
 
-Result<void> Store::sync() { return waitDurable(ticket()); }
+quint64 Store::readTicket() const {
+    std::lock_guard lock(m_logMutex);
+    return m_log.empty() && m_progress.empty() ? m_openBatch - 1 : m_openBatch;
+}
+
+Result<void> Store::sync() { return waitDurable(readTicket()); }
 
 Result<void> Store::waitDurable(quint64 ticket) {
     std::unique_lock lock(m_commitMutex);
@@ -588,28 +579,30 @@ QString Store::apply(const WriteOp& operation) {
 
 // ---- Reads
 
-Result<std::vector<StoredMessage>> Store::readRange(qint64 entityId, SubQueue subQueue,
-                                                    qint64 fromSeq, int limit, bool withBodies) {
+Result<std::vector<StoredMessage>> Store::readMany(qint64 entityId, SubQueue subQueue,
+                                                   const std::vector<qint64>& seqs,
+                                                   bool withBodies) {
     std::lock_guard lock(m_readMutex);
-    SqliteStatement& s = withBodies ? m_readRangeBodies : m_readRange;
-    s.bind(1, entityId);
-    s.bind(2, static_cast<int>(subQueue));
-    s.bind(3, fromSeq);
-    s.bind(4, limit);
     std::vector<StoredMessage> rows;
-    int rc;
-    while ((rc = s.step()) == SQLITE_ROW)
-        rows.push_back(readMessageRow(s, withBodies));
-    const QString error = rc == SQLITE_DONE ? QString() : s.lastError();
-    s.reset();
-    if (!error.isEmpty())
-        return storeError(QStringLiteral("cannot read messages: %1").arg(error));
+    rows.reserve(seqs.size());
+    for (qint64 seq : seqs) {
+        auto row = readOneHeld(entityId, subQueue, seq, withBodies);
+        if (!row)
+            return row.error();
+        if (*row)
+            rows.push_back(std::move(**row));
+    }
     return rows;
 }
 
 Result<std::optional<StoredMessage>> Store::readOne(qint64 entityId, SubQueue subQueue,
                                                     qint64 seq, bool withBody) {
     std::lock_guard lock(m_readMutex);
+    return readOneHeld(entityId, subQueue, seq, withBody);
+}
+
+Result<std::optional<StoredMessage>> Store::readOneHeld(qint64 entityId, SubQueue subQueue,
+                                                        qint64 seq, bool withBody) {
     SqliteStatement& s = withBody ? m_readOneBody : m_readOne;
     s.bind(1, entityId);
     s.bind(2, static_cast<int>(subQueue));

@@ -175,16 +175,21 @@ public:
     void logEntityProgress(qint64 entityId, qint64 nextSequenceNumber, Instant lastActivity);
     // The ticket that covers everything logged so far.
     quint64 ticket() const;
+    // Like ticket(), but when nothing waits in the log it names the batch already being (or last)
+    // committed, so that a reader that only needs earlier writes to be readable does not force a
+    // commit of its own.
+    quint64 readTicket() const;
     // Returns once everything up to `ticket` is committed (or the store has failed).
     Result<void> waitDurable(quint64 ticket);
-    // waitDurable(ticket()).
+    // Makes everything logged so far readable: waitDurable(readTicket()).
     Result<void> sync();
     // How many transactions have been committed (tests prove group commit with it).
     quint64 commitCount() const;
 
     // ---- Reads of committed data (any thread).
-    Result<std::vector<StoredMessage>> readRange(qint64 entityId, SubQueue subQueue,
-                                                 qint64 fromSeq, int limit, bool withBodies);
+    // The rows of the given sequence numbers that still exist, in the given order.
+    Result<std::vector<StoredMessage>> readMany(qint64 entityId, SubQueue subQueue,
+                                                const std::vector<qint64>& seqs, bool withBodies);
     Result<std::optional<StoredMessage>> readOne(qint64 entityId, SubQueue subQueue, qint64 seq,
                                                  bool withBody);
     Result<QMap<QString, qint64>> deadLetterReasons(qint64 entityId);
@@ -218,8 +223,9 @@ private:
 
     std::mutex m_readMutex;
     SqliteConnection m_read; // guarded by m_readMutex
-    SqliteStatement m_readRange, m_readRangeBodies, m_readOne, m_readOneBody,
-        m_readReasons; // guarded by m_readMutex
+    SqliteStatement m_readOne, m_readOneBody, m_readReasons; // guarded by m_readMutex
+    Result<std::optional<StoredMessage>> readOneHeld(qint64 entityId, SubQueue subQueue,
+                                                     qint64 seq, bool withBody);
 };
 
 // Application properties <-> CBOR bytes as stored.

@@ -16,7 +16,7 @@ const char* const kCreateStatements[] = {
     "ttl INTEGER, effective_ttl INTEGER NOT NULL, size INTEGER NOT NULL, message_id TEXT, "
     "correlation_id TEXT, session_id TEXT, reply_to TEXT, reply_to_session_id TEXT, "
     "to_address TEXT, subject TEXT, content_type TEXT, app_properties BLOB, dl_reason TEXT, "
-    "dl_description TEXT, dl_source TEXT, PRIMARY KEY(entity_id, sub_queue, seq)) WITHOUT ROWID",
+    "dl_description TEXT, dl_source TEXT, PRIMARY KEY(entity_id, seq)) WITHOUT ROWID",
     "CREATE TABLE bodies(key INTEGER PRIMARY KEY, body BLOB NOT NULL)",
     // Duplicate detection history (L13), kept across restarts.
     "CREATE TABLE duplicates(entity_id INTEGER NOT NULL, message_id TEXT NOT NULL, "

@@ -3,9 +3,11 @@
 // benchmark can write exactly the same rows when it measures the raw SQLite ceiling.
 //
 // Layout, chosen for the benchmark targets of issue 2:
-// - `messages` holds every message's metadata (no body), keyed (entity_id, sub_queue, seq) without
-//   rowid, so paging an entity's messages in sequence order is a range scan and reopening reads
-//   only small rows.
+// - `messages` holds every message's metadata (no body), keyed (entity_id, seq) without rowid
+//   (sequence numbers are unique across an entity and its dead-letter queue). Dead-lettering
+//   changes a column in place rather than moving the row, and reopening reads only small rows.
+//   Pages of messages are read by point lookups of the sequence numbers the in-memory index
+//   lists, so no second index is needed.
 // - `bodies` holds bodies apart, in a rowid table keyed by bodyKey(entity, seq), so a body is read
 //   only on demand and never on reopen.
 // - Locks are not stored: they are volatile (L9, D2).

@@ -1,0 +1,86 @@
+#pragma once
+// The "UserConfig" object of the Service Bus emulator's config.json (SCENARIOS.md): namespaces,
+// queues, topics, subscriptions and rules with the property names of SEMANTICS.md E3. It is
+// parsed into typed entities that remember their JSON path, applied to a Broker, and exported
+// back from one namespace, so that an emulator file can be imported as it is and ours can be
+// handed to the emulator.
+
+#include "Broker.h"
+#include "JsonReader.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace hourglass {
+
+struct ConfigQueue {
+    QString name; // the queue path
+    EntityProperties properties;
+    QString jsonPath; // where it was declared, for error messages
+};
+
+struct ConfigSubscription {
+    QString topic; // the owning topic's path
+    QString name;
+    EntityProperties properties;
+    QList<Rule> rules; // empty: the $Default true rule (E4)
+    QString jsonPath;
+
+    QString path() const { return topic + QStringLiteral("/Subscriptions/") + name; }
+};
+
+struct ConfigTopic {
+    QString name; // the topic path
+    EntityProperties properties;
+    QList<ConfigSubscription> subscriptions;
+    QString jsonPath;
+};
+
+struct ConfigNamespace {
+    QString name;
+    Tier tier = Tier::Standard; // ours; the emulator has no tiers
+    QList<ConfigQueue> queues;
+    QList<ConfigTopic> topics;
+    QString jsonPath;
+};
+
+struct UserConfig {
+    QList<ConfigNamespace> namespaces;
+};
+
+// Whether the parsers check E3 bounds and rule sanity. A scenario step that expects an error
+// skips the check so that the broker's own refusal can be observed.
+enum class BoundsCheck { Check, Skip };
+
+// ---- Parsing. Each records the first problem in `error` with its JSON path.
+UserConfig parseUserConfig(const QJsonObject& json, const QString& path, ParseError& error);
+ConfigQueue parseConfigQueue(const QJsonObject& json, const QString& path, Tier tier,
+                             BoundsCheck check, ParseError& error);
+ConfigTopic parseConfigTopic(const QJsonObject& json, const QString& path, Tier tier,
+                             BoundsCheck check, ParseError& error);
+// With an empty `topic` the object must name its topic in a "Topic" member (the scenario Create
+// step); inside a topic's "Subscriptions" array it must not.
+ConfigSubscription parseConfigSubscription(const QJsonObject& json, const QString& path,
+                                           const QString& topic, Tier tier, BoundsCheck check,
+                                           ParseError& error);
+
+// A whole config.json document: { "UserConfig": { ... } }. Bad JSON is reported with its line
+// and column.
+Result<UserConfig> parseEmulatorConfigDocument(const QByteArray& document);
+
+// ---- Applying. Errors keep the broker's code and carry the JSON path of the entity.
+// Creates every namespace and entity. Forwarding is applied last, once every target exists.
+Result<void> applyUserConfig(Broker& broker, const UserConfig& config);
+// Single entities, as the scenario Create step makes them; `pathPrefix` is "" or "namespace:".
+Result<void> createConfigQueue(Broker& broker, const QString& pathPrefix, const ConfigQueue& queue);
+Result<void> createConfigTopic(Broker& broker, const QString& pathPrefix, const ConfigTopic& topic);
+Result<void> createConfigSubscription(Broker& broker, const QString& pathPrefix,
+                                      const ConfigSubscription& subscription);
+
+// ---- Exporting: one namespace as a UserConfig object (wrap it in {"UserConfig": ...} for a
+// config.json file). A subscription with only the $Default true rule lists no rules, as the
+// emulator writes it; one with no rule at all gets a "$Default" False rule, which routes alike.
+Result<QJsonObject> exportUserConfig(const Broker& broker, const QString& namespaceName);
+
+} // namespace hourglass

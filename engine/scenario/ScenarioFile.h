@@ -1,0 +1,166 @@
+#pragma once
+// A scenario file (SCENARIOS.md) parsed into typed steps. Parsing checks everything that can be
+// checked without a broker, so that a bad file is refused before anything runs, with the JSON
+// path of the first bad field and why, e.g.
+// "Scenario.Steps[3].Send.TimeToLive: 'PT' is not an ISO-8601 duration (...)".
+
+#include "EmulatorConfig.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QVariantMap>
+
+#include <optional>
+#include <variant>
+
+namespace hourglass {
+
+// What a receiver does with a message it holds. Hold keeps the lock for a later Settle step;
+// RenewLock is only a Settle action.
+enum class Settlement { Complete, Abandon, DeadLetter, Defer, Hold, RenewLock };
+
+// Send: every string may contain {n}, which becomes 1..Count.
+struct SendStep {
+    QString to;
+    int count = 1;
+    QString messageId;
+    QString body;
+    QString contentType;
+    QString subject;
+    QString correlationId;
+    QString sessionId;
+    QString toAddress; // the message's To property ("To" names the entity)
+    QString replyTo;
+    QString replyToSessionId;
+    std::optional<Millis> timeToLive;
+    std::optional<Millis> scheduledEnqueueOffset; // from the scenario's start
+    QJsonObject properties;                       // scalar values only
+};
+
+struct ReceiveStep {
+    QString from;
+    ReceiveMode mode = ReceiveMode::PeekLock;
+    int count = 1;
+    QString receiver;
+    Settlement then = Settlement::Complete; // PeekLock only
+    QString reason;                         // DeadLetter only
+    QString description;                    // DeadLetter only
+};
+
+struct ReceiveDeferredStep {
+    QString from;
+    QString messageId; // or
+    std::optional<qint64> sequenceNumber;
+    QString receiver;
+    Settlement then = Settlement::Hold;
+    QString reason;
+    QString description;
+};
+
+struct SettleStep {
+    QString receiver;
+    QString messageId;
+    Settlement action = Settlement::Complete;
+    QString reason;
+    QString description;
+    QVariantMap properties; // properties to modify (Abandon, DeadLetter, Defer)
+};
+
+struct CancelScheduledStep {
+    QString entity;
+    QString messageId; // or
+    std::optional<qint64> sequenceNumber;
+};
+
+struct CreateStep {
+    EntityKind kind = EntityKind::Queue;
+    ConfigQueue queue;               // kind == Queue
+    ConfigTopic topic;               // kind == Topic (with its subscriptions, if listed)
+    ConfigSubscription subscription; // kind == Subscription
+};
+
+struct UpdateStep {
+    QString entity;
+    QJsonObject properties; // applied over the entity's current properties
+};
+
+struct DeleteStep {
+    QString entity;
+};
+
+struct AddRuleStep {
+    QString entity;
+    Rule rule;
+};
+
+struct RemoveRuleStep {
+    QString entity;
+    QString name;
+};
+
+struct PeekStep {
+    QString from;
+    int count = 1;
+    qint64 fromSequenceNumber = 0;
+};
+
+struct RestartStep {};
+
+enum class MessagePlace { Entity, DeadLetter, Gone };
+QString messagePlaceName(MessagePlace place);
+
+// One message an Expect step looks for. Times are offsets from the scenario's start;
+// expiresAt is kInfinite for "Never".
+struct ExpectedMessage {
+    QString messageId;
+    std::optional<MessagePlace> where;
+    std::optional<QString> state; // Active, Deferred, Scheduled or Locked
+    std::optional<qint64> deliveryCount;
+    std::optional<Millis> expiresAt;
+    std::optional<Millis> enqueuedAt;
+    std::optional<QString> deadLetterReason;
+};
+
+struct ExpectStep {
+    QString entity;
+    std::optional<bool> exists;
+    std::optional<qint64> active;
+    std::optional<qint64> scheduled;
+    std::optional<qint64> deferred;
+    std::optional<qint64> locked;
+    std::optional<qint64> deadLettered;
+    std::optional<QMap<QString, qint64>> deadLetterReasons;
+    QList<ExpectedMessage> messages;
+};
+
+using StepAction = std::variant<SendStep, ReceiveStep, ReceiveDeferredStep, SettleStep,
+                                CancelScheduledStep, CreateStep, UpdateStep, DeleteStep,
+                                AddRuleStep, RemoveRuleStep, PeekStep, RestartStep, ExpectStep>;
+
+// The step's name as written in files ("Send", "Receive", ...).
+QString stepName(const StepAction& action);
+
+struct ScenarioStep {
+    int index = 0;    // position in the file's Steps array (reports name steps by it)
+    QString jsonPath; // "Scenario.Steps[3]"
+    Millis at = 0;    // offset from the scenario's start
+    std::optional<ErrorCode> expectError;
+    StepAction action;
+};
+
+struct Scenario {
+    QString title;
+    QString description;
+    UserConfig userConfig;
+    QList<ScenarioStep> steps; // sorted by At; equal At keeps file order
+};
+
+// Parses a scenario document. Errors are InvalidArgument with "<JSON path>: why"; bad JSON is
+// reported with its line and column.
+Result<Scenario> parseScenario(const QByteArray& document);
+// Reads and parses a file (Qt resource paths such as ":/scenarios/x.json" work too).
+Result<Scenario> loadScenarioFile(const QString& fileName);
+
+} // namespace hourglass

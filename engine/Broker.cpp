@@ -6,6 +6,7 @@
 #include <QCborValue>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace hourglass {
 
@@ -82,9 +83,22 @@ Result<void> BrokerImpl::load() {
         entity->properties = *properties;
         const auto rules = QJsonDocument::fromJson(row.rulesJson).array();
         for (const auto& value : rules) {
-            auto rule = Rule::fromJson(value.toObject());
-            if (rule)
-                entity->rules.append(*rule);
+            QJsonObject json = value.toObject();
+            const QJsonObject types = json.take(QStringLiteral("HourglassPropertyTypes")).toObject();
+            auto rule = Rule::fromJson(json);
+            if (!rule) {
+                bad = QStringLiteral("entity %1: %2").arg(row.path, rule.error().description);
+                return;
+            }
+            // Give each correlation property back the type it was created with.
+            QVariantMap& properties = rule->correlation.properties;
+            for (auto it = properties.begin(); it != properties.end(); ++it) {
+                const QMetaType type =
+                    QMetaType::fromName(types.value(it.key()).toString().toLatin1());
+                if (type.isValid() && it.value().metaType() != type)
+                    it.value().convert(type);
+            }
+            entity->rules.append(*rule);
         }
         entity->createdAt = row.createdAt;
         entity->updatedAt = row.updatedAt;

@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace hourglass {
 
@@ -371,8 +372,18 @@ StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
     row.propertiesJson =
         QJsonDocument(entity.properties.toJson(entity.kind)).toJson(QJsonDocument::Compact);
     QJsonArray rules;
-    for (const Rule& rule : entity.rules)
-        rules.append(rule.toJson());
+    for (const Rule& rule : entity.rules) {
+        // JSON has one number type; the stored rule also names each property's type so that an
+        // int stays an int across a restart (D2).
+        QJsonObject json = rule.toJson();
+        QJsonObject types;
+        const QVariantMap& properties = rule.correlation.properties;
+        for (auto it = properties.cbegin(); it != properties.cend(); ++it)
+            types.insert(it.key(), QString::fromLatin1(it.value().metaType().name()));
+        if (!types.isEmpty())
+            json.insert(QStringLiteral("HourglassPropertyTypes"), types);
+        rules.append(json);
+    }
     row.rulesJson = QJsonDocument(rules).toJson(QJsonDocument::Compact);
     row.createdAt = entity.createdAt;
     row.updatedAt = entity.updatedAt;

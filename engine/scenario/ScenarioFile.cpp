@@ -16,10 +16,17 @@ namespace {
 
 using namespace scenario_parsing;
 
+// The step names as written in files, in the order of the StepAction alternatives, so that a
+// name's index is its alternative's index.
 constexpr std::array<const char*, 13> kStepNames{
     "Send",   "Receive", "ReceiveDeferred", "Settle", "CancelScheduled", "Create", "Update",
     "Delete", "AddRule", "RemoveRule",      "Peek",   "Restart",         "Expect",
 };
+static_assert(std::variant_size_v<StepAction> == kStepNames.size());
+
+template <typename Step> int typeIndex() {
+    return static_cast<int>(StepAction(Step{}).index());
+}
 
 QString stepNameList() {
     QStringList names;
@@ -31,7 +38,7 @@ QString stepNameList() {
 // The body of step type `type` (an index into kStepNames), read from `value`.
 StepAction parseStepBody(int type, const QJsonValue& value, const QString& path,
                          const StepContext& context, ParseError& error) {
-    if (type == 11) { // Restart takes no arguments: {}, true or null.
+    if (type == typeIndex<RestartStep>()) { // no arguments: {}, true or null
         if (!(value.isNull() || value.isBool() || (value.isObject() && value.toObject().isEmpty())))
             error.set(path, QStringLiteral("Restart takes no arguments; write {}"));
         return RestartStep{};
@@ -42,44 +49,30 @@ StepAction parseStepBody(int type, const QJsonValue& value, const QString& path,
     }
     JsonReader reader(value.toObject(), path, error);
     StepAction action = RestartStep{};
-    switch (type) {
-    case 0:
+    if (type == typeIndex<SendStep>())
         action = parseSend(reader);
-        break;
-    case 1:
+    else if (type == typeIndex<ReceiveStep>())
         action = parseReceive(reader);
-        break;
-    case 2:
+    else if (type == typeIndex<ReceiveDeferredStep>())
         action = parseReceiveDeferred(reader);
-        break;
-    case 3:
+    else if (type == typeIndex<SettleStep>())
         action = parseSettle(reader);
-        break;
-    case 4:
+    else if (type == typeIndex<CancelScheduledStep>())
         action = parseCancelScheduled(reader);
-        break;
-    case 5:
+    else if (type == typeIndex<CreateStep>())
         action = parseCreate(reader, context);
-        break;
-    case 6:
+    else if (type == typeIndex<UpdateStep>())
         action = parseUpdate(reader, context);
-        break;
-    case 7:
+    else if (type == typeIndex<DeleteStep>())
         action = parseDelete(reader);
-        break;
-    case 8:
+    else if (type == typeIndex<AddRuleStep>())
         action = parseAddRule(reader, context);
-        break;
-    case 9:
+    else if (type == typeIndex<RemoveRuleStep>())
         action = parseRemoveRule(reader);
-        break;
-    case 10:
+    else if (type == typeIndex<PeekStep>())
         action = parsePeek(reader);
-        break;
-    default:
+    else
         action = parseExpect(reader);
-        break;
-    }
     reader.refuseUnread();
     return action;
 }
@@ -128,7 +121,7 @@ ScenarioStep parseStep(const QJsonObject& json, int index, const QString& path, 
         return step;
     }
     const QString name = QLatin1String(kStepNames[type]);
-    if (type == 12 && step.expectError) {
+    if (type == typeIndex<ExpectStep>() && step.expectError) {
         reader.fail(QStringLiteral("ExpectError"), QStringLiteral("an Expect step cannot fail"));
         return step;
     }

@@ -131,6 +131,7 @@ struct ExpectStep {
     std::optional<qint64> deferred;
     std::optional<qint64> locked;
     std::optional<qint64> deadLettered;
+    // The whole map must match: a reason the file does not list is a difference too.
     std::optional<QMap<QString, qint64>> deadLetterReasons;
     QList<ExpectedMessage> messages;
 };

@@ -6,6 +6,8 @@
 //
 // Headless runs call run(). A player that shows the timeline can instead call runNextStep()
 // whenever the clock reaches nextStepAt().
+//
+// Threads: a runner is used from one thread at a time; the Broker it owns is itself thread-safe.
 
 #include "ReceiverLocks.h"
 #include "ScenarioFile.h"

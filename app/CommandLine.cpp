@@ -1,0 +1,73 @@
+#include "CommandLine.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+namespace hourglass::app {
+
+CommandLineOptions parseCommandLine(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Hourglass: an Azure Service Bus explorer with an embedded broker.\n"
+                       "Plays scenario files headless on a virtual clock and exits 0 when every "
+                       "expectation held, 1 when one failed, 2 when the file is invalid.\n"
+                       "Without arguments it plays the bundled traffic-spike scenario and prints "
+                       "its report."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Shows this help."));
+    const QCommandLineOption scenario(
+        QStringLiteral("scenario"),
+        QStringLiteral("Plays the scenario FILE (or a bundled one: traffic-spike, "
+                       "poison-message, reply-queues)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption report(QStringLiteral("report"),
+                                    QStringLiteral("Writes the final state as JSON to OUT."),
+                                    QStringLiteral("OUT"));
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QStringLiteral("Uses the database PATH (created when missing) "
+                                               "instead of a fresh temporary one."),
+                                QStringLiteral("PATH"));
+    const QCommandLineOption durability(
+        QStringLiteral("durability"),
+        QStringLiteral("power-safe (default: every acknowledged operation survives a power loss) "
+                       "or crash-only (survives a crash of the process, not of the OS)."),
+        QStringLiteral("MODE"), QStringLiteral("power-safe"));
+    const QCommandLineOption headless(QStringLiteral("headless"),
+                                      QStringLiteral("Runs without a window (the only mode for "
+                                                     "now)."));
+    parser.addOptions({help, scenario, report, db, durability, headless});
+
+    CommandLineOptions options;
+    options.helpText = parser.helpText();
+    if (!parser.parse(arguments)) {
+        options.error = parser.errorText();
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        options.error =
+            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
+        return options;
+    }
+    options.showHelp = parser.isSet(help);
+    options.scenarioFile = parser.value(scenario);
+    options.reportFile = parser.value(report);
+    options.databasePath = parser.value(db);
+    const QString mode = parser.value(durability);
+    if (mode == QLatin1String("crash-only"))
+        options.durability = Durability::ProcessCrashSafe;
+    else if (mode != QLatin1String("power-safe"))
+        options.error =
+            QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
+    return options;
+}
+
+QString resolveScenarioFile(const QString& name) {
+    if (QFileInfo::exists(name))
+        return name;
+    const QString bundled = QStringLiteral(":/scenarios/%1.json").arg(name);
+    if (QFileInfo::exists(bundled))
+        return bundled;
+    return name;
+}
+
+} // namespace hourglass::app

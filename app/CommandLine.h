@@ -1,0 +1,39 @@
+#pragma once
+// The hourglass command line:
+//   hourglass [--scenario FILE] [--report OUT.json] [--db PATH] [--durability
+//   power-safe|crash-only]
+// FILE may also name a bundled scenario ("traffic-spike") or a resource (":/scenarios/x.json").
+
+#include "Broker.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace hourglass::app {
+
+// Exit codes of a headless run (SCENARIOS.md).
+enum ExitCode : int {
+    ExitPassed = 0,      // every expectation held
+    ExitFailed = 1,      // an expectation failed
+    ExitInvalidFile = 2, // the file (or the command line, or the database) cannot be used
+};
+
+struct CommandLineOptions {
+    QString scenarioFile; // empty: none given
+    QString reportFile;
+    QString databasePath; // empty: a fresh temporary database
+    Durability durability = Durability::PowerSafe;
+    bool showHelp = false;
+    QString helpText;
+    QString error; // non-empty when the command line is unusable
+};
+
+CommandLineOptions parseCommandLine(const QStringList& arguments);
+
+// The resource path of a bundled scenario such as "traffic-spike", or `name` itself when it is
+// a file (or not a bundled name).
+QString resolveScenarioFile(const QString& name);
+
+inline const QString kDefaultScenario = QStringLiteral(":/scenarios/traffic-spike.json");
+
+} // namespace hourglass::app

@@ -1,0 +1,98 @@
+#pragma once
+// What the durability test and its child program (DurabilityChild.cpp) agree on: the command
+// line, the shape of a message the child sends, and the acknowledgement lines it prints.
+//
+// The child prints one line per acknowledged operation, only after the engine returned success:
+//   "S <messageId> <sequenceNumber>"            a send (send or sendBatch) is durable
+//   "C <messageId> <sequenceNumber>"            a peek-lock completion is durable
+//   "D <messageId> <sequenceNumber>"            a receive-and-delete handed the message out
+//   "L <messageId> <sequenceNumber> <lockToken>" a peek-lock receive locked the message
+// Every line ends with '\n'. Lines that belong to one engine call are written with one write()
+// of less than PIPE_BUF bytes, so the test sees either all of them or none.
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QUuid>
+
+#include <optional>
+
+namespace hourglass::durability {
+
+inline constexpr char kQueue[] = "durable";
+// The child's receiver name: the test presents it with the child's lock tokens after the crash.
+inline constexpr char kReceiver[] = "child";
+
+// Child modes (first positional argument).
+inline constexpr char kModeSend[] = "send";                    // send(), one at a time
+inline constexpr char kModeSendBatch[] = "send-batch";         // sendBatch() of --batch messages
+inline constexpr char kModeSendThreads[] = "send-threads";     // --threads threads calling send()
+inline constexpr char kModeComplete[] = "complete";            // receive --batch, complete each
+inline constexpr char kModeReceiveDelete[] = "receive-delete"; // receive-and-delete --batch
+inline constexpr char kModeLock[] = "lock";                    // receive --batch, never settle
+
+// Options (QCommandLineParser names).
+inline constexpr char kOptDatabase[] = "db";
+inline constexpr char kOptDurability[] = "durability";  // "power" or "process"
+inline constexpr char kOptClockStart[] = "clock-start"; // paused VirtualClock; else SystemClock
+inline constexpr char kOptPrefix[] = "prefix";          // message id prefix, unique per round
+inline constexpr char kOptBatch[] = "batch";
+inline constexpr char kOptThreads[] = "threads";
+
+inline constexpr int kBodySize = 1024;
+
+// The body of the message with this id: the id repeated to 1 KB, so that a torn or swapped
+// body is caught when the test reads it back.
+inline QByteArray bodyFor(const QString& messageId) {
+    const QByteArray unit = messageId.toUtf8() + '|';
+    QByteArray body;
+    body.reserve(kBodySize);
+    while (body.size() < kBodySize)
+        body.append(unit);
+    body.truncate(kBodySize);
+    return body;
+}
+
+struct AckLine {
+    char kind = 0; // 'S', 'C', 'D' or 'L'
+    QString messageId;
+    qint64 sequenceNumber = 0;
+    QUuid lockToken; // 'L' only
+};
+
+inline QByteArray formatAck(char kind, const QString& messageId, qint64 sequenceNumber,
+                            const QUuid& lockToken = {}) {
+    QByteArray line;
+    line.append(kind).append(' ').append(messageId.toUtf8()).append(' ');
+    line.append(QByteArray::number(sequenceNumber));
+    if (kind == 'L')
+        line.append(' ').append(lockToken.toByteArray(QUuid::WithoutBraces));
+    line.append('\n');
+    return line;
+}
+
+// Parses one line without its '\n'; nullopt when it is not a well-formed acknowledgement.
+inline std::optional<AckLine> parseAck(const QByteArray& line) {
+    const QList<QByteArray> parts = line.split(' ');
+    if (parts.size() < 3 || parts[0].size() != 1)
+        return std::nullopt;
+    AckLine ack;
+    ack.kind = parts[0][0];
+    ack.messageId = QString::fromUtf8(parts[1]);
+    bool ok = false;
+    ack.sequenceNumber = parts[2].toLongLong(&ok);
+    if (!ok)
+        return std::nullopt;
+    if (ack.kind == 'L') {
+        if (parts.size() != 4)
+            return std::nullopt;
+        ack.lockToken = QUuid::fromString(QString::fromLatin1(parts[3]));
+        if (ack.lockToken.isNull())
+            return std::nullopt;
+    } else if (parts.size() != 3 || QByteArrayLiteral("SCD").indexOf(ack.kind) < 0) {
+        return std::nullopt;
+    }
+    return ack;
+}
+
+} // namespace hourglass::durability

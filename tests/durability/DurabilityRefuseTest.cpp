@@ -1,0 +1,249 @@
+// D2 from the other side: a database that cannot be ours as it was left (random bytes, a torn or
+// truncated file, somebody else's SQLite file, a newer schema) is refused by Broker::open with a
+// clear error, and the file is left exactly as it was: opening must never "repair" or
+// re-initialise data it does not understand.
+
+#include "Broker.h"
+#include "ResultText.h"
+#include "StoreSchema.h"
+#include "TestBroker.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+using namespace hourglass;
+using hourglass::durability::errorText;
+
+namespace {
+
+// Name -> SHA-256 of every file in the directory: catches a changed byte in the database as well
+// as a journal, WAL or shared-memory file left behind.
+QMap<QString, QByteArray> directoryState(const QString& path) {
+    QMap<QString, QByteArray> state;
+    const QDir dir(path);
+    for (const QString& name : dir.entryList(QDir::Files | QDir::Hidden | QDir::System)) {
+        QFile file(dir.filePath(name));
+        if (!file.open(QIODevice::ReadOnly))
+            qFatal("cannot read %s", qPrintable(file.fileName()));
+        state.insert(name, QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256));
+    }
+    return state;
+}
+
+// Runs SQL on a database with SQLite itself; empty on success, else SQLite's message.
+QString execSql(const QString& path, const QString& sql) {
+    sqlite3* db = nullptr;
+    int rc = sqlite3_open_v2(path.toUtf8().constData(), &db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    QString error;
+    if (rc == SQLITE_OK) {
+        char* message = nullptr;
+        rc = sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &message);
+        if (rc != SQLITE_OK)
+            error = QString::fromUtf8(message ? message : "unknown error");
+        sqlite3_free(message);
+    } else {
+        error = QString::fromUtf8(sqlite3_errstr(rc));
+    }
+    sqlite3_close(db);
+    return error;
+}
+
+// Reads one integer PRAGMA with SQLite itself (-1 on failure). Read-write on purpose: a
+// read-only connection to a WAL database cannot clean up its -wal and -shm files on close.
+qint64 pragmaValue(const QString& path, const char* pragma) {
+    sqlite3* db = nullptr;
+    qint64 value = -1;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) ==
+        SQLITE_OK) {
+        sqlite3_stmt* statement = nullptr;
+        const QByteArray sql = QByteArray("PRAGMA ") + pragma;
+        if (sqlite3_prepare_v2(db, sql.constData(), -1, &statement, nullptr) == SQLITE_OK &&
+            sqlite3_step(statement) == SQLITE_ROW)
+            value = sqlite3_column_int64(statement, 0);
+        sqlite3_finalize(statement);
+    }
+    sqlite3_close(db);
+    return value;
+}
+
+} // namespace
+
+class DurabilityRefuseTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void durability_D2_refusesRandomBytes();
+    void durability_D2_refusesTruncatedDatabase_data();
+    void durability_D2_refusesTruncatedDatabase();
+    void durability_D2_refusesDamagedPages();
+    void durability_D2_refusesForeignSqliteDatabase_data();
+    void durability_D2_refusesForeignSqliteDatabase();
+    void durability_D2_refusesNewerSchemaVersion();
+
+private:
+    // Writes a real Hourglass database (a queue with 1 KB messages) and closes it cleanly.
+    void createHourglassDatabase(const QString& path, int messageCount);
+    void expectRefused(const QString& dir, const QString& databasePath);
+};
+
+void DurabilityRefuseTest::createHourglassDatabase(const QString& path, int messageCount) {
+    BrokerOptions options;
+    options.databasePath = path;
+    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    auto opened = Broker::open(options);
+    QVERIFY2(opened.ok(), errorText(opened).constData());
+    Broker& broker = *opened.value();
+    QVERIFY(broker.createNamespace({QStringLiteral("refuse"), Tier::Standard}).ok());
+    QVERIFY(
+        broker.createQueue(QStringLiteral("q"), EntityProperties::defaults(Tier::Standard)).ok());
+    for (int first = 0; first < messageCount; first += 100) {
+        QList<OutgoingMessage> batch;
+        for (int i = first; i < std::min(messageCount, first + 100); ++i)
+            batch.append(testing::TestBroker::message(QStringLiteral("m%1").arg(i),
+                                                      QByteArray(1024, char('a' + i % 26))));
+        const auto sent = broker.sendBatch(QStringLiteral("q"), batch);
+        QVERIFY2(sent.ok(), errorText(sent).constData());
+    }
+}
+
+void DurabilityRefuseTest::expectRefused(const QString& dir, const QString& databasePath) {
+    const auto before = directoryState(dir);
+    QVERIFY(before.contains(QFileInfo(databasePath).fileName()));
+
+    BrokerOptions options;
+    options.databasePath = databasePath;
+    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    {
+        const auto opened = Broker::open(options);
+        QVERIFY2(!opened.ok(), "Broker::open accepted a database that is not a usable one of ours");
+        QVERIFY2(opened.error().description.size() > 10,
+                 qPrintable("unclear error: " + opened.error().toString()));
+        qInfo("refused as expected: %s", errorText(opened).constData());
+    }
+
+    const auto after = directoryState(dir);
+    QCOMPARE(after.keys(), before.keys());
+    QVERIFY2(after == before, "the refused database was modified");
+}
+
+void DurabilityRefuseTest::durability_D2_refusesRandomBytes() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    QByteArray noise(64 * 1024, Qt::Uninitialized);
+    QRandomGenerator::global()->fillRange(reinterpret_cast<quint32*>(noise.data()),
+                                          noise.size() / sizeof(quint32));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(noise), noise.size());
+    file.close();
+    expectRefused(dir.path(), path);
+}
+
+void DurabilityRefuseTest::durability_D2_refusesTruncatedDatabase_data() {
+    QTest::addColumn<int>("keepPercent"); // 0: keep only 60 bytes, inside the 100-byte header
+    QTest::newRow("insideHeader") << 0;
+    QTest::newRow("half") << 50;
+    QTest::newRow("quarter") << 25;
+}
+
+void DurabilityRefuseTest::durability_D2_refusesTruncatedDatabase() {
+    QFETCH(int, keepPercent);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    // Enough messages that metadata pages are spread over the whole file between body pages, so
+    // any cut loses part of what Broker::open has to read.
+    createHourglassDatabase(path, 2000);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(!QFile::exists(path + QStringLiteral("-wal")), "no clean close: a WAL file is left");
+
+    QFile file(path);
+    const qint64 pageSize = pragmaValue(path, "page_size");
+    QVERIFY(pageSize > 0);
+    const qint64 size =
+        keepPercent == 0 ? 60 : file.size() * keepPercent / 100 / pageSize * pageSize;
+    QVERIFY(size > 0 && size < file.size());
+    QVERIFY(file.resize(size));
+    expectRefused(dir.path(), path);
+}
+
+// The size and header are intact but the middle half of the pages is zeroed, as after a torn
+// write: only reading the messages back (which Broker::open has to) can tell.
+void DurabilityRefuseTest::durability_D2_refusesDamagedPages() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 2000);
+    if (QTest::currentTestFailed())
+        return;
+    const qint64 pageSize = pragmaValue(path, "page_size");
+    QVERIFY(pageSize > 0);
+
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    const qint64 pages = file.size() / pageSize;
+    QVERIFY(pages > 8);
+    QVERIFY(file.seek(pages / 4 * pageSize));
+    const QByteArray zeros((pages / 2) * pageSize, '\0');
+    QCOMPARE(file.write(zeros), zeros.size());
+    file.close();
+    expectRefused(dir.path(), path);
+}
+
+void DurabilityRefuseTest::durability_D2_refusesForeignSqliteDatabase_data() {
+    QTest::addColumn<QString>("sql");
+    QTest::newRow("plainSqlite") << QStringLiteral(
+        "CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT);"
+        "INSERT INTO customers(name) VALUES('Ada'),('Grace');");
+    QTest::newRow("otherApplicationWal") << QStringLiteral(
+        "PRAGMA journal_mode=WAL; PRAGMA application_id=305419896; PRAGMA user_version=1;"
+        "CREATE TABLE messages(id INTEGER PRIMARY KEY, text TEXT);"
+        "INSERT INTO messages(text) VALUES('not a broker');");
+    // Our table names, but not our application id: still not ours.
+    QTest::newRow("lookalikeTables")
+        << QStringLiteral("CREATE TABLE namespaces(name TEXT PRIMARY KEY);"
+                          "CREATE TABLE entities(id INTEGER PRIMARY KEY);"
+                          "INSERT INTO namespaces VALUES('x');");
+}
+
+void DurabilityRefuseTest::durability_D2_refusesForeignSqliteDatabase() {
+    QFETCH(QString, sql);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    const QString error = execSql(path, sql);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    expectRefused(dir.path(), path);
+}
+
+void DurabilityRefuseTest::durability_D2_refusesNewerSchemaVersion() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 10);
+    if (QTest::currentTestFailed())
+        return;
+    // The database is stamped as ours, at our version (StoreSchema.h).
+    QCOMPARE(pragmaValue(path, "application_id"), qint64(schema::kApplicationId));
+    QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion));
+
+    const QString error =
+        execSql(path, QStringLiteral("PRAGMA user_version=%1").arg(schema::kVersion + 1));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion + 1));
+    expectRefused(dir.path(), path);
+}
+
+QTEST_GUILESS_MAIN(DurabilityRefuseTest)
+#include "DurabilityRefuseTest.moc"

@@ -1,0 +1,571 @@
+// Topics (SEMANTICS.md R1, R2: true, false and correlation filters; SQL filters are refused),
+// auto-forwarding (ForwardTo, ForwardDeadLetteredMessagesTo with DeadLetterSource, E3) and
+// duplicate detection (L13).
+
+#include "BrokerSnapshot.h"
+#include "EngineChecks.h"
+#include "TestBroker.h"
+
+#include <QTest>
+
+using namespace hourglass;
+using namespace hourglass::testing;
+
+namespace {
+const QString kTopic = QStringLiteral("t");
+
+QString sub(const QString& name) {
+    return kTopic + QStringLiteral("/Subscriptions/") + name;
+}
+
+Rule falseRule(const QString& name = QStringLiteral("none")) {
+    Rule rule;
+    rule.name = name;
+    rule.filterType = FilterType::False;
+    return rule;
+}
+
+Rule correlationRule(const QString& name, const CorrelationFilter& filter) {
+    Rule rule;
+    rule.name = name;
+    rule.filterType = FilterType::Correlation;
+    rule.correlation = filter;
+    return rule;
+}
+
+qint64 activeCount(TestBroker& tb, const QString& path) {
+    const auto counts = tb->counts(path);
+    return counts ? counts->active : -1;
+}
+
+QList<qint64> sequenceNumbers(const QList<MessageView>& messages) {
+    QList<qint64> out;
+    for (const MessageView& m : messages)
+        out << m.sequenceNumber;
+    return out;
+}
+
+// Sets the field named `field` of a message or a correlation filter to `value`.
+template <typename T> void setField(T& target, const QString& field, const QString& value) {
+    if (field == QLatin1String("CorrelationId"))
+        target.correlationId = value;
+    else if (field == QLatin1String("MessageId"))
+        target.messageId = value;
+    else if (field == QLatin1String("To"))
+        target.to = value;
+    else if (field == QLatin1String("ReplyTo"))
+        target.replyTo = value;
+    else if (field == QLatin1String("Subject"))
+        target.subject = value;
+    else if (field == QLatin1String("SessionId"))
+        target.sessionId = value;
+    else if (field == QLatin1String("ReplyToSessionId"))
+        target.replyToSessionId = value;
+    else if (field == QLatin1String("ContentType"))
+        target.contentType = value;
+}
+} // namespace
+
+class TestEngineTopics : public QObject {
+    Q_OBJECT
+
+private slots:
+    void topics_R1_copiedToEveryMatchingSubscription();
+    void topics_R1_noMatchingSubscriptionGetsNothing();
+    void topics_R1_severalMatchingRulesGiveOneCopy();
+    void topics_R1_topicSequenceNumberKeptInEverySubscription();
+    void topics_R1_scheduledTopicMessageFansOutWhenActive();
+    void topics_R2_correlationFilterField_data();
+    void topics_R2_correlationFilterField();
+    void topics_R2_correlationFilterProperties_data();
+    void topics_R2_correlationFilterProperties();
+    void topics_R2_correlationFilterIsAnd();
+    void topics_R2_filtersNeverReadTheBody();
+    void topics_R2_rulesChangeWhatLaterMessagesMatch();
+    void topics_R2_sqlFilterRefused();
+    void topics_E3_forwardToQueue_data();
+    void topics_E3_forwardToQueue();
+    void topics_E3_forwardToTopicFansOut();
+    void topics_E3_forwardDeadLetteredMessages_data();
+    void topics_E3_forwardDeadLetteredMessages();
+    void topics_L13_duplicateWithinWindowDropped_data();
+    void topics_L13_duplicateWithinWindowDropped();
+    void topics_L13_duplicateInsideOneBatch();
+    void topics_L13_withoutDetectionDuplicatesAreKept();
+};
+
+void TestEngineTopics::topics_R1_copiedToEveryMatchingSubscription() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("all"), {}));
+    CorrelationFilter eu;
+    eu.subject = QStringLiteral("eu");
+    HG_VERIFY_OK(tb->createSubscription(sub("eu"), {}, {correlationRule("eu", eu)}));
+    HG_VERIFY_OK(tb->createSubscription(sub("none"), {}, {falseRule()}));
+
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m1"), QByteArrayLiteral("one"));
+    m.subject = QStringLiteral("eu");
+    m.applicationProperties.insert(QStringLiteral("n"), 1);
+    HG_VERIFY_OK(tb->send(kTopic, m));
+    m.messageId = QStringLiteral("m2");
+    m.subject = QStringLiteral("us");
+    HG_VERIFY_OK(tb->send(kTopic, m));
+
+    QCOMPARE(activeCount(tb, sub("all")), qint64(2));
+    QCOMPARE(activeCount(tb, sub("eu")), qint64(1));
+    QCOMPARE(activeCount(tb, sub("none")), qint64(0));
+    const auto copy = tb->listMessages(sub("eu"), 0, 10, Broker::Bodies::With);
+    HG_VERIFY_OK(copy);
+    QCOMPARE(copy->size(), 1);
+    QCOMPARE(copy->first().messageId, QStringLiteral("m1"));
+    QCOMPARE(copy->first().body, QByteArrayLiteral("one"));
+    QCOMPARE(copy->first().entityPath, sub("eu"));
+    QCOMPARE(copy->first().applicationProperties.value(QStringLiteral("n")).toInt(), 1);
+
+    // Each copy is settled on its own.
+    const auto got = tb->receive(sub("all"), receiveAndDelete(10));
+    HG_VERIFY_OK(got);
+    QCOMPARE(messageIds(*got), (QStringList{QStringLiteral("m1"), QStringLiteral("m2")}));
+    QCOMPARE(activeCount(tb, sub("eu")), qint64(1));
+}
+
+void TestEngineTopics::topics_R1_noMatchingSubscriptionGetsNothing() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    // A topic without subscriptions accepts and drops.
+    HG_VERIFY_OK(tb->send(kTopic, TestBroker::message(QStringLiteral("lost"))));
+    HG_VERIFY_OK(tb->createSubscription(sub("a"), {}, {falseRule()}));
+    CorrelationFilter other;
+    other.correlationId = QStringLiteral("other");
+    HG_VERIFY_OK(tb->createSubscription(sub("b"), {}, {correlationRule("c", other)}));
+    HG_VERIFY_OK(tb->send(kTopic, TestBroker::message(QStringLiteral("m"))));
+    for (const QString& path : {sub("a"), sub("b")}) {
+        const auto counts = tb->counts(path);
+        HG_VERIFY_OK(counts);
+        QCOMPARE(describe(*counts), describe(EntityCounts{}));
+    }
+}
+
+void TestEngineTopics::topics_R1_severalMatchingRulesGiveOneCopy() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter bySubject;
+    bySubject.subject = QStringLiteral("s");
+    HG_VERIFY_OK(tb->createSubscription(
+        sub("a"), {}, {Rule::trueRule(QStringLiteral("all")), correlationRule("s", bySubject)}));
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.subject = QStringLiteral("s");
+    HG_VERIFY_OK(tb->send(kTopic, m));
+    QCOMPARE(activeCount(tb, sub("a")), qint64(1));
+}
+
+void TestEngineTopics::topics_R1_topicSequenceNumberKeptInEverySubscription() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("a"), {}));
+    CorrelationFilter odd;
+    odd.properties.insert(QStringLiteral("odd"), true);
+    HG_VERIFY_OK(tb->createSubscription(sub("odd"), {}, {correlationRule("odd", odd)}));
+    QList<qint64> sent;
+    for (int i = 1; i <= 5; ++i) {
+        OutgoingMessage m = TestBroker::message(QStringLiteral("m%1").arg(i));
+        m.applicationProperties.insert(QStringLiteral("odd"), i % 2 == 1);
+        const auto result = tb->send(kTopic, m);
+        HG_VERIFY_OK(result);
+        sent << result->sequenceNumber;
+    }
+    const auto inA = tb->listMessages(sub("a"), 0, 10);
+    HG_VERIFY_OK(inA);
+    QCOMPARE(sequenceNumbers(*inA), sent);
+    const auto inOdd = tb->listMessages(sub("odd"), 0, 10);
+    HG_VERIFY_OK(inOdd);
+    QCOMPARE(sequenceNumbers(*inOdd), (QList<qint64>{sent[0], sent[2], sent[4]}));
+    // Receiving keeps it too.
+    const auto got = tb->receive(sub("odd"), peekLock(QStringLiteral("r")));
+    HG_VERIFY_OK(got);
+    QCOMPARE(got->first().sequenceNumber, sent[0]);
+}
+
+void TestEngineTopics::topics_R1_scheduledTopicMessageFansOutWhenActive() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("a"), {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("b"), {}));
+    const auto kept =
+        tb->schedule(kTopic, TestBroker::message(QStringLiteral("kept")), kTestStart + minutes(1));
+    const auto cancelled = tb->schedule(kTopic, TestBroker::message(QStringLiteral("cancelled")),
+                                        kTestStart + minutes(1));
+    HG_VERIFY_OK(kept);
+    HG_VERIFY_OK(cancelled);
+    HG_VERIFY_OK(tb->cancelScheduled(kTopic, cancelled->sequenceNumber));
+    tb.advance(minutes(1));
+    const auto inA = tb->listMessages(sub("a"), 0, 10);
+    const auto inB = tb->listMessages(sub("b"), 0, 10);
+    HG_VERIFY_OK(inA);
+    HG_VERIFY_OK(inB);
+    QCOMPARE(messageIds(*inA), QStringList{QStringLiteral("kept")});
+    QCOMPARE(messageIds(*inB), QStringList{QStringLiteral("kept")});
+    QCOMPARE(inA->first().state, MessageState::Active);
+    QCOMPARE(inA->first().enqueuedTime, kTestStart + minutes(1));
+    // One number for the active message, the same in every subscription, above the scheduling one.
+    QCOMPARE(inA->first().sequenceNumber, inB->first().sequenceNumber);
+    QVERIFY(inA->first().sequenceNumber > cancelled->sequenceNumber);
+}
+
+void TestEngineTopics::topics_R2_correlationFilterField_data() {
+    QTest::addColumn<QString>("field");
+    for (const char* field : {"CorrelationId", "MessageId", "To", "ReplyTo", "Subject", "SessionId",
+                              "ReplyToSessionId", "ContentType"})
+        QTest::newRow(field) << field;
+}
+
+void TestEngineTopics::topics_R2_correlationFilterField() {
+    QFETCH(QString, field);
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter filter;
+    setField(filter, field, QStringLiteral("match"));
+    HG_VERIFY_OK(tb->createSubscription(sub("f"), {}, {correlationRule("f", filter)}));
+
+    OutgoingMessage hit = TestBroker::message(QStringLiteral("hit"));
+    setField(hit, field, QStringLiteral("match"));
+    OutgoingMessage miss = TestBroker::message(QStringLiteral("miss"));
+    setField(miss, field, QStringLiteral("other"));
+    OutgoingMessage unset = TestBroker::message(QStringLiteral("unset"));
+    for (const OutgoingMessage& m : {hit, miss, unset})
+        HG_VERIFY_OK(tb->send(kTopic, m));
+
+    const auto listed = tb->listMessages(sub("f"), 0, 10);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(listed->size(), 1);
+    if (field == QLatin1String("MessageId"))
+        QCOMPARE(listed->first().messageId, QStringLiteral("match"));
+    else
+        QCOMPARE(listed->first().messageId, QStringLiteral("hit"));
+}
+
+void TestEngineTopics::topics_R2_correlationFilterProperties_data() {
+    QTest::addColumn<QVariant>("wanted");
+    QTest::addColumn<QVariant>("matching");
+    QTest::addColumn<QVariant>("other");
+    QTest::newRow("string") << QVariant(QStringLiteral("eu")) << QVariant(QStringLiteral("eu"))
+                            << QVariant(QStringLiteral("us"));
+    QTest::newRow("int") << QVariant(42) << QVariant(42) << QVariant(43);
+    QTest::newRow("bool") << QVariant(true) << QVariant(true) << QVariant(false);
+}
+
+void TestEngineTopics::topics_R2_correlationFilterProperties() {
+    QFETCH(QVariant, wanted);
+    QFETCH(QVariant, matching);
+    QFETCH(QVariant, other);
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter filter;
+    filter.properties.insert(QStringLiteral("key"), wanted);
+    HG_VERIFY_OK(tb->createSubscription(sub("p"), {}, {correlationRule("p", filter)}));
+    OutgoingMessage hit = TestBroker::message(QStringLiteral("hit"));
+    hit.applicationProperties.insert(QStringLiteral("key"), matching);
+    hit.applicationProperties.insert(QStringLiteral("extra"), QStringLiteral("ignored"));
+    OutgoingMessage miss = TestBroker::message(QStringLiteral("miss"));
+    miss.applicationProperties.insert(QStringLiteral("key"), other);
+    OutgoingMessage absent = TestBroker::message(QStringLiteral("absent"));
+    absent.applicationProperties.insert(QStringLiteral("other"), matching);
+    for (const OutgoingMessage& m : {hit, miss, absent})
+        HG_VERIFY_OK(tb->send(kTopic, m));
+    const auto listed = tb->listMessages(sub("p"), 0, 10);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(messageIds(*listed), QStringList{QStringLiteral("hit")});
+}
+
+void TestEngineTopics::topics_R2_correlationFilterIsAnd() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter filter;
+    filter.subject = QStringLiteral("order");
+    filter.contentType = QStringLiteral("application/json");
+    filter.properties.insert(QStringLiteral("region"), QStringLiteral("north"));
+    HG_VERIFY_OK(tb->createSubscription(sub("and"), {}, {correlationRule("and", filter)}));
+
+    OutgoingMessage all = TestBroker::message(QStringLiteral("all"));
+    all.subject = QStringLiteral("order");
+    all.contentType = QStringLiteral("application/json");
+    all.applicationProperties.insert(QStringLiteral("region"), QStringLiteral("north"));
+    OutgoingMessage noProperty = all;
+    noProperty.messageId = QStringLiteral("noProperty");
+    noProperty.applicationProperties.clear();
+    OutgoingMessage wrongSubject = all;
+    wrongSubject.messageId = QStringLiteral("wrongSubject");
+    wrongSubject.subject = QStringLiteral("invoice");
+    OutgoingMessage noContentType = all;
+    noContentType.messageId = QStringLiteral("noContentType");
+    noContentType.contentType.clear();
+    for (const OutgoingMessage& m : {all, noProperty, wrongSubject, noContentType})
+        HG_VERIFY_OK(tb->send(kTopic, m));
+    const auto listed = tb->listMessages(sub("and"), 0, 10);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(messageIds(*listed), QStringList{QStringLiteral("all")});
+}
+
+void TestEngineTopics::topics_R2_filtersNeverReadTheBody() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter filter;
+    filter.properties.insert(QStringLiteral("x"), QStringLiteral("1"));
+    HG_VERIFY_OK(tb->createSubscription(sub("p"), {}, {correlationRule("p", filter)}));
+    HG_VERIFY_OK(tb->send(
+        kTopic, TestBroker::message(QStringLiteral("m"), QByteArrayLiteral("{\"x\":\"1\"}"))));
+    HG_VERIFY_OK(tb->send(kTopic, TestBroker::message(QStringLiteral("x=1"), "x=1")));
+    QCOMPARE(activeCount(tb, sub("p")), qint64(0));
+}
+
+void TestEngineTopics::topics_R2_rulesChangeWhatLaterMessagesMatch() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("s"), {}));
+    HG_VERIFY_OK(tb->send(kTopic, TestBroker::message(QStringLiteral("before"))));
+    HG_VERIFY_OK(tb->removeRule(sub("s"), QStringLiteral("$Default")));
+    auto info = tb->entity(sub("s"));
+    HG_VERIFY_OK(info);
+    QVERIFY(info->rules.isEmpty());
+    // No rule at all: nothing matches.
+    HG_VERIFY_OK(tb->send(kTopic, TestBroker::message(QStringLiteral("ruleless"))));
+    CorrelationFilter vip;
+    vip.to = QStringLiteral("vip");
+    HG_VERIFY_OK(tb->addRule(sub("s"), correlationRule("vip", vip)));
+    OutgoingMessage forVip = TestBroker::message(QStringLiteral("vip"));
+    forVip.to = QStringLiteral("vip");
+    HG_VERIFY_OK(tb->send(kTopic, forVip));
+    HG_VERIFY_OK(tb->send(kTopic, TestBroker::message(QStringLiteral("plain"))));
+    info = tb->entity(sub("s"));
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->rules, QList<Rule>{correlationRule("vip", vip)});
+    const auto listed = tb->listMessages(sub("s"), 0, 10);
+    HG_VERIFY_OK(listed);
+    // The message already in the subscription stays; later ones follow the new rules.
+    QCOMPARE(messageIds(*listed), (QStringList{QStringLiteral("before"), QStringLiteral("vip")}));
+}
+
+void TestEngineTopics::topics_R2_sqlFilterRefused() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    Rule sql;
+    sql.name = QStringLiteral("sql");
+    sql.filterType = FilterType::Sql;
+    sql.sqlExpression = QStringLiteral("region = 'eu'");
+    HG_VERIFY_REFUSED(tb.broker(), tb->createSubscription(sub("s"), {}, {sql}),
+                      ErrorCode::InvalidArgument);
+    HG_VERIFY_ERROR(tb->entity(sub("s")), ErrorCode::MessagingEntityNotFound);
+    HG_VERIFY_OK(tb->createSubscription(sub("s"), {}));
+    HG_VERIFY_REFUSED(tb.broker(), tb->addRule(sub("s"), sql), ErrorCode::InvalidArgument);
+    const auto info = tb->entity(sub("s"));
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->rules, QList<Rule>{Rule::trueRule()});
+}
+
+void TestEngineTopics::topics_E3_forwardToQueue_data() {
+    QTest::addColumn<bool>("fromSubscription");
+    QTest::newRow("queue to queue") << false;
+    QTest::newRow("subscription to queue") << true;
+}
+
+void TestEngineTopics::topics_E3_forwardToQueue() {
+    QFETCH(bool, fromSubscription);
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("dst"), {}));
+    HG_VERIFY_OK(tb->send(QStringLiteral("dst"), TestBroker::message(QStringLiteral("first"))));
+    EntityProperties forwarding;
+    forwarding.forwardTo = QStringLiteral("dst");
+    QString source = QStringLiteral("src");
+    QString sendTo = source;
+    if (fromSubscription) {
+        HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+        source = sub("fwd");
+        sendTo = kTopic;
+        HG_VERIFY_OK(tb->createSubscription(source, forwarding));
+    } else {
+        HG_VERIFY_OK(tb->createQueue(source, forwarding));
+    }
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"), QByteArrayLiteral("payload"));
+    m.subject = QStringLiteral("subject");
+    m.applicationProperties.insert(QStringLiteral("k"), QStringLiteral("v"));
+    HG_VERIFY_OK(tb->send(sendTo, m));
+
+    const auto counts = tb->counts(source);
+    HG_VERIFY_OK(counts);
+    QCOMPARE(describe(*counts), describe(EntityCounts{}));
+    const auto listed = tb->listMessages(QStringLiteral("dst"), 0, 10, Broker::Bodies::With);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(messageIds(*listed), (QStringList{QStringLiteral("first"), QStringLiteral("m")}));
+    const MessageView& forwarded = listed->at(1);
+    QCOMPARE(forwarded.entityPath, QStringLiteral("dst"));
+    QCOMPARE(forwarded.body, QByteArrayLiteral("payload"));
+    QCOMPARE(forwarded.subject, QStringLiteral("subject"));
+    QCOMPARE(forwarded.applicationProperties.value(QStringLiteral("k")).toString(),
+             QStringLiteral("v"));
+    QVERIFY(forwarded.sequenceNumber > listed->at(0).sequenceNumber);
+    QVERIFY(forwarded.deadLetterSource.isEmpty());
+}
+
+void TestEngineTopics::topics_E3_forwardToTopicFansOut() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("a"), {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("b"), {}));
+    EntityProperties forwarding;
+    forwarding.forwardTo = kTopic;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("inbox"), forwarding));
+    HG_VERIFY_OK(tb->send(QStringLiteral("inbox"), TestBroker::message(QStringLiteral("m"))));
+    QCOMPARE(activeCount(tb, QStringLiteral("inbox")), qint64(0));
+    QCOMPARE(activeCount(tb, sub("a")), qint64(1));
+    QCOMPARE(activeCount(tb, sub("b")), qint64(1));
+}
+
+void TestEngineTopics::topics_E3_forwardDeadLetteredMessages_data() {
+    QTest::addColumn<bool>("fromSubscription");
+    QTest::addColumn<QString>("cause");
+    QTest::addColumn<QString>("reason");
+    for (bool fromSubscription : {false, true}) {
+        const char* kind = fromSubscription ? "subscription" : "queue";
+        QTest::addRow("%s, receiver dead-letters", kind) << fromSubscription << "receiver"
+                                                         << "rejected";
+        QTest::addRow("%s, max delivery count", kind) << fromSubscription << "maxDelivery"
+                                                      << "MaxDeliveryCountExceeded";
+        QTest::addRow("%s, expiry", kind) << fromSubscription << "expiry"
+                                          << "TTLExpiredException";
+    }
+}
+
+void TestEngineTopics::topics_E3_forwardDeadLetteredMessages() {
+    QFETCH(bool, fromSubscription);
+    QFETCH(QString, cause);
+    QFETCH(QString, reason);
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("graveyard"), {}));
+    EntityProperties p;
+    p.forwardDeadLetteredMessagesTo = QStringLiteral("graveyard");
+    p.maxDeliveryCount = 1;
+    p.deadLetteringOnMessageExpiration = true;
+    QString source = QStringLiteral("work");
+    QString sendTo = source;
+    if (fromSubscription) {
+        HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+        source = sub("work");
+        sendTo = kTopic;
+        HG_VERIFY_OK(tb->createSubscription(source, p));
+    } else {
+        HG_VERIFY_OK(tb->createQueue(source, p));
+    }
+    HG_VERIFY_OK(tb->send(sendTo, messageWithTtl(QStringLiteral("m"), minutes(1))));
+    if (cause == QLatin1String("expiry")) {
+        tb.advance(minutes(1) + 1);
+    } else {
+        const auto got = tb->receive(source, peekLock(QStringLiteral("r")));
+        HG_VERIFY_OK(got);
+        QCOMPARE(got->size(), 1);
+        if (cause == QLatin1String("receiver"))
+            HG_VERIFY_OK(
+                tb->deadLetter(LockRef::of(got->first()), {reason, QStringLiteral("d"), {}}));
+        else
+            HG_VERIFY_OK(tb->abandon(LockRef::of(got->first())));
+    }
+
+    const auto sourceCounts = tb->counts(source);
+    HG_VERIFY_OK(sourceCounts);
+    QCOMPARE(describe(*sourceCounts), describe(EntityCounts{}));
+    const auto sourceDead = tb->listMessages(source + QStringLiteral("/$deadletterqueue"), 0, 10);
+    HG_VERIFY_OK(sourceDead);
+    QVERIFY(sourceDead->isEmpty());
+
+    const auto forwarded = tb->listMessages(QStringLiteral("graveyard"), 0, 10);
+    HG_VERIFY_OK(forwarded);
+    QCOMPARE(forwarded->size(), 1);
+    const MessageView& m = forwarded->first();
+    QCOMPARE(m.messageId, QStringLiteral("m"));
+    QCOMPARE(m.subQueue, SubQueue::Main);
+    QCOMPARE(m.deadLetterSource, source);
+    QCOMPARE(m.applicationProperties.value(QStringLiteral("DeadLetterReason")).toString(), reason);
+    // It arrived as an ordinary message: receivable from the target.
+    const auto received = tb->receive(QStringLiteral("graveyard"), receiveAndDelete());
+    HG_VERIFY_OK(received);
+    QCOMPARE(received->size(), 1);
+    QCOMPARE(received->first().deadLetterSource, source);
+}
+
+void TestEngineTopics::topics_L13_duplicateWithinWindowDropped_data() {
+    QTest::addColumn<bool>("topic");
+    QTest::newRow("queue") << false;
+    QTest::newRow("topic") << true;
+}
+
+void TestEngineTopics::topics_L13_duplicateWithinWindowDropped() {
+    QFETCH(bool, topic);
+    TestBroker tb;
+    EntityProperties p;
+    p.requiresDuplicateDetection = true;
+    p.duplicateDetectionHistoryTimeWindow = minutes(1);
+    QString sendTo = QStringLiteral("q");
+    QString holder = sendTo;
+    if (topic) {
+        sendTo = kTopic;
+        holder = sub("s");
+        HG_VERIFY_OK(tb->createTopic(kTopic, p));
+        HG_VERIFY_OK(tb->createSubscription(holder, {}));
+    } else {
+        HG_VERIFY_OK(tb->createQueue(sendTo, p));
+    }
+    const auto first = tb->send(sendTo, TestBroker::message(QStringLiteral("a"), "first"));
+    HG_VERIFY_OK(first);
+    QCOMPARE(first->duplicate, false);
+    tb.advance(seconds(30));
+    const auto again = tb->send(sendTo, TestBroker::message(QStringLiteral("a"), "second"));
+    HG_VERIFY_OK(again);
+    QCOMPARE(again->duplicate, true);
+    const auto other = tb->send(sendTo, TestBroker::message(QStringLiteral("b")));
+    HG_VERIFY_OK(other);
+    QCOMPARE(other->duplicate, false);
+    auto listed = tb->listMessages(holder, 0, 10, Broker::Bodies::With);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(messageIds(*listed), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    QCOMPARE(listed->first().body, QByteArrayLiteral("first"));
+
+    // Outside the window the id is new again.
+    tb.advance(minutes(2));
+    const auto late = tb->send(sendTo, TestBroker::message(QStringLiteral("a"), "late"));
+    HG_VERIFY_OK(late);
+    QCOMPARE(late->duplicate, false);
+    listed = tb->listMessages(holder, 0, 10);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(listed->size(), 3);
+}
+
+void TestEngineTopics::topics_L13_duplicateInsideOneBatch() {
+    TestBroker tb;
+    EntityProperties p;
+    p.requiresDuplicateDetection = true;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("q"), p));
+    const auto sent =
+        tb->sendBatch(QStringLiteral("q"), {TestBroker::message(QStringLiteral("x")),
+                                            TestBroker::message(QStringLiteral("x")),
+                                            TestBroker::message(QStringLiteral("y"))});
+    HG_VERIFY_OK(sent);
+    QCOMPARE(sent->size(), 3);
+    QCOMPARE(sent->at(0).duplicate, false);
+    QCOMPARE(sent->at(1).duplicate, true);
+    QCOMPARE(sent->at(2).duplicate, false);
+    QCOMPARE(activeCount(tb, QStringLiteral("q")), qint64(2));
+}
+
+void TestEngineTopics::topics_L13_withoutDetectionDuplicatesAreKept() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("q"), {}));
+    for (int i = 0; i < 3; ++i) {
+        const auto sent =
+            tb->send(QStringLiteral("q"), TestBroker::message(QStringLiteral("same")));
+        HG_VERIFY_OK(sent);
+        QCOMPARE(sent->duplicate, false);
+    }
+    QCOMPARE(activeCount(tb, QStringLiteral("q")), qint64(3));
+}
+
+QTEST_GUILESS_MAIN(TestEngineTopics)
+#include "tst_engine_topics.moc"

@@ -51,8 +51,9 @@ LockRef LockRef::of(const MessageView& message) {
 // ---- BrokerImpl: construction, loading, resolution
 
 BrokerImpl::BrokerImpl(std::unique_ptr<Store> store, std::shared_ptr<Clock> clock)
-    : m_store(std::move(store)), m_clock(std::move(clock)),
-      m_feed(std::make_unique<ChangeFeed>()) {}
+    : m_store(std::move(store))
+    , m_clock(std::move(clock))
+    , m_feed(std::make_unique<ChangeFeed>()) {}
 
 QString BrokerImpl::keyOf(const QString& namespaceName, const QString& path) {
     return namespaceName.toLower() + u':' + path.toLower();
@@ -72,10 +73,11 @@ Result<void> BrokerImpl::load() {
         entity->id = row.id;
         entity->namespaceName = row.namespaceName;
         entity->path = row.path;
+        entity->cacheNames();
         entity->kind = row.kind;
         const auto json = QJsonDocument::fromJson(row.propertiesJson).object();
-        auto properties =
-            EntityProperties::fromJson(json, EntityProperties::defaults(tierOfLocked(row.namespaceName)));
+        auto properties = EntityProperties::fromJson(
+            json, EntityProperties::defaults(tierOfLocked(row.namespaceName)));
         if (!properties) {
             bad = QStringLiteral("entity %1: %2").arg(row.path, properties.error().description);
             return;
@@ -84,7 +86,8 @@ Result<void> BrokerImpl::load() {
         const auto rules = QJsonDocument::fromJson(row.rulesJson).array();
         for (const auto& value : rules) {
             QJsonObject json = value.toObject();
-            const QJsonObject types = json.take(QStringLiteral("HourglassPropertyTypes")).toObject();
+            const QJsonObject types =
+                json.take(QStringLiteral("HourglassPropertyTypes")).toObject();
             auto rule = Rule::fromJson(json);
             if (!rule) {
                 bad = QStringLiteral("entity %1: %2").arg(row.path, rule.error().description);
@@ -212,11 +215,24 @@ Result<QString> BrokerImpl::namespaceOfLocked(const ParsedPath& parsed) const {
         if (ns.name.compare(parsed.namespaceName, Qt::CaseInsensitive) == 0)
             return ns.name;
     }
-    return makeError(ErrorCode::MessagingEntityNotFound,
-                     QStringLiteral("The namespace '%1' does not exist.").arg(parsed.namespaceName));
+    return makeError(
+        ErrorCode::MessagingEntityNotFound,
+        QStringLiteral("The namespace '%1' does not exist.").arg(parsed.namespaceName));
 }
 
 Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const {
+    if (const auto it = m_resolved.constFind(path); it != m_resolved.cend())
+        return it.value();
+    auto target = resolveUncachedLocked(path);
+    if (target) {
+        if (m_resolved.size() > 4096)
+            m_resolved.clear();
+        m_resolved.insert(path, *target);
+    }
+    return target;
+}
+
+Result<BrokerImpl::Target> BrokerImpl::resolveUncachedLocked(const QString& path) const {
     auto parsed = parseEntityPath(path);
     if (!parsed)
         return parsed.error();
@@ -235,9 +251,16 @@ Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const 
     return Target{entity, parsed->deadLetter ? SubQueue::DeadLetter : SubQueue::Main};
 }
 
+Result<BrokerImpl::Target> BrokerImpl::enterLocked(const QString& path, Instant& now) {
+    now = m_clock->now();
+    processDueLocked(now);
+    return resolveLocked(path);
+}
+
 // ---- Broker facade
 
-Broker::Broker(std::unique_ptr<BrokerImpl> impl) : m_impl(std::move(impl)) {}
+Broker::Broker(std::unique_ptr<BrokerImpl> impl)
+    : m_impl(std::move(impl)) {}
 Broker::~Broker() = default;
 
 Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
@@ -274,7 +297,9 @@ Result<EntityInfo> Broker::updateEntity(const QString& path, const EntityPropert
     return m_impl->updateEntity(path, properties);
 }
 
-Result<void> Broker::deleteEntity(const QString& path) { return m_impl->deleteEntity(path); }
+Result<void> Broker::deleteEntity(const QString& path) {
+    return m_impl->deleteEntity(path);
+}
 
 Result<void> Broker::addRule(const QString& subscriptionPath, const Rule& rule) {
     return m_impl->addRule(subscriptionPath, rule);
@@ -336,7 +361,9 @@ Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToM
     return m_impl->settle(lock, BrokerImpl::Settle::Defer, {{}, {}, propertiesToModify});
 }
 
-Result<Instant> Broker::renewLock(const LockRef& lock) { return m_impl->renewLock(lock); }
+Result<Instant> Broker::renewLock(const LockRef& lock) {
+    return m_impl->renewLock(lock);
+}
 
 QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
     return m_impl->settleBatch(locks, BrokerImpl::Settle::Complete);
@@ -344,16 +371,23 @@ QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
 
 Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,
                                                 int maxCount, Bodies bodies) const {
-    return m_impl->listMessages(path, fromSequenceNumber, maxCount, bodies == Bodies::With,
-                                false);
+    return m_impl->listMessages(path, fromSequenceNumber, maxCount, bodies == Bodies::With, false);
 }
 
-Clock& Broker::clock() const { return *m_impl->m_clock; }
+Clock& Broker::clock() const {
+    return *m_impl->m_clock;
+}
 
-int Broker::runDue() { return m_impl->runDue(); }
+int Broker::runDue() {
+    return m_impl->runDue();
+}
 
-ChangeFeed* Broker::changes() const { return m_impl->m_feed.get(); }
+ChangeFeed* Broker::changes() const {
+    return m_impl->m_feed.get();
+}
 
-QString Broker::databasePath() const { return m_impl->m_store->path(); }
+QString Broker::databasePath() const {
+    return m_impl->m_store->path();
+}
 
 } // namespace hourglass

@@ -46,7 +46,7 @@ struct BrokerOptions {
 };
 
 struct EntityCounts {
-    qint64 active = 0;    // receivable now (not locked, deferred or scheduled)
+    qint64 active = 0; // receivable now (not locked, deferred or scheduled)
     qint64 scheduled = 0;
     qint64 deferred = 0;
     qint64 locked = 0;

@@ -8,8 +8,12 @@
 namespace hourglass {
 
 namespace {
-Error notFound(const QString& what) { return makeError(ErrorCode::MessagingEntityNotFound, what); }
-Error invalid(const QString& what) { return makeError(ErrorCode::InvalidArgument, what); }
+Error notFound(const QString& what) {
+    return makeError(ErrorCode::MessagingEntityNotFound, what);
+}
+Error invalid(const QString& what) {
+    return makeError(ErrorCode::InvalidArgument, what);
+}
 } // namespace
 
 // ---- Namespaces
@@ -53,6 +57,7 @@ Result<void> Broker::deleteNamespace(const QString& name) {
             d.deleteEntityLocked(entity);
         d.m_store->log(op::DeleteNamespace{it->name});
         d.m_namespaces.erase(it);
+        d.m_resolved.clear();
         ticket = d.m_store->ticket();
     }
     d.m_feed->markNamespaces();
@@ -74,7 +79,8 @@ Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,
         if (target->isEmpty())
             continue;
         if (target->compare(selfPath, Qt::CaseInsensitive) == 0)
-            return invalid(QStringLiteral("The entity '%1' cannot forward to itself.").arg(selfPath));
+            return invalid(
+                QStringLiteral("The entity '%1' cannot forward to itself.").arg(selfPath));
         auto parsed = parseEntityPath(*target);
         if (!parsed)
             return parsed.error();
@@ -114,8 +120,9 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
             return ok.error();
         for (int j = 0; j < i; ++j) {
             if (rules[j].name.compare(rules[i].name, Qt::CaseInsensitive) == 0)
-                return makeError(ErrorCode::MessagingEntityAlreadyExists,
-                                 QStringLiteral("The rule '%1' is listed twice.").arg(rules[i].name));
+                return makeError(
+                    ErrorCode::MessagingEntityAlreadyExists,
+                    QStringLiteral("The rule '%1' is listed twice.").arg(rules[i].name));
         }
     }
 
@@ -133,9 +140,9 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
         if (auto ok = validateForwardingLocked(*ns, parsed->entityPath, properties); !ok)
             return ok.error();
         if (Entity* existing = findLocked(*ns, parsed->entityPath))
-            return makeError(ErrorCode::MessagingEntityAlreadyExists,
-                             QStringLiteral("The messaging entity '%1' already exists.")
-                                 .arg(existing->path));
+            return makeError(
+                ErrorCode::MessagingEntityAlreadyExists,
+                QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
         Entity* topic = nullptr;
         if (kind == EntityKind::Subscription) {
             topic = findLocked(*ns, parsed->topicPath);
@@ -147,6 +154,7 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
         entity->id = m_nextEntityId++;
         entity->namespaceName = *ns;
         entity->path = parsed->entityPath;
+        entity->cacheNames();
         entity->kind = kind;
         entity->properties = properties;
         entity->rules = rules;
@@ -154,6 +162,7 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
         entity->topic = topic;
         Entity* raw = entity.get();
         m_byKey.insert(keyOf(*ns, raw->path), raw);
+        m_resolved.clear();
         m_entities.emplace(raw->id, std::move(entity));
         m_store->log(op::InsertEntity{storedLocked(*raw)});
         if (topic) {
@@ -176,9 +185,8 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
     EntityInfo info;
     {
         std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        Instant now;
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         if (target->subQueue == SubQueue::DeadLetter)
@@ -197,7 +205,7 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
             entity.seenOrder.clear();
             m_store->log(op::ForgetMessageIds{entity.id, kNever});
         }
-        touchLocked(entity, now); // A2: an update is activity
+        touchLocked(entity, now);     // A2: an update is activity
         dropLocksLocked(entity, now); // E5, L9
         const StoredEntity stored = storedLocked(entity);
         m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
@@ -216,9 +224,8 @@ Result<void> BrokerImpl::deleteEntity(const QString& path) {
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        Instant now;
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         if (target->subQueue == SubQueue::DeadLetter)
@@ -243,6 +250,7 @@ void BrokerImpl::deleteEntityLocked(Entity* entity) {
     }
     m_store->log(op::DeleteEntity{entity->id});
     m_byKey.remove(keyOf(entity->namespaceName, entity->path));
+    m_resolved.clear();
     m_feed->markDeleted(entity->qualified());
     m_entities.erase(entity->id);
 }
@@ -253,14 +261,14 @@ Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        Instant now;
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
         if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
-            return invalid(QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
+            return invalid(
+                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
         for (const Rule& existing : entity.rules) {
             if (existing.name.compare(rule.name, Qt::CaseInsensitive) == 0)
                 return makeError(ErrorCode::MessagingEntityAlreadyExists,
@@ -282,19 +290,19 @@ Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        Instant now;
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
         if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
-            return invalid(QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
+            return invalid(
+                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
         const auto removed = entity.rules.removeIf(
             [&](const Rule& r) { return r.name.compare(name, Qt::CaseInsensitive) == 0; });
         if (removed == 0)
-            return notFound(QStringLiteral("The rule '%1' does not exist on '%2'.")
-                                .arg(name, entity.path));
+            return notFound(
+                QStringLiteral("The rule '%1' does not exist on '%2'.").arg(name, entity.path));
         entity.updatedAt = now;
         touchLocked(entity, now);
         const StoredEntity stored = storedLocked(entity);
@@ -308,8 +316,8 @@ Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
 Result<EntityInfo> Broker::entity(const QString& path) const {
     auto& d = *m_impl;
     std::lock_guard lock(d.m_mutex);
-    d.processDueLocked(d.m_clock->now());
-    auto target = d.resolveLocked(path);
+    Instant now;
+    auto target = d.enterLocked(path, now);
     if (!target)
         return target.error();
     return d.infoLocked(*target->entity);

@@ -29,8 +29,8 @@ struct Entity {
     QString path;
     EntityKind kind = EntityKind::Queue;
     EntityProperties properties;
-    QList<Rule> rules;                 // subscriptions
-    Entity* topic = nullptr;           // subscriptions: their topic
+    QList<Rule> rules;                  // subscriptions
+    Entity* topic = nullptr;            // subscriptions: their topic
     std::vector<Entity*> subscriptions; // topics: in creation order
     Instant createdAt = 0;
     Instant updatedAt = 0;
@@ -46,11 +46,21 @@ struct Entity {
     // The due instant of the one pending AutoDelete timer event (kNever when none).
     Instant autoDeleteEventAt = kNever;
 
-    QString qualified() const { return qualifiedPath(namespaceName, path); }
-    QString qualifiedDeadLetter() const { return qualified() + kDeadLetterSuffix; }
+    // "ns:path" and "ns:path/$deadletterqueue", built once: change notifications use them on
+    // every message.
+    void cacheNames() {
+        m_qualified = qualifiedPath(namespaceName, path);
+        m_qualifiedDeadLetter = m_qualified + kDeadLetterSuffix;
+    }
+    const QString& qualified() const { return m_qualified; }
+    const QString& qualifiedDeadLetter() const { return m_qualifiedDeadLetter; }
     MessageIndex& index(SubQueue q) { return q == SubQueue::Main ? main : deadLetter; }
     const MessageIndex& index(SubQueue q) const { return q == SubQueue::Main ? main : deadLetter; }
     bool receives() const { return kind != EntityKind::Topic; }
+
+private:
+    QString m_qualified;
+    QString m_qualifiedDeadLetter;
 };
 
 struct LockLocation {
@@ -78,6 +88,12 @@ public:
     };
     Result<QString> namespaceOfLocked(const ParsedPath& parsed) const;
     Result<Target> resolveLocked(const QString& path) const;
+    // Remembers resolved paths: settling a batch resolves the same path once, not per lock.
+    // Cleared whenever an entity or namespace comes or goes.
+    mutable QHash<QString, Target> m_resolved;
+    Result<Target> resolveUncachedLocked(const QString& path) const;
+    // How every call on a path starts: fire what is due at the clock's now, then find the path.
+    Result<Target> enterLocked(const QString& path, Instant& now);
     Entity* findLocked(const QString& namespaceName, const QString& path) const;
     Entity* entityByIdLocked(qint64 id) const;
     static QString keyOf(const QString& namespaceName, const QString& path);

@@ -2,7 +2,6 @@
 // no lock and change nothing; only peek() (which shares listMessages) counts as activity (A2).
 #include "BrokerImpl.h"
 
-
 namespace hourglass {
 
 namespace {
@@ -87,9 +86,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -144,9 +141,7 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
     quint64 ticket;
     {
         std::lock_guard lock(d.m_mutex);
-        now = d.m_clock->now();
-        d.processDueLocked(now);
-        auto target = d.resolveLocked(path);
+        auto target = d.enterLocked(path, now);
         if (!target)
             return target.error();
         const Entity& entity = *target->entity;
@@ -179,8 +174,8 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
 Result<EntityCounts> Broker::counts(const QString& path) const {
     auto& d = *m_impl;
     std::lock_guard lock(d.m_mutex);
-    d.processDueLocked(d.m_clock->now());
-    auto target = d.resolveLocked(path);
+    Instant now;
+    auto target = d.enterLocked(path, now);
     if (!target)
         return target.error();
     return d.infoLocked(*target->entity).counts;
@@ -192,8 +187,8 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
     quint64 ticket;
     {
         std::lock_guard lock(d.m_mutex);
-        d.processDueLocked(d.m_clock->now());
-        auto target = d.resolveLocked(path);
+        Instant now;
+        auto target = d.enterLocked(path, now);
         if (!target)
             return target.error();
         if (target->entity->kind == EntityKind::Topic)

@@ -4,7 +4,6 @@
 
 namespace hourglass {
 
-
 namespace {
 constexpr int kMaxBatch = 10000;
 
@@ -46,9 +45,7 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -151,9 +148,7 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
     std::optional<Error> failure;
     {
         std::lock_guard lock(m_mutex);
-        now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;

@@ -51,9 +51,9 @@ Millis BrokerImpl::effectiveTtlLocked(const Entity& entity, std::optional<Millis
 Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
                                              qint64 extraBytes) const {
     if (message.timeToLive && *message.timeToLive <= 0)
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("TimeToLive must be positive; got %1 ms.")
-                             .arg(*message.timeToLive));
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("TimeToLive must be positive; got %1 ms.").arg(*message.timeToLive));
     if (message.messageId.size() > kMaxMessageIdLength)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("MessageId is %1 characters long; at most %2 are allowed.")
@@ -83,8 +83,8 @@ Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const Outgoin
     // Quota (MaxSizeInMegabytes): a topic counts the copies held by its subscriptions.
     qint64 used = entity.main.counts().sizeInBytes + entity.deadLetter.counts().sizeInBytes;
     for (const Entity* subscription : entity.subscriptions)
-        used += subscription->main.counts().sizeInBytes +
-                subscription->deadLetter.counts().sizeInBytes;
+        used +=
+            subscription->main.counts().sizeInBytes + subscription->deadLetter.counts().sizeInBytes;
     const qint64 quota = qint64(entity.properties.maxSizeInMegabytes) * 1024 * 1024;
     if (used + extraBytes + size > quota)
         return makeError(ErrorCode::QuotaExceeded,
@@ -103,9 +103,8 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        Instant now;
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -193,9 +192,9 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
         for (Entity* subscription : entity.subscriptions) {
             if (subscription->properties.status == EntityStatus::Disabled)
                 continue;
-            const bool matched = std::any_of(subscription->rules.cbegin(),
-                                             subscription->rules.cend(),
-                                             [&](const Rule& rule) { return rule.matches(message); });
+            const bool matched =
+                std::any_of(subscription->rules.cbegin(), subscription->rules.cend(),
+                            [&](const Rule& rule) { return rule.matches(message); });
             if (!matched)
                 continue;
             if (!subscription->properties.forwardTo.isEmpty()) {
@@ -216,7 +215,8 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
         if (hop >= kMaxTransferHops)
             failure = QStringLiteral("MaxTransferHopCountExceeded");
         else if (!target)
-            failure = QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
+            failure =
+                QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
         else if (!sendable(*target))
             failure = QStringLiteral("The forwarding destination '%1' is %2.")
                           .arg(forwardTo, entityStatusName(target->properties.status));
@@ -227,8 +227,9 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
         }
         // What cannot be forwarded stays with the source, in its dead-letter queue.
         DeliveryExtras dead = extras;
-        dead.deadLetterReason = hop >= kMaxTransferHops ? QStringLiteral("MaxTransferHopCountExceeded")
-                                                        : QStringLiteral("ForwardingFailed");
+        dead.deadLetterReason = hop >= kMaxTransferHops
+                                    ? QStringLiteral("MaxTransferHopCountExceeded")
+                                    : QStringLiteral("ForwardingFailed");
         dead.deadLetterDescription = failure;
         const qint64 seq = entity.nextSeq++;
         storeLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
@@ -245,7 +246,7 @@ void BrokerImpl::storeLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                              Instant scheduledAt, const DeliveryExtras& extras) {
     const Millis effective = effectiveTtlLocked(entity, message.timeToLive);
     const bool scheduled = state == MessageState::Scheduled;
-    const Instant enqueuedAt = scheduled ? scheduledAt : now; // T2
+    const Instant enqueuedAt = scheduled ? scheduledAt : now;       // T2
     const Instant expiresAt = addSaturating(enqueuedAt, effective); // T1
 
     StoredMessage row;
@@ -322,7 +323,8 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
     m_store->log(op::Activate{entity.id, seq, newSeq, at, active.instant, effective});
     logProgressLocked(entity);
     if (active.instant != kNever)
-        m_timers.push({active.instant, newSeq, static_cast<quint32>(entity.id), TimerKind::Expire, 0});
+        m_timers.push(
+            {active.instant, newSeq, static_cast<quint32>(entity.id), TimerKind::Expire, 0});
     m_feed->markAdded(entity.qualified());
     m_feed->markRemoved(entity.qualified());
     m_feed->markCounts(entity.qualified());
@@ -332,13 +334,13 @@ Result<void> BrokerImpl::cancelScheduled(const QString& path, qint64 seq) {
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto target = resolveLocked(path);
+        Instant now;
+        auto target = enterLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
-        const MessageMeta* meta = target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
+        const MessageMeta* meta =
+            target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
         if (!meta || meta->state != MessageState::Scheduled)
             return makeError(ErrorCode::MessageNotFound,
                              QStringLiteral("No scheduled message with sequence number %1 in '%2'.")

@@ -23,13 +23,14 @@ Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now
                                        "was lost (an update of the entity or a restart)."));
     const LockLocation location = it.value();
     if (location.entityId != target->entity->id || location.subQueue != target->subQueue)
-        return lockLost(QStringLiteral("it belongs to another entity than '%1'.")
-                            .arg(ref.entityPath));
+        return lockLost(
+            QStringLiteral("it belongs to another entity than '%1'.").arg(ref.entityPath));
     const LockInfo* lock = target->entity->index(location.subQueue).lockOf(location.seq);
     if (!lock || lock->token != ref.lockToken)
         return lockLost(QStringLiteral("the message no longer holds this lock."));
     if (lock->receiver != ref.receiver)
-        return lockLost(QStringLiteral("it belongs to another receiver ('%1').").arg(lock->receiver));
+        return lockLost(
+            QStringLiteral("it belongs to another receiver ('%1').").arg(lock->receiver));
     if (lock->lockedUntil <= now)
         return lockLost(QStringLiteral("it expired at %1.").arg(formatInstant(lock->lockedUntil)));
     return location;
@@ -84,8 +85,8 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
                              QStringLiteral("A message in a dead-letter queue cannot be "
                                             "dead-lettered again (L7); complete or abandon it."));
         if (!options.propertiesToModify.isEmpty()) {
-            if (auto modified = modifyPropertiesLocked(entity, subQueue, seq,
-                                                       options.propertiesToModify);
+            if (auto modified =
+                    modifyPropertiesLocked(entity, subQueue, seq, options.propertiesToModify);
                 !modified)
                 return modified.error();
         }
@@ -225,8 +226,8 @@ Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueu
     OutgoingMessage probe = outgoingFromStored(*whole);
     for (auto it = changes.cbegin(); it != changes.cend(); ++it)
         probe.applicationProperties.insert(it.key(), it.value());
-    if (auto ok = checkSendableLocked(entity, probe, -messageSize(probe)); !ok &&
-        ok.error().code != ErrorCode::QuotaExceeded)
+    if (auto ok = checkSendableLocked(entity, probe, -messageSize(probe));
+        !ok && ok.error().code != ErrorCode::QuotaExceeded)
         return ok.error();
     m_store->log(op::SetApplicationProperties{entity.id, subQueue, seq,
                                               encodeProperties(probe.applicationProperties)});

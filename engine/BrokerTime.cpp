@@ -19,7 +19,8 @@ bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
                meta->instant == event.due;
     }
     case TimerKind::LockExpire: {
-        const LockInfo* lock = entity->index(static_cast<SubQueue>(event.subQueue)).lockOf(event.seq);
+        const LockInfo* lock =
+            entity->index(static_cast<SubQueue>(event.subQueue)).lockOf(event.seq);
         return lock && lock->lockedUntil == event.due;
     }
     case TimerKind::AutoDelete:

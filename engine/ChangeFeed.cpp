@@ -19,7 +19,8 @@ void ChangeBatch::merge(const ChangeBatch& other) {
     namespacesChanged = namespacesChanged || other.namespacesChanged;
 }
 
-ChangeFeed::ChangeFeed(QObject* parent) : QObject(parent) {
+ChangeFeed::ChangeFeed(QObject* parent)
+    : QObject(parent) {
     qRegisterMetaType<hourglass::ChangeBatch>();
 }
 

@@ -14,11 +14,17 @@ qint64 steadyNs() {
 }
 } // namespace
 
-Instant SystemClock::now() const { return QDateTime::currentMSecsSinceEpoch(); }
+Instant SystemClock::now() const {
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
-Instant VirtualClock::realNow() { return QDateTime::currentMSecsSinceEpoch(); }
+Instant VirtualClock::realNow() {
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
-VirtualClock::VirtualClock(Instant start) : m_anchorVirtual(start), m_anchorRealNs(steadyNs()) {}
+VirtualClock::VirtualClock(Instant start)
+    : m_anchorVirtual(start)
+    , m_anchorRealNs(steadyNs()) {}
 
 Instant VirtualClock::nowLocked() const {
     if (m_paused)

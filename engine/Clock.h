@@ -1,7 +1,8 @@
 #pragma once
 // The injected clock (DESIGN.md): production uses the system clock; tests, scenarios and demos use
 // a VirtualClock that can be paused, sped up or moved ahead. The engine reads time only through
-// Clock::now(), so every countdown, lock and scheduled message follows whichever clock it was given.
+// Clock::now(), so every countdown, lock and scheduled message follows whichever clock it was
+// given.
 
 #include "Time.h"
 

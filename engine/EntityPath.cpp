@@ -10,7 +10,9 @@ bool isNameChar(QChar c) {
            c == u'.' || c == u'-' || c == u'_';
 }
 
-Error bad(const QString& text) { return makeError(ErrorCode::InvalidArgument, text); }
+Error bad(const QString& text) {
+    return makeError(ErrorCode::InvalidArgument, text);
+}
 } // namespace
 
 Result<void> validateQueueOrTopicPath(const QString& path) {

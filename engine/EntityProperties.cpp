@@ -1,5 +1,7 @@
 #include "EntityProperties.h"
 
+#include "JsonText.h"
+
 #include "EntityPath.h"
 
 #include <QJsonValue>
@@ -61,29 +63,9 @@ QString iso(Millis duration) {
     return formatIsoDuration(duration);
 }
 
-QString typeName(const QJsonValue& value) {
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("undefined");
-}
-
 Error wrongType(const char* member, const QString& expected, const QJsonValue& value) {
     return invalid(QStringLiteral("%1: expected %2, got %3")
-                       .arg(QLatin1String(member), expected, typeName(value)));
+                       .arg(QLatin1String(member), expected, jsonTypeName(value)));
 }
 
 Result<Millis> readDuration(const char* member, const QJsonValue& value) {

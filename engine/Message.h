@@ -69,9 +69,9 @@ struct MessageView {
 
     quint32 deliveryCount = 0;
     bool locked = false;
-    QString lockHolder;          // the receiver name that holds the lock
-    Instant lockedUntil = 0;     // 0 when not locked
-    QUuid lockToken;             // only filled for the receiver that took the lock
+    QString lockHolder;      // the receiver name that holds the lock
+    Instant lockedUntil = 0; // 0 when not locked
+    QUuid lockToken;         // only filled for the receiver that took the lock
 
     QString deadLetterReason;
     QString deadLetterErrorDescription;
@@ -81,8 +81,8 @@ struct MessageView {
     // DeadLetterErrorDescription (L7).
     QVariantMap applicationProperties;
     qint64 sizeInBytes = 0;
-    QByteArray body;         // empty unless the read asked for bodies
-    bool hasBody = false;    // whether `body` was loaded
+    QByteArray body;      // empty unless the read asked for bodies
+    bool hasBody = false; // whether `body` was loaded
 };
 
 } // namespace hourglass

@@ -16,10 +16,10 @@
 #include <QString>
 #include <QUuid>
 
-#include <map>
-#include <optional>
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace hourglass {
@@ -46,7 +46,7 @@ struct LockInfo {
 struct IndexCounts {
     qint64 available = 0; // Active and not locked
     qint64 scheduled = 0;
-    qint64 deferred = 0;  // not locked
+    qint64 deferred = 0; // not locked
     qint64 locked = 0;
     qint64 sizeInBytes = 0;
     qint64 total() const { return available + scheduled + deferred + locked; }

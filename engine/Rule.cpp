@@ -1,5 +1,7 @@
 #include "Rule.h"
 
+#include "JsonText.h"
+
 #include <QJsonValue>
 #include <QMetaType>
 #include <QStringList>
@@ -92,26 +94,6 @@ std::optional<FilterType> filterTypeFromName(const QString& name) {
             return type;
     }
     return std::nullopt;
-}
-
-QString jsonTypeName(const QJsonValue& value) {
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("nothing");
 }
 
 Error wrongType(const QString& where, const QString& expected, const QJsonValue& value) {

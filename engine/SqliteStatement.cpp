@@ -4,7 +4,9 @@
 
 namespace hourglass {
 
-SqliteConnection::~SqliteConnection() { close(); }
+SqliteConnection::~SqliteConnection() {
+    close();
+}
 
 QString SqliteConnection::open(const QString& path, Mode mode) {
     close();
@@ -22,8 +24,8 @@ QString SqliteConnection::open(const QString& path, Mode mode) {
     }
     const int rc = sqlite3_open_v2(path.toUtf8().constData(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
-        const QString message = m_db ? QString::fromUtf8(sqlite3_errmsg(m_db))
-                                     : QString::fromUtf8(sqlite3_errstr(rc));
+        const QString message =
+            m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QString::fromUtf8(sqlite3_errstr(rc));
         close();
         return message.isEmpty() ? QStringLiteral("cannot open the database") : message;
     }
@@ -86,7 +88,9 @@ QString SqliteStatement::prepare(sqlite3* db, const char* sql) {
     return {};
 }
 
-void SqliteStatement::bind(int index, qint64 value) { sqlite3_bind_int64(m_stmt, index, value); }
+void SqliteStatement::bind(int index, qint64 value) {
+    sqlite3_bind_int64(m_stmt, index, value);
+}
 
 void SqliteStatement::bindText(int index, const QString& value) {
     if (value.isEmpty()) {
@@ -108,9 +112,13 @@ void SqliteStatement::bindBlob(int index, const QByteArray& value) {
                       SQLITE_TRANSIENT);
 }
 
-void SqliteStatement::bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+void SqliteStatement::bindNull(int index) {
+    sqlite3_bind_null(m_stmt, index);
+}
 
-int SqliteStatement::step() { return sqlite3_step(m_stmt); }
+int SqliteStatement::step() {
+    return sqlite3_step(m_stmt);
+}
 
 QString SqliteStatement::run() {
     const int rc = sqlite3_step(m_stmt);
@@ -126,7 +134,9 @@ void SqliteStatement::reset() {
     sqlite3_clear_bindings(m_stmt);
 }
 
-qint64 SqliteStatement::columnInt(int index) const { return sqlite3_column_int64(m_stmt, index); }
+qint64 SqliteStatement::columnInt(int index) const {
+    return sqlite3_column_int64(m_stmt, index);
+}
 
 bool SqliteStatement::columnIsNull(int index) const {
     return sqlite3_column_type(m_stmt, index) == SQLITE_NULL;

@@ -138,11 +138,11 @@ struct ForgetMessageIds {
 };
 } // namespace op
 
-using WriteOp = std::variant<op::InsertMessage, op::DeleteMessage, op::SetDeliveryCount,
-                             op::SetState, op::SetApplicationProperties, op::MoveToDeadLetter,
-                             op::Activate, op::UpsertNamespace, op::DeleteNamespace,
-                             op::InsertEntity, op::UpdateEntity, op::DeleteEntity,
-                             op::RememberMessageId, op::ForgetMessageIds>;
+using WriteOp =
+    std::variant<op::InsertMessage, op::DeleteMessage, op::SetDeliveryCount, op::SetState,
+                 op::SetApplicationProperties, op::MoveToDeadLetter, op::Activate,
+                 op::UpsertNamespace, op::DeleteNamespace, op::InsertEntity, op::UpdateEntity,
+                 op::DeleteEntity, op::RememberMessageId, op::ForgetMessageIds>;
 
 class Store {
 public:
@@ -210,22 +210,22 @@ private:
     std::unique_ptr<WriteStatements> m_ws; // only the flusher uses it
 
     mutable std::mutex m_logMutex;
-    std::vector<WriteOp> m_log;                                  // guarded by m_logMutex
-    std::map<qint64, std::pair<qint64, Instant>> m_progress;     // guarded by m_logMutex
+    std::vector<WriteOp> m_log;                              // guarded by m_logMutex
+    std::map<qint64, std::pair<qint64, Instant>> m_progress; // guarded by m_logMutex
     quint64 m_openBatch = 1; // the batch new operations join; guarded by m_logMutex
 
     mutable std::mutex m_commitMutex;
     std::condition_variable m_committed;
-    bool m_flushing = false;     // guarded by m_commitMutex
-    quint64 m_durableBatch = 0;  // guarded by m_commitMutex
-    quint64 m_commits = 0;       // guarded by m_commitMutex
+    bool m_flushing = false;        // guarded by m_commitMutex
+    quint64 m_durableBatch = 0;     // guarded by m_commitMutex
+    quint64 m_commits = 0;          // guarded by m_commitMutex
     std::optional<Error> m_failure; // guarded by m_commitMutex; sticky once set
 
     std::mutex m_readMutex;
-    SqliteConnection m_read; // guarded by m_readMutex
+    SqliteConnection m_read;                                 // guarded by m_readMutex
     SqliteStatement m_readOne, m_readOneBody, m_readReasons; // guarded by m_readMutex
-    Result<std::optional<StoredMessage>> readOneHeld(qint64 entityId, SubQueue subQueue,
-                                                     qint64 seq, bool withBody);
+    Result<std::optional<StoredMessage>> readOneHeld(qint64 entityId, SubQueue subQueue, qint64 seq,
+                                                     bool withBody);
 };
 
 // Application properties <-> CBOR bytes as stored.

@@ -37,6 +37,7 @@ inline constexpr const char* kInsertMessage =
     "reply_to, reply_to_session_id, to_address, subject, content_type, app_properties, dl_reason, "
     "dl_description, dl_source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
     "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
-inline constexpr const char* kInsertBody = "INSERT OR REPLACE INTO bodies(key, body) VALUES(?1, ?2)";
+inline constexpr const char* kInsertBody =
+    "INSERT OR REPLACE INTO bodies(key, body) VALUES(?1, ?2)";
 
 } // namespace hourglass::schema

@@ -2,7 +2,6 @@
 
 #include <QDateTime>
 
-
 namespace hourglass {
 
 namespace {
@@ -160,8 +159,7 @@ QString formatIsoDuration(Millis duration) {
 QString formatInstant(Instant instant) {
     if (instant == kNever)
         return QStringLiteral("Never");
-    return QDateTime::fromMSecsSinceEpoch(instant, Qt::UTC)
-        .toString(Qt::ISODateWithMs);
+    return QDateTime::fromMSecsSinceEpoch(instant, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
 std::optional<Instant> parseInstant(const QString& text) {

@@ -18,10 +18,18 @@ using Millis = qint64;
 inline constexpr Millis kInfinite = std::numeric_limits<qint64>::max();
 inline constexpr Instant kNever = std::numeric_limits<qint64>::max();
 
-inline constexpr Millis seconds(qint64 n) { return n * 1000; }
-inline constexpr Millis minutes(qint64 n) { return n * 60 * 1000; }
-inline constexpr Millis hours(qint64 n) { return n * 3600 * 1000; }
-inline constexpr Millis days(qint64 n) { return n * 24 * 3600 * 1000; }
+inline constexpr Millis seconds(qint64 n) {
+    return n * 1000;
+}
+inline constexpr Millis minutes(qint64 n) {
+    return n * 60 * 1000;
+}
+inline constexpr Millis hours(qint64 n) {
+    return n * 3600 * 1000;
+}
+inline constexpr Millis days(qint64 n) {
+    return n * 24 * 3600 * 1000;
+}
 
 // a + b, saturating at kNever (both are expected to be >= 0 or a valid instant).
 inline constexpr Instant addSaturating(Instant a, Millis b) {

@@ -21,7 +21,7 @@ enum class TimerKind : quint8 { Activate, Expire, LockExpire, AutoDelete };
 
 struct TimerEvent {
     Instant due = kNever;
-    qint64 seq = 0;      // the message (unused for AutoDelete)
+    qint64 seq = 0; // the message (unused for AutoDelete)
     quint32 entityId = 0;
     TimerKind kind = TimerKind::Expire;
     quint8 subQueue = 0; // LockExpire: which sub-queue holds the lock

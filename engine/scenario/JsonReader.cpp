@@ -23,26 +23,6 @@ QString indexPath(const QString& path, qsizetype index) {
     return QStringLiteral("%1[%2]").arg(path).arg(index);
 }
 
-QString jsonTypeName(const QJsonValue& value) {
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("nothing");
-}
-
 std::optional<Millis> parseDurationText(const QString& text, QString* why) {
     QString reason;
     const auto parsed = parseIsoDuration(text, &reason);

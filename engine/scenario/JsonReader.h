@@ -4,6 +4,7 @@
 // "Scenario.Steps[3].Send.TimeToLive: 'PT' is not an ISO-8601 duration". Unknown members are
 // refused (refuseUnread) so that a typo never passes silently.
 
+#include "JsonText.h"
 #include "Status.h"
 #include "Time.h"
 
@@ -40,7 +41,6 @@ QString memberPath(const QString& path, const QString& key);
 // "path[index]".
 QString indexPath(const QString& path, qsizetype index);
 // "a string", "a number"... for error messages.
-QString jsonTypeName(const QJsonValue& value);
 
 class JsonReader {
 public:

@@ -139,6 +139,37 @@ double RawSqliteStore::peekLockCompleteWrites(qint64 firstSeq, qint64 count, int
     return watch.seconds();
 }
 
+double RawSqliteStore::peekLockCompleteBatchWrites(qint64 firstSeq, qint64 count, int batch) {
+    sqlite3_stmt* deliveries = prepare("UPDATE messages SET delivery_count=?4 WHERE entity_id=?1 "
+                                       "AND sub_queue=?2 AND seq=?3");
+    sqlite3_stmt* deleteMessage =
+        prepare("DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3");
+    sqlite3_stmt* deleteBody = prepare("DELETE FROM bodies WHERE key=?1");
+    Finalize f1{deliveries}, f2{deleteMessage}, f3{deleteBody};
+    const Stopwatch watch;
+    for (qint64 first = firstSeq; first < firstSeq + count; first += batch) {
+        const qint64 end = std::min(firstSeq + count, first + batch);
+        exec("BEGIN IMMEDIATE");
+        for (qint64 seq = first; seq < end; ++seq) {
+            sqlite3_bind_int64(deliveries, 1, kEntityId);
+            sqlite3_bind_int64(deliveries, 2, 0);
+            sqlite3_bind_int64(deliveries, 3, seq);
+            sqlite3_bind_int64(deliveries, 4, 1);
+            step(deliveries);
+        }
+        for (qint64 seq = first; seq < end; ++seq) {
+            sqlite3_bind_int64(deleteMessage, 1, kEntityId);
+            sqlite3_bind_int64(deleteMessage, 2, 0);
+            sqlite3_bind_int64(deleteMessage, 3, seq);
+            step(deleteMessage);
+            sqlite3_bind_int64(deleteBody, 1, schema::bodyKey(kEntityId, seq));
+            step(deleteBody);
+        }
+        exec("COMMIT");
+    }
+    return watch.seconds();
+}
+
 double RawSqliteStore::receiveAndDeleteWrites(qint64 firstSeq, qint64 count, int batch) {
     sqlite3_stmt* deleteMessage =
         prepare("DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3");

@@ -33,6 +33,9 @@ public:
     // The writes of peek-lock + complete: per `batch` rows one transaction that raises their
     // delivery count, then one transaction per row that deletes its metadata and body.
     double peekLockCompleteWrites(qint64 firstSeq, qint64 count, int batch);
+    // The writes of receive(batch) + completeBatch: one transaction per batch raising the
+    // delivery counts and deleting the rows.
+    double peekLockCompleteBatchWrites(qint64 firstSeq, qint64 count, int batch);
     // The writes of receive-and-delete: one transaction per `batch` rows deleting them.
     double receiveAndDeleteWrites(qint64 firstSeq, qint64 count, int batch);
     // Reads the metadata columns of every message, as opening a database must; `rows` gets the

@@ -4,14 +4,17 @@
 
 namespace hourglass::testing {
 
-TestBroker::TestBroker(Tier tier) : m_clock(std::make_shared<VirtualClock>(kTestStart)) {
+TestBroker::TestBroker(Tier tier)
+    : m_clock(std::make_shared<VirtualClock>(kTestStart)) {
     reopen();
     const auto created = m_broker->createNamespace({QStringLiteral("test"), tier});
     if (!created)
         qFatal("createNamespace failed: %s", qPrintable(created.error().toString()));
 }
 
-QString TestBroker::databasePath() const { return m_dir.filePath(QStringLiteral("broker.db")); }
+QString TestBroker::databasePath() const {
+    return m_dir.filePath(QStringLiteral("broker.db"));
+}
 
 void TestBroker::reopen() {
     m_broker.reset();

@@ -9,10 +9,12 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Hourglass: an Azure Service Bus explorer with an embedded broker.\n"
-                       "Plays scenario files headless on a virtual clock and exits 0 when every "
-                       "expectation held, 1 when one failed, 2 when the file is invalid.\n"
-                       "Without arguments it plays the bundled traffic-spike scenario and prints "
-                       "its report."));
+                       "Without arguments it opens the explorer window on your default database "
+                       "(--db chooses another).\n"
+                       "With --scenario it plays a scenario file headless on a virtual clock and "
+                       "exits 0 when every expectation held, 1 when one failed, 2 when the file "
+                       "is invalid. --headless alone plays the bundled traffic-spike scenario and "
+                       "prints its report."));
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
     const QCommandLineOption scenario(
@@ -33,9 +35,13 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                        "or crash-only (survives a crash of the process, not of the OS)."),
         QStringLiteral("MODE"), QStringLiteral("power-safe"));
     const QCommandLineOption headless(QStringLiteral("headless"),
-                                      QStringLiteral("Runs without a window (the only mode for "
-                                                     "now)."));
-    parser.addOptions({help, scenario, report, db, durability, headless});
+                                      QStringLiteral("Runs without a window; without --scenario "
+                                                     "it plays the traffic-spike scenario."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Opens the window, saves a picture of it "
+                                                       "to FILE (PNG) once loaded, and quits."),
+                                        QStringLiteral("FILE"));
+    parser.addOptions({help, scenario, report, db, durability, headless, screenshot});
 
     CommandLineOptions options;
     options.helpText = parser.helpText();
@@ -52,6 +58,8 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     options.scenarioFile = parser.value(scenario);
     options.reportFile = parser.value(report);
     options.databasePath = parser.value(db);
+    options.headless = parser.isSet(headless);
+    options.screenshotFile = parser.value(screenshot);
     const QString mode = parser.value(durability);
     if (mode == QLatin1String("crash-only"))
         options.durability = Durability::ProcessCrashSafe;
@@ -59,6 +67,10 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
         options.error =
             QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
     return options;
+}
+
+bool wantsWindow(const CommandLineOptions& options) {
+    return !options.headless && options.scenarioFile.isEmpty() && options.reportFile.isEmpty();
 }
 
 QString resolveScenarioFile(const QString& name) {

@@ -1,7 +1,9 @@
 #pragma once
 // The hourglass command line:
-//   hourglass [--scenario FILE] [--report OUT.json] [--db PATH] [--durability
-//   power-safe|crash-only]
+//   hourglass [--db PATH]                      the explorer window
+//   hourglass --headless                       plays the bundled traffic-spike scenario
+//   hourglass --scenario FILE [--report OUT.json] [--db PATH] [--durability MODE]
+// A scenario always plays headless (playing in the window comes with the demo tools).
 // FILE may also name a bundled scenario ("traffic-spike") or a resource (":/scenarios/x.json").
 
 #include "Broker.h"
@@ -23,12 +25,17 @@ struct CommandLineOptions {
     QString reportFile;
     QString databasePath; // empty: a fresh temporary database
     Durability durability = Durability::PowerSafe;
+    bool headless = false;  // --headless: no window even without --scenario
+    QString screenshotFile; // --screenshot: save a picture of the window, then quit
     bool showHelp = false;
     QString helpText;
     QString error; // non-empty when the command line is unusable
 };
 
 CommandLineOptions parseCommandLine(const QStringList& arguments);
+
+// Whether the command line asks for the explorer window (else a headless run).
+bool wantsWindow(const CommandLineOptions& options);
 
 // The resource path of a bundled scenario such as "traffic-spike", or `name` itself when it is
 // a file (or not a bundled name).

@@ -1,24 +1,37 @@
-// hourglass: an Azure Service Bus explorer with an embedded broker. Until the explorer window
-// exists, the binary plays scenario files headless (SCENARIOS.md); without arguments it plays
-// the bundled traffic-spike scenario and prints its report.
+// hourglass: an Azure Service Bus explorer with an embedded broker. Without arguments it opens
+// the explorer window; with --scenario (or --headless) it plays a scenario file without a window
+// (SCENARIOS.md).
 
 #include "CommandLine.h"
 #include "HeadlessRun.h"
+#include "WindowRun.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QTextStream>
 
-#include <cstdio>
+#include <memory>
 
 int main(int argc, char* argv[]) {
     using namespace hourglass::app;
-    QCoreApplication application(argc, argv);
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+    const CommandLineOptions options = parseCommandLine(arguments);
+    const bool window = options.error.isEmpty() && !options.showHelp && wantsWindow(options);
+
+    // A window needs QApplication; a headless run must not require a display.
+    std::unique_ptr<QCoreApplication> application;
+    if (window)
+        application = std::make_unique<QApplication>(argc, argv);
+    else
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("hourglass"));
     QCoreApplication::setApplicationName(QStringLiteral("hourglass"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QTextStream out(stdout);
     QTextStream err(stderr);
 
-    const CommandLineOptions options = parseCommandLine(QCoreApplication::arguments());
     if (!options.error.isEmpty()) {
         err << options.error << Qt::endl << options.helpText;
         return ExitInvalidFile;
@@ -27,6 +40,8 @@ int main(int argc, char* argv[]) {
         out << options.helpText;
         return ExitPassed;
     }
+    if (window)
+        return runWindow(options, err);
     if (options.scenarioFile.isEmpty())
         return runHeadless(options, kDefaultScenario, ReportOutput::AlsoToStdout, out, err);
     return runHeadless(options, resolveScenarioFile(options.scenarioFile), ReportOutput::FileOnly,

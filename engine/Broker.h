@@ -172,6 +172,15 @@ public:
     Result<MessageView> message(const QString& path, qint64 sequenceNumber,
                                 Bodies bodies = Bodies::With) const;
     Result<EntityCounts> counts(const QString& path) const;
+    // Where the pages of a path's message list start: the sequence number of every `stride`-th
+    // message, first one included, and how many messages there are. Row r of the list lies in
+    // the page that starts at anchors[r / stride]. Memory only; O(messages).
+    struct SequenceIndex {
+        qint64 total = 0;
+        int stride = 1;
+        QList<qint64> anchors;
+    };
+    Result<SequenceIndex> sequenceIndex(const QString& path, int stride) const;
     // DeadLetterReason -> number of messages in the path's dead-letter queue.
     Result<QMap<QString, qint64>> deadLetterReasons(const QString& path) const;
 

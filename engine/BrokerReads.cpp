@@ -171,6 +171,29 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
     return view;
 }
 
+Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int stride) const {
+    if (stride < 1)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("stride must be at least 1; got %1.").arg(stride));
+    auto& d = *m_impl;
+    std::lock_guard lock(d.m_mutex);
+    Instant now;
+    auto target = d.enterLocked(path, now);
+    if (!target)
+        return target.error();
+    const auto& messages = target->entity->index(target->subQueue).messages();
+    SequenceIndex index;
+    index.stride = stride;
+    index.total = static_cast<qint64>(messages.size());
+    index.anchors.reserve(index.total / stride + 1);
+    qint64 position = 0;
+    for (const auto& [seq, meta] : messages) {
+        if (position++ % stride == 0)
+            index.anchors.append(seq);
+    }
+    return index;
+}
+
 Result<EntityCounts> Broker::counts(const QString& path) const {
     auto& d = *m_impl;
     std::lock_guard lock(d.m_mutex);

@@ -1,0 +1,54 @@
+#include "WindowRun.h"
+
+#include "BrokerClient.h"
+#include "MainWindow.h"
+#include "MessageBar.h"
+#include "SampleNamespace.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace hourglass::app {
+
+namespace {
+// How long --screenshot lets the window load its data before taking the picture.
+constexpr int kScreenshotDelayMs = 2500;
+} // namespace
+
+QString defaultDatabasePath() {
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return QDir(folder).filePath(QStringLiteral("hourglass/hourglass.db"));
+}
+
+int runWindow(const CommandLineOptions& options, QTextStream& err) {
+    const QString path =
+        options.databasePath.isEmpty() ? defaultDatabasePath() : options.databasePath;
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    const bool firstStart = !QFileInfo::exists(path);
+
+    ui::MainWindow window;
+    if (window.openDatabase(path) && firstStart && options.databasePath.isEmpty()) {
+        // Off the GUI thread, like every engine call; the tree fills in as it is created.
+        window.client()->call(
+            &window, [](Broker& broker) { return createSampleNamespace(broker); },
+            [&window](const Result<void>& created) {
+                if (!created)
+                    window.messageBar()->showError(created.error(),
+                                                   QObject::tr("The sample namespace"));
+            });
+    }
+    window.show();
+    if (!options.screenshotFile.isEmpty()) {
+        QTimer::singleShot(kScreenshotDelayMs, &window, [&window, &options, &err] {
+            if (!window.grab().save(options.screenshotFile))
+                err << "cannot write " << options.screenshotFile << Qt::endl;
+            QApplication::quit();
+        });
+    }
+    return QApplication::exec();
+}
+
+} // namespace hourglass::app

@@ -1,0 +1,1 @@
+hourglass_add_ui_test(tst_ui_window tst_ui_window.cpp)

@@ -1,0 +1,77 @@
+#pragma once
+// The explorer's only door to the engine (DESIGN.md: the GUI thread never waits on SQLite). Every
+// Broker call runs on a small worker pool; its result comes back on the thread of a context
+// object (normally the GUI thread), and is dropped if that object is gone. Callers that may see
+// stale replies (a list that changed entity meanwhile) carry their own generation token.
+//
+// The client also drives time: a timer asks the engine to fire what fell due (Broker::runDue) a
+// few times a second, off the GUI thread, so a countdown that reaches zero turns into an expiry.
+//
+// Threads: create and use from the GUI thread. The Broker itself is thread-safe.
+
+#include "Broker.h"
+
+#include <QMetaObject>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+#include <type_traits>
+
+namespace hourglass::ui {
+
+class BrokerClient : public QObject {
+    Q_OBJECT
+public:
+    // Takes the broker. Its change feed is moved to this object's thread so that `changed`
+    // arrives there.
+    explicit BrokerClient(std::unique_ptr<Broker> broker, QObject* parent = nullptr);
+    // Waits for calls still running, then closes the broker.
+    ~BrokerClient() override;
+
+    // Runs work(broker) on a worker thread, then done(result) on context's thread (skipped when
+    // context was destroyed meanwhile).
+    template <typename Work, typename Done> void call(QObject* context, Work work, Done done) {
+        using R = std::invoke_result_t<Work, Broker&>;
+        QPointer<QObject> guard(context);
+        Broker* broker = m_broker.get();
+        m_pool.start([broker, guard, work = std::move(work), done = std::move(done)]() mutable {
+            auto result = std::make_shared<R>(work(*broker));
+            if (!guard)
+                return;
+            QMetaObject::invokeMethod(
+                guard.data(),
+                [guard, result, done = std::move(done)]() mutable {
+                    if (guard)
+                        done(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
+    }
+
+    // The broker's clock: reading now() never blocks on the broker.
+    Clock& clock() const { return m_broker->clock(); }
+    // The clock as a VirtualClock, or null for the system clock.
+    VirtualClock* virtualClock() const;
+    QString databasePath() const { return m_broker->databasePath(); }
+
+    // Waits until every call started so far has finished (tests, shutdown).
+    void waitForIdle();
+
+signals:
+    // The engine's coalesced change notifications.
+    void changed(const hourglass::ChangeBatch& batch);
+
+private:
+    void tick();
+
+    std::unique_ptr<Broker> m_broker;
+    QThreadPool m_pool;
+    QTimer m_ticker;
+    bool m_tickRunning = false; // GUI thread only
+};
+
+} // namespace hourglass::ui

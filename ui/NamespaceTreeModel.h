@@ -1,0 +1,93 @@
+#pragma once
+// The explorer's namespace tree: namespaces, then their queues and topics, then each topic's
+// subscriptions; every queue and subscription has one child row for its dead-letter queue.
+// Columns are the entity's counts and, for an entity that auto-deletes on idle, the time left.
+//
+// Loading. The model reads the engine only through BrokerClient (never on the GUI thread): once on
+// construction and again after every change batch. Each snapshot is applied incrementally
+// (dataChanged, row inserts and removals, never a reset), so that the view's selection and
+// expansion survive a refresh. A refresh asked for while one is in flight is coalesced into one
+// more after it.
+//
+// Threads: GUI thread only.
+
+#include "BrokerClient.h"
+
+#include <QAbstractItemModel>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+namespace hourglass::ui {
+
+class NamespaceTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column {
+        NameColumn,
+        ActiveColumn,
+        ScheduledColumn,
+        DeferredColumn,
+        LockedColumn,
+        DeadLetteredColumn,
+        DeletesInColumn,
+        ColumnCount
+    };
+
+    enum Role {
+        // The qualified path a Broker call accepts: "ns:path", "ns:path/$deadletterqueue", or the
+        // bare namespace name for a namespace row.
+        PathRole = Qt::UserRole + 1,
+        // The row's NodeKind, as an int.
+        KindRole,
+        // For entity and dead-letter rows, the hourglass::EntityKind (as an int) of the entity
+        // owning the row; invalid for namespace rows.
+        EntityKindRole,
+    };
+
+    enum class NodeKind { Namespace, Queue, Topic, Subscription, DeadLetterQueue };
+    // One row of the tree (defined in the .cpp; opaque to users of the model).
+    struct Node;
+
+    explicit NamespaceTreeModel(BrokerClient& client, QObject* parent = nullptr);
+    ~NamespaceTreeModel() override;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // Asks the engine for a fresh snapshot (coalesced with one in flight).
+    void refresh();
+    // True once the first snapshot has been applied.
+    bool isLoaded() const { return m_loaded; }
+
+signals:
+    // After each snapshot has been applied.
+    void refreshed();
+
+private:
+    Node* nodeOf(const QModelIndex& index) const;
+    QModelIndex indexOf(Node* node, int column) const;
+    void apply(const QList<NamespaceInfo>& namespaces, const QList<EntityInfo>& entities);
+    void sync(Node* have, Node& want, const QModelIndex& haveIndex);
+    void tickCountdowns();
+    void tickCountdowns(Node* node, bool& anyCountdown);
+
+    QVariant display(const Node& node, int column) const;
+    QVariant raw(const Node& node, int column) const;
+    QString toolTip(const Node& node) const;
+
+    BrokerClient& m_client;
+    std::unique_ptr<Node> m_root;
+    QTimer m_countdownTimer; // refreshes the "Deletes in" column while any entity counts down
+    bool m_loaded = false;
+    bool m_refreshInFlight = false;
+    bool m_refreshPending = false;
+};
+
+} // namespace hourglass::ui

@@ -1,0 +1,128 @@
+#include "NamespaceTreePanel.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace hourglass::ui {
+
+namespace {
+// Wide enough for a subscription's dead-letter queue and its count under three levels of
+// indentation; the count columns only ever hold a number.
+constexpr int kNameColumnWidth = 260;
+constexpr int kCountColumnWidth = 80;
+} // namespace
+
+NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
+    : QWidget(parent)
+    , m_model(new NamespaceTreeModel(client, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_stack(new QStackedWidget(this))
+    , m_view(new QTreeView(m_stack))
+    , m_emptyState(new QLabel(tr("No namespace yet"), m_stack)) {
+    m_filter->setObjectName(QStringLiteral("treeFilter"));
+    m_filter->setPlaceholderText(tr("Filter by name"));
+    m_filter->setClearButtonEnabled(true);
+
+    // Filter on the plain name (the sort role), not on the displayed text with its badge.
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setAutoAcceptChildRows(true); // a matching topic keeps its subscriptions
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(NamespaceTreeModel::NameColumn);
+    m_proxy->setFilterRole(Qt::UserRole);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+
+    m_view->setObjectName(QStringLiteral("namespaceTree"));
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(NamespaceTreeModel::NameColumn, Qt::AscendingOrder);
+    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setDefaultSectionSize(kCountColumnWidth);
+    m_view->setColumnWidth(NamespaceTreeModel::NameColumn, kNameColumnWidth);
+    m_view->setColumnWidth(NamespaceTreeModel::DeadLetteredColumn, kCountColumnWidth * 5 / 4);
+
+    m_emptyState->setObjectName(QStringLiteral("treeEmptyState"));
+    m_emptyState->setAlignment(Qt::AlignCenter);
+    m_emptyState->setEnabled(false); // greyed: a hint, not content
+
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_emptyState);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        m_view->expandAll(); // show every match, however deep
+    });
+    // The view connected first, so it knows the new rows by the time they are expanded.
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &NamespaceTreePanel::onRowsInserted);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &NamespaceTreePanel::onSelectionChanged);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &NamespaceTreeModel::refreshed, this, &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &NamespaceTreeModel::refreshed, this,
+            &NamespaceTreePanel::selectFirstQueueOnce);
+    updateEmptyState();
+}
+
+void NamespaceTreePanel::onRowsInserted(const QModelIndex& parent, int first, int last) {
+    for (int row = first; row <= last; ++row)
+        m_view->expandRecursively(m_proxy->index(row, 0, parent));
+}
+
+void NamespaceTreePanel::selectFirstQueueOnce() {
+    // A database that opens with nothing selected shows its first queue's messages at once, so
+    // countdowns are on screen from the start; after that the user's choice stands.
+    if (m_autoSelected || m_view->selectionModel()->hasSelection())
+        return;
+    const QModelIndexList queues = m_proxy->match(
+        m_proxy->index(0, 0), NamespaceTreeModel::KindRole,
+        int(NamespaceTreeModel::NodeKind::Queue), 1, Qt::MatchExactly | Qt::MatchRecursive);
+    if (queues.isEmpty())
+        return;
+    m_autoSelected = true;
+    m_view->setCurrentIndex(queues.first());
+}
+
+void NamespaceTreePanel::updateEmptyState() {
+    // Before the first snapshot arrives, "no namespace" would be a guess.
+    const bool empty = m_model->isLoaded() && m_model->rowCount() == 0;
+    m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_emptyState) : m_view);
+}
+
+void NamespaceTreePanel::onSelectionChanged() {
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows(0);
+    if (rows.isEmpty()) {
+        emit noEntitySelected();
+        return;
+    }
+    const QModelIndex row = rows.first();
+    const auto kind = NamespaceTreeModel::NodeKind(row.data(NamespaceTreeModel::KindRole).toInt());
+    if (kind == NamespaceTreeModel::NodeKind::Namespace) {
+        emit noEntitySelected();
+        return;
+    }
+    emit entitySelected(row.data(NamespaceTreeModel::PathRole).toString(),
+                        EntityKind(row.data(NamespaceTreeModel::EntityKindRole).toInt()),
+                        kind == NamespaceTreeModel::NodeKind::DeadLetterQueue);
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,54 @@
+#pragma once
+// The explorer's left panel: a filter box over the namespace tree. Typing in the box keeps the
+// rows whose name contains the text (case-insensitive) together with their parents; the tree
+// starts expanded and new rows arrive expanded. With no namespace at all, a centred hint replaces
+// the tree.
+//
+// Test handles: "treeFilter" (QLineEdit), "namespaceTree" (QTreeView), "treeEmptyState" (QLabel).
+
+#include "BrokerClient.h"
+#include "NamespaceTreeModel.h"
+
+#include <QWidget>
+
+class QItemSelection;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QStackedWidget;
+class QTreeView;
+
+namespace hourglass::ui {
+
+class NamespaceTreePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit NamespaceTreePanel(BrokerClient& client, QWidget* parent = nullptr);
+
+    NamespaceTreeModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+
+signals:
+    // The selected row is an entity or a dead-letter queue. qualifiedPath is the row's PathRole,
+    // the path to read its messages from: "ns:path", or "ns:path/$deadletterqueue" (then
+    // deadLetter is true and kind is the kind of the entity that owns the dead-letter queue).
+    void entitySelected(const QString& qualifiedPath, hourglass::EntityKind kind, bool deadLetter);
+    // The selection is empty or a namespace row.
+    void noEntitySelected();
+
+private:
+    void onSelectionChanged();
+    void onRowsInserted(const QModelIndex& parent, int first, int last);
+    void updateEmptyState();
+    void selectFirstQueueOnce();
+
+    NamespaceTreeModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QLineEdit* m_filter;
+    QStackedWidget* m_stack;
+    QTreeView* m_view;
+    QLabel* m_emptyState;
+    bool m_autoSelected = false;
+};
+
+} // namespace hourglass::ui

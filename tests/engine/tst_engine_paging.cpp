@@ -52,6 +52,7 @@ private slots:
     void paging_deadLetterQueuePaths();
     void paging_readsHaveNoSideEffects();
     void paging_concurrentSendersAndReceiversStayConsistent();
+    void paging_sequenceIndexAnchorsEveryPage();
 };
 
 void TestEnginePaging::paging_pagesBySequenceNumberAcrossTenThousand_data() {
@@ -324,6 +325,42 @@ void TestEnginePaging::paging_concurrentSendersAndReceiversStayConsistent() {
     const auto listed = tb->listMessages(kQueue, 0, 10);
     HG_VERIFY_OK(listed);
     QVERIFY(listed->isEmpty());
+}
+
+void TestEnginePaging::paging_sequenceIndexAnchorsEveryPage() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(kQueue, {}));
+    const QList<qint64> sequences = fill(tb, kQueue);
+    QCOMPARE(sequences.size(), kMessages);
+    // Complete a few so that sequence numbers have gaps: anchors follow positions, not numbers.
+    ReceiveOptions options;
+    options.maxCount = 7;
+    const auto got = tb->receive(kQueue, options);
+    HG_VERIFY_OK(got);
+    for (const MessageView& m : *got)
+        HG_VERIFY_OK(tb->complete(LockRef::of(m)));
+
+    const auto index = tb->sequenceIndex(kQueue, 200);
+    HG_VERIFY_OK(index);
+    QCOMPARE(index->total, qint64(kMessages - 7));
+    QCOMPARE(index->stride, 200);
+    QCOMPARE(index->anchors.size(), int((kMessages - 7 + 199) / 200));
+    QCOMPARE(index->anchors.first(), sequences.at(7));
+    // Each page read from its anchor holds exactly the rows of its positions.
+    for (int page : {0, 1, 25, int(index->anchors.size()) - 1}) {
+        const auto rows = tb->listMessages(kQueue, index->anchors.at(page), 200);
+        HG_VERIFY_OK(rows);
+        QCOMPARE(rows->first().sequenceNumber, sequences.at(7 + page * 200));
+        const qint64 expected = std::min<qint64>(200, index->total - qint64(page) * 200);
+        QCOMPARE(qint64(rows->size()), expected);
+    }
+    const auto deadLetters = tb->sequenceIndex(kQueue + QStringLiteral("/$deadletterqueue"), 50);
+    HG_VERIFY_OK(deadLetters);
+    QCOMPARE(deadLetters->total, qint64(0));
+    QVERIFY(deadLetters->anchors.isEmpty());
+    QCOMPARE(tb->sequenceIndex(kQueue, 0).error().code, ErrorCode::InvalidArgument);
+    QCOMPARE(tb->sequenceIndex(QStringLiteral("missing"), 10).error().code,
+             ErrorCode::MessagingEntityNotFound);
 }
 
 QTEST_GUILESS_MAIN(TestEnginePaging)

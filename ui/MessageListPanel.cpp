@@ -5,6 +5,7 @@
 #include "MessageListModel.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
 #include <QStackedWidget>
@@ -83,6 +84,14 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     layout->addWidget(m_stack, 1);
 
     connect(m_model, &MessageListModel::indexRefreshed, this, &MessageListPanel::updateHeader);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const QVariant seq =
+                    m_model->index(current.row(), MessageListModel::SequenceNumberColumn)
+                        .data(Qt::UserRole);
+                if (current.isValid() && seq.isValid())
+                    emit messageSelected(m_model->path(), seq.toLongLong());
+            });
     connect(m_ticker, &CountdownTicker::visibleRowsDue, m_model,
             &MessageListModel::refreshCountdowns);
     m_ticker->start();

@@ -31,6 +31,10 @@ public:
     QTableView* view() const { return m_view; }
     CountdownTicker* ticker() const { return m_ticker; }
 
+signals:
+    // The current row changed to a loaded message of the path.
+    void messageSelected(const QString& qualifiedPath, qint64 sequenceNumber);
+
 private:
     void updateHeader();
     void applyColumnWidths();

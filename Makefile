@@ -1,7 +1,8 @@
 # Two commands for a fresh Debian 12 machine (README.md):
 #   make run    installs missing packages, configures, builds into build/, runs the app
 #   make test   the same set-up, then every test through ctest
-# Other targets: make build, make bench (Release build, prints the engine benchmark), make format.
+# Other targets: make build, make bench (Release build, prints the engine and window benchmarks),
+# make format.
 
 BUILD      ?= build
 BENCH_DIR  ?= build-release
@@ -34,8 +35,9 @@ test: build
 
 bench: deps
 	@[ -f $(BENCH_DIR)/build.ninja ] || cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
-	cmake --build $(BENCH_DIR) --target engine_bench
+	cmake --build $(BENCH_DIR) --target engine_bench gui_bench
 	./$(BENCH_DIR)/tests/bench/engine_bench
+	./$(BENCH_DIR)/tests/bench/gui_bench
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i

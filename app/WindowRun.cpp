@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTimer>
 
 namespace hourglass::app {
@@ -42,6 +43,12 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
     }
     window.show();
     if (!options.screenshotFile.isEmpty()) {
+        // As a user would before taking the picture: open the first message of the list.
+        QTimer::singleShot(kScreenshotDelayMs / 2, &window, [&window] {
+            if (auto* list = window.findChild<QTableView*>(QStringLiteral("messageList"));
+                list && list->model() && list->model()->rowCount() > 0)
+                list->setCurrentIndex(list->model()->index(0, 1));
+        });
         QTimer::singleShot(kScreenshotDelayMs, &window, [&window, &options, &err] {
             if (!window.grab().save(options.screenshotFile))
                 err << "cannot write " << options.screenshotFile << Qt::endl;

@@ -2,6 +2,7 @@
 
 #include "BrokerClient.h"
 #include "MessageBar.h"
+#include "MessageDetailPanel.h"
 #include "MessageListPanel.h"
 #include "NamespaceTreePanel.h"
 
@@ -35,6 +36,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_messageBar(new MessageBar)
     , m_splitter(new QSplitter(Qt::Horizontal))
+    , m_rightSplitter(new QSplitter(Qt::Vertical))
     , m_treeSlot(new QStackedWidget)
     , m_messagesSlot(new QStackedWidget)
     , m_databaseLabel(new QLabel) {
@@ -44,8 +46,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_treeSlot->addWidget(placeholder(tr("No database open"), m_treeSlot));
     m_messagesSlot->addWidget(
         placeholder(tr("Select a queue, a subscription or a dead-letter queue"), m_messagesSlot));
+    m_rightSplitter->setObjectName(QStringLiteral("messageSplitter"));
+    m_rightSplitter->addWidget(m_messagesSlot);
+    m_rightSplitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_treeSlot);
-    m_splitter->addWidget(m_messagesSlot);
+    m_splitter->addWidget(m_rightSplitter);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
     m_splitter->setChildrenCollapsible(false);
@@ -68,6 +73,7 @@ MainWindow::~MainWindow() {
     // Panels hold the client; let them go before it does.
     delete m_tree;
     delete m_messages;
+    delete m_detail;
 }
 
 void MainWindow::buildMenus() {
@@ -86,8 +92,10 @@ void MainWindow::buildMenus() {
 void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     delete m_tree;
     delete m_messages;
+    delete m_detail;
     m_tree = nullptr;
     m_messages = nullptr;
+    m_detail = nullptr;
     m_client = std::move(client);
     if (!m_client)
         return;
@@ -96,8 +104,16 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     m_treeSlot->addWidget(m_tree);
     m_treeSlot->setCurrentWidget(m_tree);
     m_messagesSlot->addWidget(m_messages);
+    m_detail = new MessageDetailPanel(*m_client);
+    m_rightSplitter->addWidget(m_detail);
+    // The list and the detail below it share the height.
+    if (!m_rightSplitter->restoreState(m_messageSplitterState))
+        m_rightSplitter->setSizes({height() / 2, height() / 2});
+    connect(m_messages, &MessageListPanel::messageSelected, m_detail,
+            &MessageDetailPanel::showMessage);
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
             [this](const QString& path, EntityKind kind, bool) {
+                m_detail->clear();
                 if (kind == EntityKind::Topic) {
                     m_messagesSlot->setCurrentIndex(0);
                     return;
@@ -105,8 +121,10 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
                 m_messages->setPath(path);
                 m_messagesSlot->setCurrentWidget(m_messages);
             });
-    connect(m_tree, &NamespaceTreePanel::noEntitySelected, this,
-            [this] { m_messagesSlot->setCurrentIndex(0); });
+    connect(m_tree, &NamespaceTreePanel::noEntitySelected, this, [this] {
+        m_detail->clear();
+        m_messagesSlot->setCurrentIndex(0);
+    });
     const QString path = m_client->databasePath();
     m_databaseLabel->setText(QDir::toNativeSeparators(path));
     setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
@@ -161,12 +179,14 @@ void MainWindow::restoreLayout() {
     // First start: room for the tree's count columns, the rest for the messages.
     if (!m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray()))
         m_splitter->setSizes({560, 720});
+    m_messageSplitterState = settings.value(QStringLiteral("window/messageSplitter")).toByteArray();
 }
 
 void MainWindow::saveLayout() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("window/messageSplitter"), m_rightSplitter->saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -1,6 +1,7 @@
 #pragma once
 // The explorer's main window: it arranges the panels (namespace tree on the left, the selected
-// entity's messages on the right, the message bar on top) and the File menu. It holds no broker
+// entity's messages on the right above the selected message's detail, the message bar on top) and
+// the File menu. It holds no broker
 // logic; panels talk to the engine through the BrokerClient.
 
 #include <QMainWindow>
@@ -15,6 +16,7 @@ namespace hourglass::ui {
 
 class BrokerClient;
 class MessageBar;
+class MessageDetailPanel;
 class MessageListPanel;
 class NamespaceTreePanel;
 
@@ -47,6 +49,9 @@ private:
     QSplitter* m_splitter;
     NamespaceTreePanel* m_tree = nullptr;
     MessageListPanel* m_messages = nullptr;
+    MessageDetailPanel* m_detail = nullptr;
+    QSplitter* m_rightSplitter;
+    QByteArray m_messageSplitterState; // restored once the detail panel is in the splitter
     QStackedWidget* m_treeSlot;
     QStackedWidget* m_messagesSlot;
     QMenu* m_recentMenu = nullptr;

@@ -1,6 +1,6 @@
 // The real main window, driven by objectName as a user would: pick a queue in the tree, see its
-// messages with their countdowns, watch a countdown move with the virtual clock, and see an engine
-// error inline in the message bar instead of a crash.
+// messages with their countdowns, pick a message and read it, watch a countdown move with the
+// virtual clock, and see an engine error inline in the message bar instead of a crash.
 
 #include "BrokerClient.h"
 #include "MainWindow.h"
@@ -10,6 +10,7 @@
 #include "TestBroker.h"
 
 #include <QFile>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
@@ -51,6 +52,8 @@ private slots:
         message.messageId = QStringLiteral("job-1");
         message.subject = QStringLiteral("render");
         message.timeToLive = minutes(10);
+        message.contentType = QStringLiteral("application/json");
+        message.body = R"({"job":1})";
         QVERIFY(broker->send(QStringLiteral("jobs"), message));
 
         MainWindow window;
@@ -72,6 +75,12 @@ private slots:
         QTRY_COMPARE(rows->data(id).toString(), QStringLiteral("job-1"));
         const QModelIndex ttl = rows->index(0, MessageListModel::TimeToLiveColumn);
         QTRY_COMPARE(rows->data(ttl).toString(), QStringLiteral("10m 00s"));
+
+        // Picking the row shows the whole message below the list, body pretty-printed.
+        list->setCurrentIndex(rows->index(0, MessageListModel::MessageIdColumn));
+        auto* body = window.findChild<QPlainTextEdit*>(QStringLiteral("messageBody"));
+        QVERIFY(body);
+        QTRY_VERIFY(body->toPlainText().contains(QStringLiteral("\"job\": 1")));
 
         clock->advance(minutes(1) + seconds(30));
         QTRY_COMPARE(rows->data(ttl).toString(), QStringLiteral("8m 30s"));

@@ -31,16 +31,19 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
     const bool firstStart = !QFileInfo::exists(path);
 
     ui::MainWindow window;
-    if (window.openDatabase(path) && firstStart && options.databasePath.isEmpty()) {
-        // Off the GUI thread, like every engine call; the tree fills in as it is created.
-        window.client()->call(
-            &window, [](Broker& broker) { return createSampleNamespace(broker); },
-            [&window](const Result<void>& created) {
-                if (!created)
-                    window.messageBar()->showError(created.error(),
-                                                   QObject::tr("The sample namespace"));
-            });
+    if (firstStart && options.databasePath.isEmpty()) {
+        QObject::connect(&window, &ui::MainWindow::databaseOpened, &window, [&window] {
+            // Off the GUI thread, like every engine call; the tree fills in as it is created.
+            window.client()->call(
+                &window, [](Broker& broker) { return createSampleNamespace(broker); },
+                [&window](const Result<void>& created) {
+                    if (!created)
+                        window.messageBar()->showError(created.error(),
+                                                       QObject::tr("The sample namespace"));
+                });
+        });
     }
+    window.openDatabase(path);
     window.show();
     if (!options.screenshotFile.isEmpty()) {
         // As a user would before taking the picture: open the first message of the list.

@@ -6,16 +6,20 @@
 #include "MessageListPanel.h"
 #include "NamespaceTreePanel.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPointer>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QThread>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace hourglass::ui {
@@ -131,17 +135,40 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     rememberRecent(path);
 }
 
-bool MainWindow::openDatabase(const QString& path) {
-    BrokerOptions options;
-    options.databasePath = path;
-    auto opened = Broker::open(options);
+void MainWindow::openDatabase(const QString& path) {
+    // Opening reads the whole database into the engine's index (about half a second for a
+    // million messages): never on the GUI thread.
+    m_databaseLabel->setText(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    QPointer<MainWindow> self(this);
+    QThread* gui = thread();
+    QThreadPool::globalInstance()->start([self, path, gui] {
+        BrokerOptions options;
+        options.databasePath = path;
+        auto opened = std::make_shared<Result<std::unique_ptr<Broker>>>(Broker::open(options));
+        // The change feed belongs to the thread that opened the broker; hand it to the GUI's.
+        if (*opened)
+            (*opened)->get()->changes()->moveToThread(gui);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, path, opened] {
+                if (self)
+                    self->finishOpening(path, std::move(*opened));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::finishOpening(const QString& path, Result<std::unique_ptr<Broker>> opened) {
     if (!opened) {
+        m_databaseLabel->setText(m_client ? QDir::toNativeSeparators(m_client->databasePath())
+                                          : QString());
         m_messageBar->showError(opened.error(), tr("Cannot open %1").arg(path));
-        return false;
+        emit databaseFailed(path);
+        return;
     }
     setClient(std::make_unique<BrokerClient>(std::move(opened).value()));
     m_messageBar->hide();
-    return true;
+    emit databaseOpened(path);
 }
 
 void MainWindow::chooseDatabase(bool create) {

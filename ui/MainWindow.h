@@ -4,6 +4,8 @@
 // the File menu. It holds no broker
 // logic; panels talk to the engine through the BrokerClient.
 
+#include "Broker.h"
+
 #include <QMainWindow>
 
 #include <memory>
@@ -30,13 +32,19 @@ public:
     void setClient(std::unique_ptr<BrokerClient> client);
     BrokerClient* client() const { return m_client.get(); }
     MessageBar* messageBar() const { return m_messageBar; }
-    // Opens (or creates) a database file and shows it; errors go to the message bar.
-    bool openDatabase(const QString& path);
+    // Opens (or creates) a database file off the GUI thread and shows it when it is ready
+    // (databaseOpened); errors go to the message bar (databaseFailed).
+    void openDatabase(const QString& path);
+
+signals:
+    void databaseOpened(const QString& path);
+    void databaseFailed(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void finishOpening(const QString& path, Result<std::unique_ptr<Broker>> opened);
     void buildMenus();
     void chooseDatabase(bool create);
     void rememberRecent(const QString& path);

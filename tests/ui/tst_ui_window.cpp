@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -101,13 +102,39 @@ private slots:
 
         MainWindow window;
         window.show();
-        QVERIFY(!window.openDatabase(path));
+        QSignalSpy failed(&window, &MainWindow::databaseFailed);
+        window.openDatabase(path);
+        QTRY_COMPARE(failed.count(), 1);
         auto* bar = window.findChild<MessageBar*>(QStringLiteral("messageBar"));
         QVERIFY(bar);
         QVERIFY(bar->isVisible());
         QVERIFY(bar->text().contains(QStringLiteral("GeneralError")));
         QVERIFY(bar->text().contains(QStringLiteral("not an Hourglass database")));
         QCOMPARE(window.client(), nullptr);
+        // The file is left as it was.
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray(4096, 'x'));
+    }
+
+    void window_opensDatabaseOffTheGuiThread() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fresh.db"));
+        MainWindow window;
+        window.show();
+        QSignalSpy opened(&window, &MainWindow::databaseOpened);
+        window.openDatabase(path);
+        QTRY_COMPARE(opened.count(), 1);
+        QVERIFY(window.client());
+        QCOMPARE(window.client()->databasePath(), path);
+        // The change feed arrives on the GUI thread: a namespace created through the client
+        // shows up in the tree.
+        window.client()->call(
+            &window,
+            [](Broker& broker) { return broker.createNamespace({QStringLiteral("fresh")}); },
+            [](const Result<void>&) {});
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QVERIFY(tree);
+        QTRY_VERIFY(findPath(tree->model(), QStringLiteral("fresh")).isValid());
     }
 };
 

@@ -107,48 +107,25 @@ double RawSqliteStore::insertMessages(qint64 firstSeq, qint64 count, int perTran
 }
 
 double RawSqliteStore::peekLockCompleteWrites(qint64 firstSeq, qint64 count, int batch) {
-    sqlite3_stmt* deliveries = prepare("UPDATE messages SET delivery_count=?4 WHERE entity_id=?1 "
-                                       "AND sub_queue=?2 AND seq=?3");
-    sqlite3_stmt* deleteMessage =
-        prepare("DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3");
-    sqlite3_stmt* deleteBody = prepare("DELETE FROM bodies WHERE key=?1");
-    Finalize f1{deliveries}, f2{deleteMessage}, f3{deleteBody};
-    const Stopwatch watch;
-    for (qint64 first = firstSeq; first < firstSeq + count; first += batch) {
-        const qint64 end = std::min(firstSeq + count, first + batch);
-        exec("BEGIN IMMEDIATE");
-        for (qint64 seq = first; seq < end; ++seq) {
-            sqlite3_bind_int64(deliveries, 1, kEntityId);
-            sqlite3_bind_int64(deliveries, 2, 0);
-            sqlite3_bind_int64(deliveries, 3, seq);
-            sqlite3_bind_int64(deliveries, 4, 1);
-            step(deliveries);
-        }
-        exec("COMMIT");
-        for (qint64 seq = first; seq < end; ++seq) {
-            exec("BEGIN IMMEDIATE");
-            sqlite3_bind_int64(deleteMessage, 1, kEntityId);
-            sqlite3_bind_int64(deleteMessage, 2, 0);
-            sqlite3_bind_int64(deleteMessage, 3, seq);
-            step(deleteMessage);
-            sqlite3_bind_int64(deleteBody, 1, schema::bodyKey(kEntityId, seq));
-            step(deleteBody);
-            exec("COMMIT");
-        }
-    }
-    return watch.seconds();
+    return completeWrites(firstSeq, count, batch, Commits::OnePerDelete);
 }
 
 double RawSqliteStore::peekLockCompleteBatchWrites(qint64 firstSeq, qint64 count, int batch) {
+    return completeWrites(firstSeq, count, batch, Commits::OnePerBatch);
+}
+
+double RawSqliteStore::completeWrites(qint64 firstSeq, qint64 count, int batch, Commits commits) {
     sqlite3_stmt* deliveries = prepare("UPDATE messages SET delivery_count=?4 WHERE entity_id=?1 "
                                        "AND sub_queue=?2 AND seq=?3");
     sqlite3_stmt* deleteMessage =
         prepare("DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3");
     sqlite3_stmt* deleteBody = prepare("DELETE FROM bodies WHERE key=?1");
     Finalize f1{deliveries}, f2{deleteMessage}, f3{deleteBody};
+    const bool eachOnItsOwn = commits == Commits::OnePerDelete;
     const Stopwatch watch;
     for (qint64 first = firstSeq; first < firstSeq + count; first += batch) {
         const qint64 end = std::min(firstSeq + count, first + batch);
+        // The receive: one transaction raising the batch's delivery counts.
         exec("BEGIN IMMEDIATE");
         for (qint64 seq = first; seq < end; ++seq) {
             sqlite3_bind_int64(deliveries, 1, kEntityId);
@@ -157,15 +134,23 @@ double RawSqliteStore::peekLockCompleteBatchWrites(qint64 firstSeq, qint64 count
             sqlite3_bind_int64(deliveries, 4, 1);
             step(deliveries);
         }
+        if (eachOnItsOwn)
+            exec("COMMIT");
+        // The completions: one transaction each, or joined to the receive's.
         for (qint64 seq = first; seq < end; ++seq) {
+            if (eachOnItsOwn)
+                exec("BEGIN IMMEDIATE");
             sqlite3_bind_int64(deleteMessage, 1, kEntityId);
             sqlite3_bind_int64(deleteMessage, 2, 0);
             sqlite3_bind_int64(deleteMessage, 3, seq);
             step(deleteMessage);
             sqlite3_bind_int64(deleteBody, 1, schema::bodyKey(kEntityId, seq));
             step(deleteBody);
+            if (eachOnItsOwn)
+                exec("COMMIT");
         }
-        exec("COMMIT");
+        if (!eachOnItsOwn)
+            exec("COMMIT");
     }
     return watch.seconds();
 }

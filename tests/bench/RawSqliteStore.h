@@ -46,6 +46,8 @@ public:
     double moveToDeadLetter(qint64 entityId, const std::vector<qint64>& seqs);
 
 private:
+    enum class Commits { OnePerDelete, OnePerBatch };
+    double completeWrites(qint64 firstSeq, qint64 count, int batch, Commits commits);
     sqlite3_stmt* prepare(const char* sql);
     void exec(const char* sql);
     void step(sqlite3_stmt* statement); // runs to SQLITE_DONE and resets

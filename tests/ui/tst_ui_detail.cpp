@@ -4,6 +4,7 @@
 
 #include "BodyFormatter.h"
 #include "BrokerClient.h"
+#include "ClientCall.h"
 #include "MessageDetailPanel.h"
 #include "TestBroker.h"
 
@@ -50,15 +51,7 @@ struct Env {
 
     // Runs one broker call through the client and returns its result on this (GUI) thread.
     template <typename Work> auto call(Work work) {
-        using R = std::invoke_result_t<Work, Broker&>;
-        std::optional<R> out;
-        QObject context;
-        client->call(&context, std::move(work), [&out](R result) { out = std::move(result); });
-        client->waitForIdle();
-        QCoreApplication::sendPostedEvents(&context, QEvent::MetaCall);
-        if (!out)
-            qFatal("broker call returned nothing");
-        return std::move(*out);
+        return hourglass::testing::callAndWait(*client, std::move(work));
     }
 
     qint64 send(const OutgoingMessage& message) {

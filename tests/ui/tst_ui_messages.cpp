@@ -2,6 +2,7 @@
 // countdown texts and states, the shared ticker (visible rows only), and the panel around them.
 
 #include "BrokerClient.h"
+#include "ClientCall.h"
 #include "CountdownDelegate.h"
 #include "CountdownTicker.h"
 #include "DurationText.h"
@@ -49,15 +50,7 @@ struct Env {
 
     // Runs one broker call through the client and returns its result on this (GUI) thread.
     template <typename Work> auto call(Work work) {
-        using R = std::invoke_result_t<Work, Broker&>;
-        std::optional<R> out;
-        QObject context;
-        client->call(&context, std::move(work), [&out](R result) { out = std::move(result); });
-        client->waitForIdle();
-        QCoreApplication::sendPostedEvents(&context, QEvent::MetaCall);
-        if (!out)
-            qFatal("broker call returned nothing");
-        return std::move(*out);
+        return hourglass::testing::callAndWait(*client, std::move(work));
     }
 };
 

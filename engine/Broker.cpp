@@ -340,6 +340,30 @@ Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequence
     return m_impl->receiveDeferred(path, sequenceNumber, receiver);
 }
 
+Result<void> Broker::deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers) {
+    return m_impl->deleteMessages(path, sequenceNumbers);
+}
+
+Result<QList<SendResult>> Broker::transferMessages(const QString& sourcePath,
+                                                   const QList<qint64>& sequenceNumbers,
+                                                   const QString& targetPath, Transfer mode) {
+    return m_impl->transferMessages(sourcePath, sequenceNumbers, targetPath, mode);
+}
+
+Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
+                                           const QList<qint64>& sequenceNumbers) {
+    // The entity is the path without its dead-letter suffix; anything else is refused here, so
+    // that a resubmit never silently moves messages between two live queues.
+    if (!deadLetterPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("'%1' is not a dead-letter queue: resubmit takes "
+                                        "'<entity>/$deadletterqueue'.")
+                             .arg(deadLetterPath));
+    return m_impl->transferMessages(deadLetterPath, sequenceNumbers,
+                                    deadLetterPath.chopped(kDeadLetterSuffix.size()),
+                                    Transfer::Move);
+}
+
 Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequenceNumber,
                                         int maxCount) {
     return m_impl->peek(path, fromSequenceNumber, maxCount);

@@ -163,6 +163,28 @@ public:
     // settles on its own: one result per lock, in order.
     QList<Result<void>> completeBatch(const QList<LockRef>& locks);
 
+    // ---- Explorer operations: what an operator does to stored messages, beyond what a Service
+    // Bus client can do. Each is all or nothing (a missing sequence number is refused with
+    // MessageNotFound and nothing changes) and acknowledged once durable. A lock held on a message
+    // that goes away is lost (the receiver's settlement then fails with MessageLockLost).
+
+    // Removes the given messages of a path (main or "/$deadletterqueue"), whatever their state.
+    Result<void> deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers);
+    enum class Transfer { Copy, Move };
+    // Sends the given messages of `sourcePath` to `targetPath` as new messages (new sequence
+    // number, enqueued now, delivery count 0; a scheduled message stays scheduled for the same
+    // instant), keeping every system and application property except DeadLetterReason and
+    // DeadLetterErrorDescription. Move also removes the originals, in the same step. The target
+    // must accept sends (status, size, quota); duplicate detection does not drop a transfer.
+    Result<QList<SendResult>> transferMessages(const QString& sourcePath,
+                                               const QList<qint64>& sequenceNumbers,
+                                               const QString& targetPath, Transfer mode);
+    // Moves dead-lettered messages back to the entity whose dead-letter queue holds them (a
+    // subscription's come back to the subscription, not through its topic): transferMessages
+    // with Move from "<entity>/$deadletterqueue" to "<entity>".
+    Result<QList<SendResult>> resubmit(const QString& deadLetterPath,
+                                       const QList<qint64>& sequenceNumbers);
+
     // ---- Explorer reads: paged, without side effects and without activity (not a peek)
     // Up to maxCount messages of the path (main or "/$deadletterqueue") from fromSequenceNumber
     // on, in sequence order. Bodies only when asked for.

@@ -161,6 +161,14 @@ public:
     Result<void> modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                                         const QVariantMap& changes);
 
+    // ---- Operator tools (BrokerOperator.cpp)
+    Result<void> deleteMessages(const QString& path, const QList<qint64>& seqs);
+    Result<QList<SendResult>> transferMessages(const QString& sourcePath, const QList<qint64>& seqs,
+                                               const QString& targetPath, Broker::Transfer mode);
+    // Every sequence number is held by the target's index, or MessageNotFound naming the first
+    // that is not; duplicates are dropped (order kept).
+    Result<QList<qint64>> checkPresentLocked(const Target& target, const QList<qint64>& seqs) const;
+
     // ---- Time (BrokerTime.cpp)
     int processDueLocked(Instant now);
     bool handleEventLocked(const TimerEvent& event);
@@ -186,6 +194,12 @@ public:
     TimerQueue m_timers;
     std::size_t m_timerCompactionMark = 4096;
 };
+
+// Whether an entity's status lets messages in (E3 Status).
+inline bool acceptsSends(const Entity& entity) {
+    return entity.properties.status != EntityStatus::Disabled &&
+           entity.properties.status != EntityStatus::SendDisabled;
+}
 
 // Bytes a message counts for (body, system properties, application properties) against
 // MaxMessageSizeInKilobytes and MaxSizeInMegabytes.

@@ -31,11 +31,6 @@ bool supportedPropertyValue(const QVariant& value) {
         return !value.isValid();
     }
 }
-
-bool sendable(const Entity& entity) {
-    return entity.properties.status != EntityStatus::Disabled &&
-           entity.properties.status != EntityStatus::SendDisabled;
-}
 } // namespace
 
 Millis BrokerImpl::effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const {
@@ -118,7 +113,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                              QStringLiteral("Messages are sent to the topic '%1', not to its "
                                             "subscription.")
                                  .arg(entity.topic ? entity.topic->path : entity.path));
-        if (!sendable(entity))
+        if (!acceptsSends(entity))
             return makeError(ErrorCode::MessagingEntityDisabled,
                              QStringLiteral("'%1' is %2: it accepts no messages.")
                                  .arg(entity.path, entityStatusName(entity.properties.status)));
@@ -217,7 +212,7 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
         else if (!target)
             failure =
                 QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
-        else if (!sendable(*target))
+        else if (!acceptsSends(*target))
             failure = QStringLiteral("The forwarding destination '%1' is %2.")
                           .arg(forwardTo, entityStatusName(target->properties.status));
         if (failure.isEmpty()) {

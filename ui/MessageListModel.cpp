@@ -2,6 +2,7 @@
 
 #include "BrokerClient.h"
 #include "DurationText.h"
+#include "MessageColumns.h"
 
 #include <QDateTime>
 
@@ -28,31 +29,6 @@ bool samePath(const QString& fromFeed, const QString& ours) {
         return true;
     return !ours.contains(QLatin1Char(':')) &&
            fromFeed.section(QLatin1Char(':'), 1).compare(ours, Qt::CaseInsensitive) == 0;
-}
-
-QString localTime(Instant instant) {
-    return QDateTime::fromMSecsSinceEpoch(instant).toLocalTime().toString(
-        QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-}
-
-QString stateName(MessageListModel::RowState state) {
-    switch (state) {
-    case MessageListModel::RowState::Active:
-        return QStringLiteral("Active");
-    case MessageListModel::RowState::Scheduled:
-        return QStringLiteral("Scheduled");
-    case MessageListModel::RowState::Deferred:
-        return QStringLiteral("Deferred");
-    case MessageListModel::RowState::Locked:
-        return QStringLiteral("Locked");
-    case MessageListModel::RowState::Expired:
-        return QStringLiteral("Expired");
-    }
-    return {};
-}
-
-bool expiredAt(const MessageView& m, Instant now) {
-    return m.expired || (m.expiresAt != kNever && m.expiresAt <= now);
 }
 
 } // namespace
@@ -257,22 +233,6 @@ int MessageListModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-MessageListModel::RowState MessageListModel::rowState(const MessageView& m, Instant now) const {
-    if (expiredAt(m, now))
-        return RowState::Expired;
-    if (m.locked)
-        return RowState::Locked;
-    switch (m.state) {
-    case MessageState::Scheduled:
-        return RowState::Scheduled;
-    case MessageState::Deferred:
-        return RowState::Deferred;
-    case MessageState::Active:
-        break;
-    }
-    return RowState::Active;
-}
-
 QVariant MessageListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.model() != this || index.row() >= rowCount())
         return {};
@@ -283,125 +243,28 @@ QVariant MessageListModel::data(const QModelIndex& index, int role) const {
     const Instant now = m_client.clock().now();
     switch (role) {
     case Qt::DisplayRole:
-        return displayData(*m, column, now);
+        return columns::display(*m, column, now, m_lockDuration);
     case Qt::UserRole:
-        return rawData(*m, column, now);
+        return columns::raw(*m, column, now, m_lockDuration);
     case Qt::TextAlignmentRole:
-        if (column == SequenceNumberColumn || column == DeliveryCountColumn)
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
+        return columns::alignment(column);
     case Qt::ToolTipRole:
-        if (column == ExpiresAtColumn && m->expiryDerived)
-            return tr("%1\n(derived) from the entity's default message time to live")
-                .arg(formatInstant(m->expiresAt));
-        if (column == TimeToLiveColumn && m->locked)
-            return tr("Held by lock: a locked message does not expire until its lock ends");
-        if (column == TimeToLiveColumn && m->effectiveTimeToLive != kInfinite)
-            return tr("Time to live %1").arg(formatIsoDuration(m->effectiveTimeToLive));
-        return {};
+        return columns::toolTip(*m, column);
     case ExpiresAtRole:
         return m->expiresAt;
     case LockedUntilRole:
         return m->lockedUntil;
     case CountdownRole:
-        if (column == TimeToLiveColumn)
-            return QVariant::fromValue(
-                ttlCountdown(m->expiresAt, m->effectiveTimeToLive, m->expired, m->locked, now));
-        if (column == LockColumn)
-            return QVariant::fromValue(
-                lockCountdown(m->locked, m->lockedUntil, m_lockDuration, now));
-        return {};
+        return columns::countdown(*m, column, now, m_lockDuration);
     default:
         return {};
     }
 }
 
-QVariant MessageListModel::displayData(const MessageView& m, int column, Instant now) const {
-    switch (Column(column)) {
-    case SequenceNumberColumn:
-        return m.sequenceNumber;
-    case MessageIdColumn:
-        return m.messageId;
-    case SubjectColumn:
-        return m.subject;
-    case StateColumn:
-        return stateName(rowState(m, now));
-    case EnqueuedColumn:
-        return localTime(m.enqueuedTime);
-    case ExpiresAtColumn:
-        return m.expiresAt == kNever ? QStringLiteral("never") : localTime(m.expiresAt);
-    case TimeToLiveColumn:
-        return ttlCountdown(m.expiresAt, m.effectiveTimeToLive, m.expired, m.locked, now).text;
-    case DeliveryCountColumn:
-        return m.deliveryCount;
-    case LockHolderColumn:
-        return m.locked ? m.lockHolder : QString();
-    case LockColumn:
-        return lockCountdown(m.locked, m.lockedUntil, m_lockDuration, now).text;
-    case ColumnCount:
-        break;
-    }
-    return {};
-}
-
-QVariant MessageListModel::rawData(const MessageView& m, int column, Instant now) const {
-    switch (Column(column)) {
-    case SequenceNumberColumn:
-        return m.sequenceNumber;
-    case MessageIdColumn:
-        return m.messageId;
-    case SubjectColumn:
-        return m.subject;
-    case StateColumn:
-        return int(rowState(m, now));
-    case EnqueuedColumn:
-        return m.enqueuedTime;
-    case ExpiresAtColumn:
-        return m.expiresAt;
-    case TimeToLiveColumn:
-        return ttlCountdown(m.expiresAt, m.effectiveTimeToLive, m.expired, m.locked, now).remaining;
-    case DeliveryCountColumn:
-        return m.deliveryCount;
-    case LockHolderColumn:
-        return m.locked ? m.lockHolder : QString();
-    case LockColumn:
-        return m.locked
-                   ? QVariant(lockCountdown(true, m.lockedUntil, m_lockDuration, now).remaining)
-                   : QVariant();
-    case ColumnCount:
-        break;
-    }
-    return {};
-}
-
 QVariant MessageListModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    switch (Column(section)) {
-    case SequenceNumberColumn:
-        return tr("Sequence number");
-    case MessageIdColumn:
-        return tr("Message id");
-    case SubjectColumn:
-        return tr("Subject");
-    case StateColumn:
-        return tr("State");
-    case EnqueuedColumn:
-        return tr("Enqueued");
-    case ExpiresAtColumn:
-        return tr("Expires at");
-    case TimeToLiveColumn:
-        return tr("Time to live");
-    case DeliveryCountColumn:
-        return tr("Delivery count");
-    case LockHolderColumn:
-        return tr("Lock holder");
-    case LockColumn:
-        return tr("Lock");
-    case ColumnCount:
-        break;
-    }
-    return {};
+    return columns::header(section);
 }
 
 } // namespace hourglass::ui

@@ -93,9 +93,6 @@ private:
     const MessageView* messageAt(int row) const;
     void requestPage(int page) const;
     void touchPage(int page) const;
-    QVariant displayData(const MessageView& m, int column, Instant now) const;
-    QVariant rawData(const MessageView& m, int column, Instant now) const;
-    RowState rowState(const MessageView& m, Instant now) const;
 
     BrokerClient& m_client;
     QString m_path;

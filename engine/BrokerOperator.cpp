@@ -1,0 +1,162 @@
+// Operator tools over stored messages: delete, copy or move to another entity, resubmit from a
+// dead-letter queue. Not Service Bus data-plane operations but what an explorer's user does
+// (Service Bus Explorer's purge, resubmit and move); each is one critical section and one commit,
+// so it is all or nothing and acknowledged only once durable.
+#include "BrokerImpl.h"
+
+#include <QSet>
+
+namespace hourglass {
+
+namespace {
+// One call is one critical section: larger jobs are cut into chunks by the caller (the explorer
+// runs them as background jobs with progress), so that other callers are not held up for long.
+constexpr int kMaxMessagesPerCall = 10000;
+
+const QString kReasonProperty = QStringLiteral("DeadLetterReason");
+const QString kDescriptionProperty = QStringLiteral("DeadLetterErrorDescription");
+
+Result<void> checkCount(const QList<qint64>& seqs) {
+    if (seqs.size() > kMaxMessagesPerCall)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("%1 messages in one call; at most %2 are allowed.")
+                             .arg(seqs.size())
+                             .arg(kMaxMessagesPerCall));
+    return {};
+}
+} // namespace
+
+Result<QList<qint64>> BrokerImpl::checkPresentLocked(const Target& target,
+                                                     const QList<qint64>& seqs) const {
+    const MessageIndex& index = target.entity->index(target.subQueue);
+    QList<qint64> unique;
+    QSet<qint64> seen;
+    for (qint64 seq : seqs) {
+        if (seen.contains(seq))
+            continue;
+        if (!index.find(seq))
+            return makeError(ErrorCode::MessageNotFound,
+                             QStringLiteral("No message with sequence number %1 in '%2'.")
+                                 .arg(seq)
+                                 .arg(target.subQueue == SubQueue::DeadLetter
+                                          ? target.entity->path + kDeadLetterSuffix
+                                          : target.entity->path));
+        seen.insert(seq);
+        unique.append(seq);
+    }
+    return unique;
+}
+
+Result<void> BrokerImpl::deleteMessages(const QString& path, const QList<qint64>& seqs) {
+    if (auto ok = checkCount(seqs); !ok)
+        return ok.error();
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto target = enterLocked(path, now);
+        if (!target)
+            return target.error();
+        auto present = checkPresentLocked(*target, seqs);
+        if (!present)
+            return present.error();
+        for (qint64 seq : *present)
+            removeMessageLocked(*target->entity, target->subQueue, seq);
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath,
+                                                       const QList<qint64>& seqs,
+                                                       const QString& targetPath,
+                                                       Broker::Transfer mode) {
+    if (auto ok = checkCount(seqs); !ok)
+        return ok.error();
+    QList<SendResult> results;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto source = enterLocked(sourcePath, now);
+        if (!source)
+            return source.error();
+        auto target = resolveLocked(targetPath);
+        if (!target)
+            return target.error();
+        Entity& destination = *target->entity;
+        if (target->subQueue == SubQueue::DeadLetter)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("Messages cannot be moved into a dead-letter queue; "
+                                            "choose '%1' itself.")
+                                 .arg(destination.path));
+        if (!acceptsSends(destination))
+            return makeError(
+                ErrorCode::MessagingEntityDisabled,
+                QStringLiteral("'%1' is %2: it accepts no messages.")
+                    .arg(destination.path, entityStatusName(destination.properties.status)));
+        auto present = checkPresentLocked(*source, seqs);
+        if (!present)
+            return present.error();
+        if (present->isEmpty())
+            return results;
+
+        // The bodies live only in the store: commit what is pending, then read the rows whole.
+        if (auto synced = m_store->sync(); !synced)
+            return synced.error();
+        const std::vector<qint64> wanted(present->cbegin(), present->cend());
+        auto rows = m_store->readMany(source->entity->id, source->subQueue, wanted, true);
+        if (!rows)
+            return rows.error();
+        if (rows->size() != wanted.size())
+            return makeError(ErrorCode::GeneralError,
+                             QStringLiteral("The store lost track of messages of '%1'.")
+                                 .arg(source->entity->path));
+
+        // Check every message before changing anything. A move inside one entity (resubmit)
+        // frees what it adds, so it does not count twice against the quota.
+        const bool sameEntity = source->entity == &destination;
+        qint64 batchBytes = 0;
+        QList<OutgoingMessage> outgoing;
+        outgoing.reserve(qsizetype(rows->size()));
+        for (const StoredMessage& row : *rows) {
+            OutgoingMessage message = outgoingFromStored(row);
+            message.applicationProperties.remove(kReasonProperty);
+            message.applicationProperties.remove(kDescriptionProperty);
+            if (row.state == MessageState::Scheduled && row.scheduledAt > now)
+                message.scheduledEnqueueTime = row.scheduledAt;
+            const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
+            if (auto ok = checkSendableLocked(destination, message, batchBytes - credit); !ok)
+                return ok.error();
+            batchBytes += messageSize(message) - credit;
+            outgoing.append(std::move(message));
+        }
+
+        if (mode == Broker::Transfer::Move)
+            for (qint64 seq : *present)
+                removeMessageLocked(*source->entity, source->subQueue, seq);
+        touchLocked(destination, now); // A2: like a send, a transfer is activity on the target
+        for (const OutgoingMessage& message : outgoing) {
+            SendResult result;
+            if (message.scheduledEnqueueTime) {
+                result.sequenceNumber = destination.nextSeq++;
+                result.scheduled = true;
+                storeLocked(destination, SubQueue::Main, result.sequenceNumber, message, now,
+                            MessageState::Scheduled, *message.scheduledEnqueueTime, {});
+            } else {
+                const qint64 before = destination.nextSeq;
+                deliverLocked(destination, message, now, {}, 0);
+                if (destination.nextSeq > before)
+                    result.sequenceNumber = destination.nextSeq - 1;
+            }
+            results.append(result);
+        }
+        logProgressLocked(destination);
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return results;
+}
+
+} // namespace hourglass

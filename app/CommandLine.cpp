@@ -41,7 +41,11 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                                         QStringLiteral("Opens the window, saves a picture of it "
                                                        "to FILE (PNG) once loaded, and quits."),
                                         QStringLiteral("FILE"));
-    parser.addOptions({help, scenario, report, db, durability, headless, screenshot});
+    const QCommandLineOption theme(QStringLiteral("theme"),
+                                   QStringLiteral("system, light or dark (default: the one chosen "
+                                                  "last in View > Theme)."),
+                                   QStringLiteral("THEME"));
+    parser.addOptions({help, scenario, report, db, durability, headless, screenshot, theme});
 
     CommandLineOptions options;
     options.helpText = parser.helpText();
@@ -60,6 +64,13 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     options.databasePath = parser.value(db);
     options.headless = parser.isSet(headless);
     options.screenshotFile = parser.value(screenshot);
+    options.theme = parser.value(theme);
+    if (!options.theme.isEmpty() && options.theme != QLatin1String("system") &&
+        options.theme != QLatin1String("light") && options.theme != QLatin1String("dark")) {
+        options.error =
+            QStringLiteral("--theme must be system, light or dark, not '%1'").arg(options.theme);
+        return options;
+    }
     const QString mode = parser.value(durability);
     if (mode == QLatin1String("crash-only"))
         options.durability = Durability::ProcessCrashSafe;

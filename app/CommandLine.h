@@ -27,6 +27,7 @@ struct CommandLineOptions {
     Durability durability = Durability::PowerSafe;
     bool headless = false;  // --headless: no window even without --scenario
     QString screenshotFile; // --screenshot: save a picture of the window, then quit
+    QString theme;          // --theme: system, light or dark; empty: the saved choice
     bool showHelp = false;
     QString helpText;
     QString error; // non-empty when the command line is unusable

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "SampleNamespace.h"
+#include "Theme.h"
 
 #include <QApplication>
 #include <QDir>
@@ -30,6 +31,8 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
     QDir().mkpath(QFileInfo(path).absolutePath());
     const bool firstStart = !QFileInfo::exists(path);
 
+    ui::applyTheme(options.theme.isEmpty() ? ui::savedTheme()
+                                           : ui::themeChoiceFromName(options.theme));
     ui::MainWindow window;
     if (firstStart && options.databasePath.isEmpty()) {
         QObject::connect(&window, &ui::MainWindow::databaseOpened, &window, [&window] {

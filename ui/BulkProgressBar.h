@@ -5,6 +5,8 @@
 //
 // Object names for tests: "bulkTitle", "bulkProgress", "bulkCancel".
 
+#include "BulkJob.h"
+
 #include <QPointer>
 #include <QWidget>
 
@@ -14,8 +16,6 @@ class QPushButton;
 class QToolButton;
 
 namespace hourglass::ui {
-
-class BulkJob;
 
 class BulkProgressBar : public QWidget {
     Q_OBJECT

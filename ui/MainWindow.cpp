@@ -1,9 +1,9 @@
 #include "MainWindow.h"
 
 #include "BrokerClient.h"
+#include "EntityActions.h"
+#include "EntityWorkspace.h"
 #include "MessageBar.h"
-#include "MessageDetailPanel.h"
-#include "MessageListPanel.h"
 #include "NamespaceTreePanel.h"
 
 #include <QApplication>
@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QThread>
 #include <QThreadPool>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace hourglass::ui {
@@ -40,21 +41,17 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_messageBar(new MessageBar)
     , m_splitter(new QSplitter(Qt::Horizontal))
-    , m_rightSplitter(new QSplitter(Qt::Vertical))
     , m_treeSlot(new QStackedWidget)
-    , m_messagesSlot(new QStackedWidget)
+    , m_workspaceSlot(new QStackedWidget)
     , m_databaseLabel(new QLabel) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Hourglass"));
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     m_treeSlot->addWidget(placeholder(tr("No database open"), m_treeSlot));
-    m_messagesSlot->addWidget(
-        placeholder(tr("Select a queue, a subscription or a dead-letter queue"), m_messagesSlot));
-    m_rightSplitter->setObjectName(QStringLiteral("messageSplitter"));
-    m_rightSplitter->addWidget(m_messagesSlot);
-    m_rightSplitter->setChildrenCollapsible(false);
+    m_workspaceSlot->addWidget(
+        placeholder(tr("Open or create a database (File menu)"), m_workspaceSlot));
     m_splitter->addWidget(m_treeSlot);
-    m_splitter->addWidget(m_rightSplitter);
+    m_splitter->addWidget(m_workspaceSlot);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
     m_splitter->setChildrenCollapsible(false);
@@ -69,70 +66,88 @@ MainWindow::MainWindow(QWidget* parent)
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
     statusBar()->addPermanentWidget(m_databaseLabel);
     buildMenus();
-    resize(1280, 760);
+    resize(1280, 800);
     restoreLayout();
 }
 
 MainWindow::~MainWindow() {
-    // Panels hold the client; let them go before it does.
+    // Panels and actions hold the client; let them go before it does.
+    delete m_entityActions;
     delete m_tree;
-    delete m_messages;
-    delete m_detail;
-}
-
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* create = file->addAction(tr("&New database…"), this, [this] { chooseDatabase(true); });
-    create->setShortcut(QKeySequence::New);
-    QAction* open = file->addAction(tr("&Open database…"), this, [this] { chooseDatabase(false); });
-    open->setShortcut(QKeySequence::Open);
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    refreshRecentMenu();
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    delete m_workspace;
 }
 
 void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
+    if (m_workspace)
+        m_workspaceState = m_workspace->splitter()->saveState();
+    delete m_entityActions;
     delete m_tree;
-    delete m_messages;
-    delete m_detail;
+    delete m_workspace;
+    m_entityActions = nullptr;
     m_tree = nullptr;
-    m_messages = nullptr;
-    m_detail = nullptr;
+    m_workspace = nullptr;
     m_client = std::move(client);
-    if (!m_client)
+    if (!m_client) {
+        fillEntityMenus();
         return;
+    }
     m_tree = new NamespaceTreePanel(*m_client);
-    m_messages = new MessageListPanel(*m_client);
     m_treeSlot->addWidget(m_tree);
     m_treeSlot->setCurrentWidget(m_tree);
-    m_messagesSlot->addWidget(m_messages);
-    m_detail = new MessageDetailPanel(*m_client);
-    m_rightSplitter->addWidget(m_detail);
-    // The list and the detail below it share the height.
-    if (!m_rightSplitter->restoreState(m_messageSplitterState))
-        m_rightSplitter->setSizes({height() / 2, height() / 2});
-    connect(m_messages, &MessageListPanel::messageSelected, m_detail,
-            &MessageDetailPanel::showMessage);
+    m_workspace = new EntityWorkspace(*m_client);
+    m_workspaceSlot->addWidget(m_workspace);
+    m_workspaceSlot->setCurrentWidget(m_workspace);
+    if (!m_workspace->splitter()->restoreState(m_workspaceState))
+        m_workspace->splitter()->setSizes({height() * 3 / 5, height() * 2 / 5});
+    m_entityActions = new EntityActions(*m_client, this);
+    fillEntityMenus();
+
+    connect(m_workspace, &EntityWorkspace::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_workspace, &EntityWorkspace::statusMessage, this, &MainWindow::showStatus);
+    connect(m_entityActions, &EntityActions::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_entityActions, &EntityActions::statusMessage, this, &MainWindow::showStatus);
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
-            [this](const QString& path, EntityKind kind, bool) {
-                m_detail->clear();
-                if (kind == EntityKind::Topic) {
-                    m_messagesSlot->setCurrentIndex(0);
-                    return;
-                }
-                m_messages->setPath(path);
-                m_messagesSlot->setCurrentWidget(m_messages);
+            [this](const QString& path, EntityKind kind, bool deadLetter) {
+                using NodeKind = NamespaceTreeModel::NodeKind;
+                NodeKind node = NodeKind::Queue;
+                if (deadLetter)
+                    node = NodeKind::DeadLetterQueue;
+                else if (kind == EntityKind::Topic)
+                    node = NodeKind::Topic;
+                else if (kind == EntityKind::Subscription)
+                    node = NodeKind::Subscription;
+                select(path, node);
             });
     connect(m_tree, &NamespaceTreePanel::noEntitySelected, this, [this] {
-        m_detail->clear();
-        m_messagesSlot->setCurrentIndex(0);
+        // A namespace row (or nothing): namespace-level actions create entities in it.
+        const QModelIndex current = m_tree->view()->currentIndex();
+        select(current.isValid() ? current.data(NamespaceTreeModel::PathRole).toString()
+                                 : QString(),
+               NamespaceTreeModel::NodeKind::Namespace);
     });
     const QString path = m_client->databasePath();
     m_databaseLabel->setText(QDir::toNativeSeparators(path));
     setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
     rememberRecent(path);
+}
+
+void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) {
+    m_selectedPath = path;
+    m_selectedKind = kind;
+    if (m_entityActions)
+        m_entityActions->setSelection(path, kind);
+    if (m_workspace)
+        m_workspace->setEntity(kind == NamespaceTreeModel::NodeKind::Namespace ? QString() : path,
+                               kind);
+    if (m_sendAction)
+        m_sendAction->setEnabled(kind != NamespaceTreeModel::NodeKind::Namespace &&
+                                 kind != NamespaceTreeModel::NodeKind::DeadLetterQueue);
+}
+
+void MainWindow::showStatus(const QString& text) {
+    statusBar()->showMessage(text, 8000);
 }
 
 void MainWindow::openDatabase(const QString& path) {
@@ -205,15 +220,17 @@ void MainWindow::restoreLayout() {
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     // First start: room for the tree's count columns, the rest for the messages.
     if (!m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray()))
-        m_splitter->setSizes({560, 720});
-    m_messageSplitterState = settings.value(QStringLiteral("window/messageSplitter")).toByteArray();
+        m_splitter->setSizes({500, 780});
+    m_workspaceState = settings.value(QStringLiteral("window/workspaceSplitter")).toByteArray();
 }
 
 void MainWindow::saveLayout() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
-    settings.setValue(QStringLiteral("window/messageSplitter"), m_rightSplitter->saveState());
+    if (m_workspace)
+        settings.setValue(QStringLiteral("window/workspaceSplitter"),
+                          m_workspace->splitter()->saveState());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -151,13 +151,21 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     bodyLayout->addLayout(bodyBar);
     bodyLayout->addWidget(m_body);
 
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_system);
-    splitter->addWidget(m_application);
+    // Properties on the left (system above application), the body beside them: under a list
+    // the panel is wide and short, so side by side shows more of both than stacked.
+    auto* properties = new QSplitter(Qt::Vertical);
+    properties->addWidget(m_system);
+    properties->addWidget(m_application);
+    properties->setStretchFactor(0, 3);
+    properties->setStretchFactor(1, 1);
+    properties->setChildrenCollapsible(false);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("detailSplitter"));
+    splitter->addWidget(properties);
     splitter->addWidget(bodyBox);
-    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 3);
+    splitter->setChildrenCollapsible(false);
 
     m_pages->insertWidget(EmptyPage, m_empty);
     m_pages->insertWidget(ErrorPage, m_error);

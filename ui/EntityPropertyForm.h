@@ -1,0 +1,90 @@
+#pragma once
+// The properties of SEMANTICS.md E3 as a form, for a queue, a topic or a subscription. Each row
+// shows the property's field, then its default in the namespace's tier and its bound, so the
+// user sees what "normal" is before changing it. A topic shows only the members E3 gives topics.
+// The form checks itself with the engine's own validator (EntityProperties::validate) after each
+// edit and shows the first problem inline, marking the field it names; the engine checks again
+// when the dialog applies it (forwarding targets, names).
+//
+// Object names: one per property, camelCase of its E3 name ("lockDuration",
+// "maxDeliveryCount", "defaultMessageTimeToLive", ...), its hint "<name>Hint", and the inline
+// problem "entityFormError".
+
+#include "EntityProperties.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QSpinBox;
+
+namespace hourglass::ui {
+
+class DurationEdit;
+
+class EntityPropertyForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit EntityPropertyForm(QWidget* parent = nullptr);
+
+    // Which rows apply and which defaults and bounds the hints state. Keeps the field values.
+    void setKind(EntityKind kind, Tier tier);
+    EntityKind kind() const { return m_kind; }
+    Tier tier() const { return m_tier; }
+
+    // Fills every field; members the form does not show (RequiresSession) are kept as given.
+    void setProperties(const EntityProperties& properties);
+    // The fields read back. A duration field whose text does not parse keeps the value last set
+    // (validate() reports it).
+    EntityProperties properties() const;
+    // Unparsable text first, then the engine's bounds for this kind and tier.
+    Result<void> validate() const;
+
+    // The queues and topics offered for ForwardTo and ForwardDeadLetteredMessagesTo.
+    void setForwardTargets(const QStringList& paths);
+
+signals:
+    void edited();
+
+private:
+    struct Row {
+        const char* propertyName; // E3 name, as the validator's messages start with it
+        QLabel* label;
+        QWidget* field;
+        QLabel* hint;
+        bool topics; // shown for topics too
+    };
+
+    DurationEdit* addDuration(const char* propertyName, const QString& label, bool infinite,
+                              bool topics);
+    QSpinBox* addCount(const char* propertyName, const QString& label, bool topics);
+    QCheckBox* addFlag(const char* propertyName, const QString& label, bool topics);
+    QComboBox* addForward(const char* propertyName, const QString& label);
+    void addRow(const char* propertyName, const QString& label, QWidget* field, bool topics);
+    void updateHints();
+    void revalidate();
+
+    EntityKind m_kind = EntityKind::Queue;
+    Tier m_tier = Tier::Standard;
+    EntityProperties m_base; // what was last set: the source of hidden members
+    QGridLayout* m_grid;
+    QList<Row> m_rows;
+    DurationEdit* m_timeToLive;
+    DurationEdit* m_lockDuration;
+    QSpinBox* m_maxDeliveryCount;
+    QCheckBox* m_deadLetterOnExpiration;
+    DurationEdit* m_autoDeleteOnIdle;
+    QComboBox* m_forwardTo;
+    QComboBox* m_forwardDeadLettersTo;
+    QCheckBox* m_duplicateDetection;
+    DurationEdit* m_duplicateWindow;
+    QSpinBox* m_maxSize;
+    QSpinBox* m_maxMessageSize;
+    QComboBox* m_status;
+    QLabel* m_error;
+};
+
+} // namespace hourglass::ui

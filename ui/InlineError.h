@@ -1,0 +1,20 @@
+#pragma once
+// The inline problem line of the entity dialogs and form (DESIGN.md: errors inline, with the
+// engine's code and description), and the tint of a field that holds a refused value. Colours
+// follow the palette in force, so both read on the light and the dark theme.
+
+#include "Status.h"
+
+class QLabel;
+class QWidget;
+
+namespace hourglass::ui {
+
+// A hidden, word-wrapped, selectable label in the error colour, named for tests.
+QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent);
+// "Code: description" (the tracking id in the tooltip), shown.
+void showInlineError(QLabel* label, const Error& error);
+// A reddish background for a refused field; the normal one otherwise.
+void markInvalid(QWidget* field, bool invalid);
+
+} // namespace hourglass::ui

@@ -17,7 +17,7 @@ MessageFilterBar::MessageFilterBar(QWidget* parent)
     , m_status(new QLabel(this))
     , m_delay(new QTimer(this)) {
     m_edit->setObjectName(QStringLiteral("messageFilter"));
-    m_edit->setPlaceholderText(tr("Filter: text in any property, or name=value"));
+    m_edit->setPlaceholderText(tr("Filter: text, name=value, or * for every message"));
     m_edit->setToolTip(
         tr("Case-insensitive text found in the message id, correlation id, session id, subject, "
            "to, reply-to, content type, dead-letter fields or an application property's name or "

@@ -235,7 +235,8 @@ void MessageListPanel::showMode(bool filtered) {
     m_view->horizontalHeader()->setToolTip(
         filtered ? tr("Click a column to sort the matches by it")
                  : tr("Messages in sequence order. Sorting a whole list would mean reading "
-                      "every message: filter first, then sort the matches by any column."));
+                      "every message: filter first (\"*\" for every message, up to the "
+                      "search cap), then sort the matches by any column."));
     updateHeader();
 }
 

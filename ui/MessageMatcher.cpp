@@ -16,7 +16,7 @@ MessageMatcher::MessageMatcher(const QString& text, Bodies bodies)
 }
 
 bool MessageMatcher::matches(const MessageView& message) const {
-    if (isEmpty())
+    if (isEmpty() || matchesEverything())
         return true;
     return (isPropertyPair() && matchesPropertyPair(message)) || matchesText(message);
 }

@@ -6,7 +6,9 @@
 //    (read as UTF-8) when bodies are searched;
 //  - "name=value": an application property named `name` whose value reads exactly `value`
 //    (names compare case-insensitively as an operator types them, values exactly). The same
-//    text as a plain substring matches too, so "a=b" written in a subject or body is still found.
+//    text as a plain substring matches too, so "a=b" written in a subject or body is still found;
+//  - "*": every message. The list then holds them all (up to the search cap) and sorts by any
+//    column, which the windowed list of a whole entity cannot.
 //
 // Threads: a matcher is an immutable value; copies may be used on any thread at once.
 
@@ -29,6 +31,8 @@ public:
     bool isEmpty() const { return m_text.isEmpty(); }
     // Whether matching reads bodies (so a scan must load them).
     bool searchesBodies() const { return m_bodies == Bodies::Search; }
+    // True for "*": every message matches.
+    bool matchesEverything() const { return m_text == QLatin1String("*"); }
     // True when the text has the "name=value" form.
     bool isPropertyPair() const { return !m_propertyName.isEmpty(); }
 

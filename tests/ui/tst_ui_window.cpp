@@ -8,13 +8,21 @@
 #include "MessageListModel.h"
 #include "NamespaceTreeModel.h"
 #include "TestBroker.h"
+#include "Theme.h"
+#include "UiTestBroker.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
 #include <QFile>
+#include <QHash>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -135,6 +143,50 @@ private slots:
         auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
         QVERIFY(tree);
         QTRY_VERIFY(findPath(tree->model(), QStringLiteral("fresh")).isValid());
+    }
+
+    void window_shortcutsListNamesTheKeysOfMenusAndPanels() {
+        QTemporaryDir dir;
+        auto clock = std::make_shared<VirtualClock>(testing::kTestStart);
+        MainWindow window;
+        window.setClient(std::make_unique<BrokerClient>(testing::openUiTestBroker(dir, clock)));
+        window.show();
+        QDialog* dialog = window.openShortcutsDialog();
+        QVERIFY(dialog);
+        auto* table = dialog->findChild<QTableWidget*>(QStringLiteral("shortcutsTable"));
+        QVERIFY(table);
+        QHash<QString, QString> keys; // action -> keys
+        for (int row = 0; row < table->rowCount(); ++row)
+            keys.insert(table->item(row, 1)->text(), table->item(row, 2)->text());
+        // One from each kind of place: a menu, the tree's entity commands, a panel.
+        QCOMPARE(keys.value(QStringLiteral("Send message")),
+                 QKeySequence(Qt::CTRL | Qt::Key_M).toString(QKeySequence::NativeText));
+        QVERIFY2(keys.contains(QStringLiteral("Complete")), qPrintable(keys.keys().join(u',')));
+        QCOMPARE(keys.value(QStringLiteral("Complete")),
+                 QKeySequence(Qt::CTRL | Qt::Key_Return).toString(QKeySequence::NativeText));
+        // Every listed shortcut is one a key press can reach: none is listed twice in one place.
+        QSet<QString> seen;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QString where = table->item(row, 0)->text() + table->item(row, 2)->text();
+            QVERIFY2(!seen.contains(where), qPrintable(where));
+            seen.insert(where);
+        }
+    }
+
+    void window_darkThemeAppliesAndIsRemembered() {
+        MainWindow window;
+        window.show();
+        auto* dark = window.findChild<QAction*>(QStringLiteral("theme-dark"));
+        auto* light = window.findChild<QAction*>(QStringLiteral("theme-light"));
+        QVERIFY(dark && light);
+        dark->trigger();
+        QVERIFY(paletteIsDark());
+        QCOMPARE(savedTheme(), ThemeChoice::Dark);
+        light->trigger();
+        QVERIFY(!paletteIsDark());
+        QCOMPARE(savedTheme(), ThemeChoice::Light);
+        applyTheme(ThemeChoice::System);
+        saveTheme(ThemeChoice::System);
     }
 };
 

@@ -207,6 +207,7 @@ Result<EntityCounts> Broker::counts(const QString& path) const {
 Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) const {
     auto& d = *m_impl;
     qint64 entityId;
+    std::vector<qint64> seqs;
     quint64 ticket;
     {
         std::lock_guard lock(d.m_mutex);
@@ -217,11 +218,32 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
         if (target->entity->kind == EntityKind::Topic)
             return QMap<QString, qint64>();
         entityId = target->entity->id;
+        // The dead-letter queue's own sequence numbers: reading just those rows costs what the
+        // queue holds, not what the entity holds (a scan of the entity's rows would read a
+        // million-message queue to count three dead letters).
+        const auto& held = target->entity->deadLetter.messages();
+        seqs.reserve(held.size());
+        for (const auto& [seq, meta] : held)
+            seqs.push_back(seq);
         ticket = d.m_store->readTicket();
     }
+    QMap<QString, qint64> reasons;
+    if (seqs.empty())
+        return reasons;
     if (auto durable = d.m_store->waitDurable(ticket); !durable)
         return durable.error();
-    return d.m_store->deadLetterReasons(entityId);
+    constexpr std::size_t kChunk = 1000;
+    for (std::size_t first = 0; first < seqs.size(); first += kChunk) {
+        const std::vector<qint64> chunk(seqs.begin() + qsizetype(first),
+                                        seqs.begin() +
+                                            qsizetype(std::min(seqs.size(), first + kChunk)));
+        auto rows = d.m_store->readMany(entityId, SubQueue::DeadLetter, chunk, false);
+        if (!rows)
+            return rows.error();
+        for (const StoredMessage& row : *rows)
+            ++reasons[row.deadLetterReason];
+    }
+    return reasons;
 }
 
 } // namespace hourglass

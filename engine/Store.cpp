@@ -178,10 +178,6 @@ Result<void> Store::initialise(Durability durability) {
     QString failed = m_readOne.prepare(m_read.handle(), one.constData());
     if (failed.isEmpty())
         failed = m_readOneBody.prepare(m_read.handle(), oneBody.constData());
-    if (failed.isEmpty())
-        failed = m_readReasons.prepare(m_read.handle(),
-                                       "SELECT coalesce(dl_reason, ''), count(*) FROM messages "
-                                       "WHERE entity_id=?1 AND sub_queue=1 GROUP BY 1");
     if (!failed.isEmpty())
         return storeError(
             QStringLiteral("%1 does not have the expected schema: %2").arg(m_path, failed));
@@ -434,21 +430,6 @@ Result<std::optional<StoredMessage>> Store::readOneHeld(qint64 entityId, SubQueu
     if (!error.isEmpty())
         return storeError(QStringLiteral("cannot read a message: %1").arg(error));
     return row;
-}
-
-Result<QMap<QString, qint64>> Store::deadLetterReasons(qint64 entityId) {
-    std::lock_guard lock(m_readMutex);
-    auto& s = m_readReasons;
-    s.bind(1, entityId);
-    QMap<QString, qint64> out;
-    int rc;
-    while ((rc = s.step()) == SQLITE_ROW)
-        out.insert(s.columnText(0), s.columnInt(1));
-    const QString error = rc == SQLITE_DONE ? QString() : s.lastError();
-    s.reset();
-    if (!error.isEmpty())
-        return storeError(QStringLiteral("cannot count dead-letter reasons: %1").arg(error));
-    return out;
 }
 
 } // namespace hourglass

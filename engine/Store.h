@@ -192,7 +192,6 @@ public:
                                                 const std::vector<qint64>& seqs, bool withBodies);
     Result<std::optional<StoredMessage>> readOne(qint64 entityId, SubQueue subQueue, qint64 seq,
                                                  bool withBody);
-    Result<QMap<QString, qint64>> deadLetterReasons(qint64 entityId);
 
     QString path() const { return m_path; }
 
@@ -222,8 +221,8 @@ private:
     std::optional<Error> m_failure; // guarded by m_commitMutex; sticky once set
 
     std::mutex m_readMutex;
-    SqliteConnection m_read;                                 // guarded by m_readMutex
-    SqliteStatement m_readOne, m_readOneBody, m_readReasons; // guarded by m_readMutex
+    SqliteConnection m_read;                  // guarded by m_readMutex
+    SqliteStatement m_readOne, m_readOneBody; // guarded by m_readMutex
     Result<std::optional<StoredMessage>> readOneHeld(qint64 entityId, SubQueue subQueue, qint64 seq,
                                                      bool withBody);
 };

@@ -3,6 +3,7 @@
 #include "DeadLetterPanel.h"
 
 #include "DeadLetterReasonsModel.h"
+#include "MessageDragSource.h"
 #include "MessageViewModel.h"
 
 #include <QAction>
@@ -89,6 +90,11 @@ QWidget* DeadLetterPanel::buildContent() {
 
     m_view = new QTableView(content);
     m_view->setObjectName(QStringLiteral("deadLetterList"));
+    // Dead letters drag onto any entity; onto their own, they are resubmitted (NamespaceTreeDrop).
+    auto* drag = new MessageDragSource(m_view, [this]() -> Result<DraggedMessages> {
+        return DraggedMessages{deadLetterPath(), selectedSequenceNumbers()};
+    });
+    drag->enableFiles(m_client);
     m_view->setModel(m_proxy);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);

@@ -2,6 +2,7 @@
 
 #include "BrokerClient.h"
 #include "DeadLetterPanel.h"
+#include "EntityChartsPanel.h"
 #include "LockPanel.h"
 #include "MessageDetailPanel.h"
 #include "MessageListPanel.h"
@@ -39,6 +40,7 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     , m_peek(new PeekPanel(client))
     , m_locks(new LockPanel(client))
     , m_deadLetters(new DeadLetterPanel(client))
+    , m_charts(new EntityChartsPanel(client))
     , m_detail(new MessageDetailPanel(client)) {
     setObjectName(QStringLiteral("entityWorkspace"));
     m_empty->setObjectName(QStringLiteral("workspaceEmpty"));
@@ -50,13 +52,17 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->insertTab(PeekTab, m_peek, tr("Peek"));
     m_tabs->insertTab(ReceiveTab, m_locks, tr("Receive && settle"));
     m_tabs->insertTab(DeadLettersTab, m_deadLetters, tr("Dead letters"));
+    m_tabs->insertTab(ChartsTab, m_charts, tr("Charts"));
+    m_tabs->setTabToolTip(ChartsTab, tr("Counts and throughput over engine time, dead-letter "
+                                        "reasons; save as PNG"));
     m_tabs->setTabToolTip(MessagesTab, tr("Every message, live, with filter and search"));
     m_tabs->setTabToolTip(PeekTab, tr("Browse N at a time without locking (L12)"));
     m_tabs->setTabToolTip(ReceiveTab, tr("Receive as named receivers; complete, abandon, "
                                          "dead-letter, defer, renew"));
     m_tabs->setTabToolTip(DeadLettersTab, tr("Why messages were dead-lettered; resubmit, purge"));
     for (QWidget* panel : {static_cast<QWidget*>(m_messages), static_cast<QWidget*>(m_peek),
-                           static_cast<QWidget*>(m_locks), static_cast<QWidget*>(m_deadLetters)})
+                           static_cast<QWidget*>(m_locks), static_cast<QWidget*>(m_deadLetters),
+                           static_cast<QWidget*>(m_charts)})
         scopeShortcuts(panel);
 
     m_splitter->setObjectName(QStringLiteral("messageSplitter"));
@@ -125,6 +131,7 @@ void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
         updatePeek();
     m_locks->setEntity(entity ? qualifiedPath : QString(), kind);
     m_deadLetters->setEntity(entity ? qualifiedPath : QString(), kind);
+    m_charts->setEntity(entity ? qualifiedPath : QString(), kind);
     // Receiving is for queues, subscriptions and dead-letter queues; a topic hands messages on.
     m_tabs->setTabEnabled(ReceiveTab, kind != NodeKind::Topic);
     m_tabs->setTabEnabled(DeadLettersTab, kind != NodeKind::Topic);

@@ -1,8 +1,8 @@
 #pragma once
 // The right-hand side of the main window for the entity selected in the tree: tabs for what one
-// does with it (its message list, peek, receive and settle, its dead-letter queue) above one
-// shared message detail panel, so that a message picked in any tab shows its properties and body
-// in the same place. It only routes: each panel talks to the engine itself.
+// does with it (its message list, peek, receive and settle, its dead-letter queue, charts) above
+// one shared message detail panel, so that a message picked in any tab shows its properties and
+// body in the same place. It only routes: each panel talks to the engine itself.
 //
 // Object names for tests: "entityTabs", "messageSplitter", "workspaceEmpty"; the panels keep
 // their own ("messageList", "peekList", "lockList", "deadLetterList", "messageDetail", ...).
@@ -21,6 +21,7 @@ namespace hourglass::ui {
 
 class BrokerClient;
 class DeadLetterPanel;
+class EntityChartsPanel;
 class LockPanel;
 class MessageDetailPanel;
 class MessageListPanel;
@@ -31,7 +32,7 @@ class EntityWorkspace : public QWidget {
 public:
     using NodeKind = NamespaceTreeModel::NodeKind;
     // The tabs, in order.
-    enum Tab { MessagesTab, PeekTab, ReceiveTab, DeadLettersTab };
+    enum Tab { MessagesTab, PeekTab, ReceiveTab, DeadLettersTab, ChartsTab };
 
     explicit EntityWorkspace(BrokerClient& client, QWidget* parent = nullptr);
 
@@ -48,6 +49,7 @@ public:
     PeekPanel* peek() const { return m_peek; }
     LockPanel* locks() const { return m_locks; }
     DeadLetterPanel* deadLetters() const { return m_deadLetters; }
+    EntityChartsPanel* charts() const { return m_charts; }
     MessageDetailPanel* detail() const { return m_detail; }
 
 signals:
@@ -69,6 +71,7 @@ private:
     PeekPanel* m_peek;
     LockPanel* m_locks;
     DeadLetterPanel* m_deadLetters;
+    EntityChartsPanel* m_charts;
     MessageDetailPanel* m_detail;
 };
 

@@ -5,6 +5,7 @@
 #include "EntityWorkspace.h"
 #include "MessageBar.h"
 #include "NamespaceTreePanel.h"
+#include "TimeControlBar.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
     // Panels and actions hold the client; let them go before it does.
+    delete m_timeBar;
     delete m_entityActions;
     delete m_tree;
     delete m_workspace;
@@ -80,9 +82,11 @@ MainWindow::~MainWindow() {
 void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     if (m_workspace)
         m_workspaceState = m_workspace->splitter()->saveState();
+    delete m_timeBar;
     delete m_entityActions;
     delete m_tree;
     delete m_workspace;
+    m_timeBar = nullptr;
     m_entityActions = nullptr;
     m_tree = nullptr;
     m_workspace = nullptr;
@@ -101,6 +105,10 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
         m_workspace->splitter()->setSizes({height() * 3 / 5, height() * 2 / 5});
     m_entityActions = new EntityActions(*m_client, this);
     fillEntityMenus();
+    m_timeBar = new TimeControlBar(*m_client, this);
+    addToolBar(Qt::TopToolBarArea, m_timeBar);
+    connect(m_timeBar, &TimeControlBar::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
 
     connect(m_workspace, &EntityWorkspace::errorOccurred, this,
             [this](const Error& error) { m_messageBar->showError(error); });
@@ -108,6 +116,10 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     connect(m_entityActions, &EntityActions::errorOccurred, this,
             [this](const Error& error) { m_messageBar->showError(error); });
     connect(m_entityActions, &EntityActions::statusMessage, this, &MainWindow::showStatus);
+    // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
+    connect(m_tree, &NamespaceTreePanel::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_tree, &NamespaceTreePanel::statusMessage, this, &MainWindow::showStatus);
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
             [this](const QString& path, EntityKind kind, bool deadLetter) {
                 using NodeKind = NamespaceTreeModel::NodeKind;
@@ -159,6 +171,11 @@ void MainWindow::openDatabase(const QString& path) {
     QThreadPool::globalInstance()->start([self, path, gui] {
         BrokerOptions options;
         options.databasePath = path;
+        // A virtual clock that starts at, and runs with, real time: the window's time control
+        // can then pause it, speed it up or jump ahead for a demo, and return to real time.
+        auto clock = std::make_shared<VirtualClock>();
+        clock->resetToRealTime();
+        options.clock = clock;
         auto opened = std::make_shared<Result<std::unique_ptr<Broker>>>(Broker::open(options));
         // The change feed belongs to the thread that opened the broker; hand it to the GUI's.
         if (*opened)

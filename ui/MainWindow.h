@@ -26,6 +26,7 @@ class EntityActions;
 class EntityWorkspace;
 class MessageBar;
 class NamespaceTreePanel;
+class TimeControlBar;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -74,7 +75,8 @@ private:
     NamespaceTreePanel* m_tree = nullptr;
     EntityWorkspace* m_workspace = nullptr;
     EntityActions* m_entityActions = nullptr;
-    QByteArray m_workspaceState; // the workspace splitter, restored once it exists
+    TimeControlBar* m_timeBar = nullptr; // the engine clock's controls, per database
+    QByteArray m_workspaceState;         // the workspace splitter, restored once it exists
     QStackedWidget* m_treeSlot;
     QStackedWidget* m_workspaceSlot;
     QMenu* m_recentMenu = nullptr;

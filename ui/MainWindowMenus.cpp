@@ -4,6 +4,7 @@
 
 #include "DeadLetterPanel.h"
 #include "EntityActions.h"
+#include "EntityChartsPanel.h"
 #include "EntityWorkspace.h"
 #include "LockPanel.h"
 #include "MessageBar.h"
@@ -50,6 +51,7 @@ void MainWindow::buildMenus() {
         {tr("Go to &peek"), EntityWorkspace::PeekTab},
         {tr("Go to &receive and settle"), EntityWorkspace::ReceiveTab},
         {tr("Go to &dead letters"), EntityWorkspace::DeadLettersTab},
+        {tr("Go to &charts"), EntityWorkspace::ChartsTab},
     };
     int key = Qt::Key_1;
     for (const auto& [text, tab] : tabs) {
@@ -154,6 +156,7 @@ QDialog* MainWindow::openShortcutsDialog() {
         groups.append({tr("Peek"), m_workspace->peek()->QWidget::actions()});
         groups.append({tr("Receive and settle"), m_workspace->locks()->QWidget::actions()});
         groups.append({tr("Dead letters"), m_workspace->deadLetters()->QWidget::actions()});
+        groups.append({tr("Charts"), m_workspace->charts()->QWidget::actions()});
     }
     auto* dialog = new ShortcutsDialog(groups, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);

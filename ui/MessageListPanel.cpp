@@ -5,6 +5,7 @@
 #include "BulkProgressBar.h"
 #include "CountdownDelegate.h"
 #include "CountdownTicker.h"
+#include "MessageDragSource.h"
 #include "MessageFilterBar.h"
 #include "MessageListActions.h"
 #include "MessageListModel.h"
@@ -136,6 +137,22 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
         addAction(action);
         m_view->addAction(action);
     }
+
+    // The selected messages drag onto the tree. Only rows in hand: a drag starts now and cannot
+    // wait for the background read of rows not loaded yet.
+    auto* drag = new MessageDragSource(m_view, [this]() -> Result<DraggedMessages> {
+        const QList<SelectedRow> rows = selectedRows();
+        if (rows.size() != selectedRowCount())
+            return makeError(ErrorCode::InvalidArgument,
+                             tr("Some selected messages are not loaded yet: scroll through them "
+                                "before dragging."));
+        DraggedMessages messages{path(), {}};
+        for (const SelectedRow& row : rows)
+            messages.sequenceNumbers.append(row.sequenceNumber);
+        return messages;
+    });
+    connect(drag, &MessageDragSource::refused, this, &MessageListPanel::errorOccurred);
+    drag->enableFiles(client);
 
     connect(m_model, &MessageListModel::indexRefreshed, this, &MessageListPanel::updateHeader);
     connect(m_search, &MessageSearch::matchesFound, m_matches, &MessageViewModel::appendMessages);

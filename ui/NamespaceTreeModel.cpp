@@ -266,6 +266,11 @@ NamespaceTreeModel::Node* NamespaceTreeModel::nodeOf(const QModelIndex& index) c
     return index.isValid() ? static_cast<Node*>(index.internalPointer()) : m_root.get();
 }
 
+const EntityInfo* NamespaceTreeModel::entityAt(const QModelIndex& index) const {
+    const Node* node = index.isValid() ? nodeOf(index) : nullptr;
+    return node && node->kind != NodeKind::Namespace ? &node->info : nullptr;
+}
+
 QModelIndex NamespaceTreeModel::indexOf(Node* node, int column) const {
     if (node == m_root.get())
         return {};

@@ -14,9 +14,11 @@
 #include "BrokerClient.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace hourglass::ui {
@@ -61,6 +63,24 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+    // Drops (NamespaceTreeDrop.cpp): queue, topic and subscription rows take dragged messages
+    // (MessageDrag.h; moved or copied by the drop action, resubmitted when they come from the
+    // row's own dead-letter queue) and queues and topics take local files. The broker work runs
+    // through BrokerClient: dropMimeData starts it and returns; dropFinished or dropFailed
+    // reports it.
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    Qt::DropActions supportedDropActions() const override;
+    QStringList mimeTypes() const override;
+    bool canDropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
+                         const QModelIndex& parent) const override;
+    bool dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
+                      const QModelIndex& parent) override;
+    // Why `data` cannot be dropped onto the row `target` (what is known to fail before any
+    // broker call: a disabled target, a dead-letter queue, the messages' own entity, a file too
+    // large); nothing when it can.
+    std::optional<Error> dropRefusal(const QMimeData* data, Qt::DropAction action,
+                                     const QModelIndex& target) const;
+
     // Asks the engine for a fresh snapshot (coalesced with one in flight).
     void refresh();
     // True once the first snapshot has been applied.
@@ -69,9 +89,15 @@ public:
 signals:
     // After each snapshot has been applied.
     void refreshed();
+    // A drop's broker work succeeded ("Moved 3 messages to 'orders'.") or failed.
+    void dropFinished(const QString& text);
+    void dropFailed(const hourglass::Error& error);
 
 private:
     Node* nodeOf(const QModelIndex& index) const;
+    // The entity an entity or dead-letter row shows; null for a namespace row or no row.
+    const EntityInfo* entityAt(const QModelIndex& index) const;
+    QModelIndex dropTarget(int row, int column, const QModelIndex& parent) const;
     QModelIndex indexOf(Node* node, int column) const;
     void apply(const QList<NamespaceInfo>& namespaces, const QList<EntityInfo>& entities);
     void sync(Node* have, Node& want, const QModelIndex& haveIndex);

@@ -1,11 +1,13 @@
 #include "NamespaceTreePanel.h"
 
+#include <QDragMoveEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
+#include <QToolTip>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -25,7 +27,8 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     , m_filter(new QLineEdit(this))
     , m_stack(new QStackedWidget(this))
     , m_view(new QTreeView(m_stack))
-    , m_emptyState(new QLabel(tr("No namespace yet"), m_stack)) {
+    , m_emptyState(new QLabel(tr("No namespace yet"), m_stack))
+    , m_dropHint(new QLabel(this)) {
     m_filter->setObjectName(QStringLiteral("treeFilter"));
     m_filter->setPlaceholderText(tr("Filter by name"));
     m_filter->setClearButtonEnabled(true);
@@ -53,6 +56,21 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     m_view->setColumnWidth(NamespaceTreeModel::NameColumn, kNameColumnWidth);
     m_view->setColumnWidth(NamespaceTreeModel::DeadLetteredColumn, kCountColumnWidth * 5 / 4);
 
+    // Drops land on a row, never between rows (overwrite mode): every drop targets an entity.
+    m_view->setAcceptDrops(true);
+    m_view->setDragDropMode(QAbstractItemView::DropOnly);
+    m_view->setDragDropOverwriteMode(true);
+    m_view->setDropIndicatorShown(true);
+    m_view->setDefaultDropAction(Qt::MoveAction);
+    m_view->viewport()->installEventFilter(this);
+    m_dropHint->setObjectName(QStringLiteral("dropHint"));
+    m_dropHint->setWordWrap(true);
+    m_dropHint->setContentsMargins(6, 3, 6, 3);
+    m_dropHint->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_dropHint->hide();
+    connect(m_model, &NamespaceTreeModel::dropFinished, this, &NamespaceTreePanel::statusMessage);
+    connect(m_model, &NamespaceTreeModel::dropFailed, this, &NamespaceTreePanel::errorOccurred);
+
     m_emptyState->setObjectName(QStringLiteral("treeEmptyState"));
     m_emptyState->setAlignment(Qt::AlignCenter);
     m_emptyState->setEnabled(false); // greyed: a hint, not content
@@ -64,6 +82,7 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_filter);
     layout->addWidget(m_stack, 1);
+    layout->addWidget(m_dropHint);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
@@ -81,6 +100,45 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     connect(m_model, &NamespaceTreeModel::refreshed, this,
             &NamespaceTreePanel::selectFirstQueueOnce);
     updateEmptyState();
+}
+
+bool NamespaceTreePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != m_view->viewport())
+        return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::DragMove:
+        // Ahead of the view, which would refuse the row too, but silently.
+        return showDropRefusal(static_cast<QDragMoveEvent*>(event));
+    case QEvent::DragLeave:
+    case QEvent::Drop:
+        hideDropHint();
+        return false;
+    default:
+        return false;
+    }
+}
+
+bool NamespaceTreePanel::showDropRefusal(QDragMoveEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    const QModelIndex row = m_proxy->mapToSource(m_view->indexAt(pos));
+    const auto refusal = row.isValid()
+                             ? m_model->dropRefusal(event->mimeData(), event->dropAction(), row)
+                             : std::nullopt;
+    if (!refusal) {
+        hideDropHint();
+        return false;
+    }
+    event->ignore(m_view->visualRect(m_view->indexAt(pos)));
+    m_dropHint->setText(refusal->description);
+    m_dropHint->show();
+    QToolTip::showText(m_view->viewport()->mapToGlobal(pos), refusal->description, m_view);
+    return true;
+}
+
+void NamespaceTreePanel::hideDropHint() {
+    m_dropHint->hide();
+    m_dropHint->clear();
+    QToolTip::hideText();
 }
 
 void NamespaceTreePanel::onRowsInserted(const QModelIndex& parent, int first, int last) {

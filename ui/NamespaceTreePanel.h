@@ -4,7 +4,12 @@
 // starts expanded and new rows arrive expanded. With no namespace at all, a centred hint replaces
 // the tree.
 //
-// Test handles: "treeFilter" (QLineEdit), "namespaceTree" (QTreeView), "treeEmptyState" (QLabel).
+// Rows take drops (NamespaceTreeModel): messages dragged from the message and dead-letter lists,
+// files from the desktop. While dragging over a row that would refuse the drop, the reason shows
+// in a strip under the tree and as a tooltip.
+//
+// Test handles: "treeFilter" (QLineEdit), "namespaceTree" (QTreeView), "treeEmptyState" (QLabel),
+// "dropHint" (QLabel).
 
 #include "BrokerClient.h"
 #include "NamespaceTreeModel.h"
@@ -35,12 +40,22 @@ signals:
     void entitySelected(const QString& qualifiedPath, hourglass::EntityKind kind, bool deadLetter);
     // The selection is empty or a namespace row.
     void noEntitySelected();
+    // A drop's outcome (the model's dropFinished / dropFailed), for the main window's MessageBar.
+    void statusMessage(const QString& text);
+    void errorOccurred(const hourglass::Error& error);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void onSelectionChanged();
     void onRowsInserted(const QModelIndex& parent, int first, int last);
     void updateEmptyState();
     void selectFirstQueueOnce();
+    // Shows why the drag would be refused on the row under it (and ignores the event); false when
+    // it would not be.
+    bool showDropRefusal(class QDragMoveEvent* event);
+    void hideDropHint();
 
     NamespaceTreeModel* m_model;
     QSortFilterProxyModel* m_proxy;
@@ -48,6 +63,7 @@ private:
     QStackedWidget* m_stack;
     QTreeView* m_view;
     QLabel* m_emptyState;
+    QLabel* m_dropHint;
     bool m_autoSelected = false;
 };
 

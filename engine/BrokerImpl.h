@@ -124,6 +124,9 @@ public:
     Result<void> cancelScheduled(const QString& path, qint64 seq);
     Result<void> checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
                                      qint64 extraBytes) const;
+    // A checked message into an entity: scheduled when its ScheduledEnqueueTime is still ahead,
+    // else delivered now. The result names its sequence number.
+    SendResult enqueueLocked(Entity& entity, OutgoingMessage message, Instant now);
     // Puts a message into an entity now: queues and subscriptions store it (or forward it),
     // topics fan it out (R1). Never fails: what cannot be delivered is dead-lettered.
     void deliverLocked(Entity& entity, const OutgoingMessage& message, Instant now,

@@ -136,21 +136,8 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
             for (qint64 seq : *present)
                 removeMessageLocked(*source->entity, source->subQueue, seq);
         touchLocked(destination, now); // A2: like a send, a transfer is activity on the target
-        for (const OutgoingMessage& message : outgoing) {
-            SendResult result;
-            if (message.scheduledEnqueueTime) {
-                result.sequenceNumber = destination.nextSeq++;
-                result.scheduled = true;
-                storeLocked(destination, SubQueue::Main, result.sequenceNumber, message, now,
-                            MessageState::Scheduled, *message.scheduledEnqueueTime, {});
-            } else {
-                const qint64 before = destination.nextSeq;
-                deliverLocked(destination, message, now, {}, 0);
-                if (destination.nextSeq > before)
-                    result.sequenceNumber = destination.nextSeq - 1;
-            }
-            results.append(result);
-        }
+        for (OutgoingMessage& message : outgoing)
+            results.append(enqueueLocked(destination, std::move(message), now));
         logProgressLocked(destination);
         ticket = m_store->ticket();
     }

@@ -155,20 +155,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                 entity.seenOrder.emplace_back(now, message.messageId);
                 m_store->log(op::RememberMessageId{entity.id, message.messageId, now});
             }
-            if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
-                result.sequenceNumber = entity.nextSeq++;
-                result.scheduled = true;
-                storeLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
-                            MessageState::Scheduled, *message.scheduledEnqueueTime, {});
-            } else {
-                message.scheduledEnqueueTime.reset();
-                result.sequenceNumber = 0;
-                const qint64 before = entity.nextSeq;
-                deliverLocked(entity, message, now, {}, 0);
-                if (entity.nextSeq > before)
-                    result.sequenceNumber = entity.nextSeq - 1;
-            }
-            results.append(result);
+            results.append(enqueueLocked(entity, std::move(message), now));
         }
         logProgressLocked(entity);
         ticket = m_store->ticket();
@@ -176,6 +163,24 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();
     return results;
+}
+
+SendResult BrokerImpl::enqueueLocked(Entity& entity, OutgoingMessage message, Instant now) {
+    SendResult result;
+    if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
+        result.sequenceNumber = entity.nextSeq++;
+        result.scheduled = true;
+        storeLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
+                    MessageState::Scheduled, *message.scheduledEnqueueTime, {});
+        return result;
+    }
+    message.scheduledEnqueueTime.reset();
+    const qint64 before = entity.nextSeq;
+    deliverLocked(entity, message, now, {}, 0);
+    // 0 when the entity forwarded it on (ForwardTo) without numbering it itself.
+    if (entity.nextSeq > before)
+        result.sequenceNumber = entity.nextSeq - 1;
+    return result;
 }
 
 void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, Instant now,

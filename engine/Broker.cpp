@@ -259,9 +259,7 @@ Result<BrokerImpl::Target> BrokerImpl::enterLocked(const QString& path, Instant&
 
 // ---- Broker facade
 
-Broker::Broker(std::unique_ptr<BrokerImpl> impl)
-    : m_impl(std::move(impl)) {}
-Broker::~Broker() = default;
+// The constructor, and the operations an OperationObserver hears about: BrokerObserved.cpp.
 
 Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     auto store = Store::open(options.databasePath, options.durability);
@@ -277,120 +275,6 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
             return loaded.error();
     }
     return std::unique_ptr<Broker>(new Broker(std::move(impl)));
-}
-
-Result<EntityInfo> Broker::createQueue(const QString& path, const EntityProperties& properties) {
-    return m_impl->createEntity(EntityKind::Queue, path, properties, {});
-}
-
-Result<EntityInfo> Broker::createTopic(const QString& path, const EntityProperties& properties) {
-    return m_impl->createEntity(EntityKind::Topic, path, properties, {});
-}
-
-Result<EntityInfo> Broker::createSubscription(const QString& path,
-                                              const EntityProperties& properties,
-                                              const QList<Rule>& rules) {
-    return m_impl->createEntity(EntityKind::Subscription, path, properties, rules);
-}
-
-Result<EntityInfo> Broker::updateEntity(const QString& path, const EntityProperties& properties) {
-    return m_impl->updateEntity(path, properties);
-}
-
-Result<void> Broker::deleteEntity(const QString& path) {
-    return m_impl->deleteEntity(path);
-}
-
-Result<void> Broker::addRule(const QString& subscriptionPath, const Rule& rule) {
-    return m_impl->addRule(subscriptionPath, rule);
-}
-
-Result<void> Broker::removeRule(const QString& subscriptionPath, const QString& ruleName) {
-    return m_impl->removeRule(subscriptionPath, ruleName);
-}
-
-Result<SendResult> Broker::send(const QString& path, const OutgoingMessage& message) {
-    auto sent = m_impl->sendBatch(path, {message});
-    if (!sent)
-        return sent.error();
-    return sent->front();
-}
-
-Result<QList<SendResult>> Broker::sendBatch(const QString& path,
-                                            const QList<OutgoingMessage>& batch) {
-    return m_impl->sendBatch(path, batch);
-}
-
-Result<SendResult> Broker::schedule(const QString& path, OutgoingMessage message,
-                                    Instant enqueueAt) {
-    message.scheduledEnqueueTime = enqueueAt;
-    return send(path, message);
-}
-
-Result<void> Broker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
-    return m_impl->cancelScheduled(path, sequenceNumber);
-}
-
-Result<QList<MessageView>> Broker::receive(const QString& path, const ReceiveOptions& options) {
-    return m_impl->receive(path, options);
-}
-
-Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequenceNumber,
-                                            const QString& receiver) {
-    return m_impl->receiveDeferred(path, sequenceNumber, receiver);
-}
-
-Result<void> Broker::deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers) {
-    return m_impl->deleteMessages(path, sequenceNumbers);
-}
-
-Result<QList<SendResult>> Broker::transferMessages(const QString& sourcePath,
-                                                   const QList<qint64>& sequenceNumbers,
-                                                   const QString& targetPath, Transfer mode) {
-    return m_impl->transferMessages(sourcePath, sequenceNumbers, targetPath, mode);
-}
-
-Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
-                                           const QList<qint64>& sequenceNumbers) {
-    // The entity is the path without its dead-letter suffix; anything else is refused here, so
-    // that a resubmit never silently moves messages between two live queues.
-    if (!deadLetterPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("'%1' is not a dead-letter queue: resubmit takes "
-                                        "'<entity>/$deadletterqueue'.")
-                             .arg(deadLetterPath));
-    return m_impl->transferMessages(deadLetterPath, sequenceNumbers,
-                                    deadLetterPath.chopped(kDeadLetterSuffix.size()),
-                                    Transfer::Move);
-}
-
-Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequenceNumber,
-                                        int maxCount) {
-    return m_impl->peek(path, fromSequenceNumber, maxCount);
-}
-
-Result<void> Broker::complete(const LockRef& lock) {
-    return m_impl->settle(lock, BrokerImpl::Settle::Complete, {});
-}
-
-Result<void> Broker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
-    return m_impl->settle(lock, BrokerImpl::Settle::Abandon, {{}, {}, propertiesToModify});
-}
-
-Result<void> Broker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
-    return m_impl->settle(lock, BrokerImpl::Settle::DeadLetter, options);
-}
-
-Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
-    return m_impl->settle(lock, BrokerImpl::Settle::Defer, {{}, {}, propertiesToModify});
-}
-
-Result<Instant> Broker::renewLock(const LockRef& lock) {
-    return m_impl->renewLock(lock);
-}
-
-QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
-    return m_impl->settleBatch(locks, BrokerImpl::Settle::Complete);
 }
 
 Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,

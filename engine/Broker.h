@@ -103,6 +103,7 @@ struct DeadLetterOptions {
 };
 
 class BrokerImpl;
+class OperationObserver;
 
 class Broker {
 public:
@@ -222,9 +223,18 @@ public:
     // The database file this broker stores into.
     QString databasePath() const;
 
+    // ---- Observation (OperationObserver.h)
+    // From now on, tells `observer` about every operation that succeeds (reads, namespaces and
+    // the clock excepted); null removes it. Unset, it costs each operation one atomic load.
+    void setOperationObserver(std::shared_ptr<OperationObserver> observer);
+
 private:
     explicit Broker(std::unique_ptr<BrokerImpl> impl);
+    class Observation; // one observed call (BrokerObserved.cpp)
+    struct ObserverSlot;
+
     std::unique_ptr<BrokerImpl> m_impl;
+    std::unique_ptr<ObserverSlot> m_observer;
 };
 
 } // namespace hourglass

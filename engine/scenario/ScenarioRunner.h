@@ -49,8 +49,14 @@ public:
     // The report as of now: clock, every entity's state, expectations so far.
     ScenarioReport report() const;
 
-    // The broker the scenario plays on. A Restart step replaces it (same database and clock).
+    // Expectations checked so far (passed count and failures by step); cheap, unlike report().
+    const ScenarioReport& expectationsSoFar() const { return m_report; }
+
+    // The broker the scenario plays on. A Restart step replaces it (same database and clock):
+    // whoever shares it (a window showing the scenario) must let go before that step runs, or
+    // the old broker stays open beside the new one.
     Broker& broker() { return *m_broker; }
+    std::shared_ptr<Broker> sharedBroker() const { return m_broker; }
     std::shared_ptr<VirtualClock> clock() const { return m_clock; }
     Instant start() const { return m_start; }
 
@@ -75,7 +81,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_temporaryDir; // when no database path was given
     std::shared_ptr<VirtualClock> m_clock;
     Instant m_start = 0;
-    std::unique_ptr<Broker> m_broker;
+    std::shared_ptr<Broker> m_broker;
     qsizetype m_next = 0;   // index into m_scenario.steps
     bool m_stopped = false; // set when the broker could not be reopened
     ReceiverLocks m_locks;

@@ -1,0 +1,307 @@
+// The Broker facade of every operation an OperationObserver hears about. Each forwards to
+// BrokerImpl and, when an observer is set and the operation succeeded, reports it after the
+// fact, outside the broker's lock. Unset, an operation pays one relaxed atomic load.
+#include "Broker.h"
+
+#include "BrokerImpl.h"
+#include "OperationObserver.h"
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+
+namespace hourglass {
+
+using Kind = BrokerOperation::Kind;
+
+struct Broker::ObserverSlot {
+    std::atomic<bool> set{false}; // read without the mutex on every operation
+    std::mutex mutex;
+    std::shared_ptr<OperationObserver> observer;
+};
+
+// One observed call: holds the observer (kept alive for the call even if it is removed
+// meanwhile) and the operation being described; empty when nobody observes.
+class Broker::Observation {
+public:
+    Observation(const Broker& broker, Kind kind, const QString& path) {
+        ObserverSlot& slot = *broker.m_observer;
+        if (!slot.set.load(std::memory_order_relaxed))
+            return;
+        {
+            std::lock_guard lock(slot.mutex);
+            m_observer = slot.observer;
+        }
+        if (!m_observer)
+            return;
+        m_operation.emplace();
+        m_operation->kind = kind;
+        m_operation->at = broker.clock().now();
+        m_operation->path = path;
+    }
+    explicit operator bool() const { return m_operation.has_value(); }
+    BrokerOperation* operator->() { return &*m_operation; }
+    void report() { m_observer->operationDone(*m_operation); }
+
+    // Reports when `result` succeeded, after fill(operation) added what it carries.
+    template <typename R, typename Fill> R reportIf(R result, Fill fill) {
+        if (m_operation && result.ok()) {
+            fill(*m_operation, result);
+            report();
+        }
+        return result;
+    }
+
+private:
+    std::shared_ptr<OperationObserver> m_observer;
+    std::optional<BrokerOperation> m_operation;
+};
+
+namespace {
+const auto kNothing = [](BrokerOperation&, const auto&) {};
+} // namespace
+
+Broker::Broker(std::unique_ptr<BrokerImpl> impl)
+    : m_impl(std::move(impl))
+    , m_observer(std::make_unique<ObserverSlot>()) {}
+Broker::~Broker() = default;
+
+void Broker::setOperationObserver(std::shared_ptr<OperationObserver> observer) {
+    std::lock_guard lock(m_observer->mutex);
+    m_observer->set.store(observer != nullptr, std::memory_order_relaxed);
+    m_observer->observer = std::move(observer);
+}
+
+// ---- Entities
+
+namespace {
+const auto kKeepEntity = [](BrokerOperation& op, const Result<EntityInfo>& result) {
+    op.entity = *result;
+};
+} // namespace
+
+Result<EntityInfo> Broker::createQueue(const QString& path, const EntityProperties& properties) {
+    Observation seen(*this, Kind::CreateEntity, path);
+    return seen.reportIf(m_impl->createEntity(EntityKind::Queue, path, properties, {}),
+                         kKeepEntity);
+}
+
+Result<EntityInfo> Broker::createTopic(const QString& path, const EntityProperties& properties) {
+    Observation seen(*this, Kind::CreateEntity, path);
+    return seen.reportIf(m_impl->createEntity(EntityKind::Topic, path, properties, {}),
+                         kKeepEntity);
+}
+
+Result<EntityInfo> Broker::createSubscription(const QString& path,
+                                              const EntityProperties& properties,
+                                              const QList<Rule>& rules) {
+    Observation seen(*this, Kind::CreateEntity, path);
+    return seen.reportIf(m_impl->createEntity(EntityKind::Subscription, path, properties, rules),
+                         kKeepEntity);
+}
+
+Result<EntityInfo> Broker::updateEntity(const QString& path, const EntityProperties& properties) {
+    Observation seen(*this, Kind::UpdateEntity, path);
+    return seen.reportIf(m_impl->updateEntity(path, properties), kKeepEntity);
+}
+
+Result<void> Broker::deleteEntity(const QString& path) {
+    Observation seen(*this, Kind::DeleteEntity, path);
+    return seen.reportIf(m_impl->deleteEntity(path), kNothing);
+}
+
+Result<void> Broker::addRule(const QString& subscriptionPath, const Rule& rule) {
+    Observation seen(*this, Kind::AddRule, subscriptionPath);
+    return seen.reportIf(m_impl->addRule(subscriptionPath, rule),
+                         [&](BrokerOperation& op, const auto&) { op.rule = rule; });
+}
+
+Result<void> Broker::removeRule(const QString& subscriptionPath, const QString& ruleName) {
+    Observation seen(*this, Kind::RemoveRule, subscriptionPath);
+    return seen.reportIf(m_impl->removeRule(subscriptionPath, ruleName),
+                         [&](BrokerOperation& op, const auto&) { op.ruleName = ruleName; });
+}
+
+// ---- Sending
+
+Result<SendResult> Broker::send(const QString& path, const OutgoingMessage& message) {
+    auto sent = sendBatch(path, {message});
+    if (!sent)
+        return sent.error();
+    return sent->front();
+}
+
+Result<QList<SendResult>> Broker::sendBatch(const QString& path,
+                                            const QList<OutgoingMessage>& batch) {
+    Observation seen(*this, Kind::Send, path);
+    if (!seen)
+        return m_impl->sendBatch(path, batch);
+    // An observer must learn every MessageId, so the ids the broker would make up are made up
+    // here, as the broker makes them. They count towards the size checks only here, so a batch
+    // refused with them is sent again as given: the caller gets what it would have got unseen.
+    QList<OutgoingMessage> named = batch;
+    bool madeUp = false;
+    for (OutgoingMessage& message : named) {
+        if (message.messageId.isEmpty()) {
+            message.messageId = QUuid::createUuid().toString(QUuid::Id128);
+            madeUp = true;
+        }
+    }
+    auto sent = m_impl->sendBatch(path, named);
+    if (!sent && madeUp) {
+        named = batch;
+        sent = m_impl->sendBatch(path, named);
+    }
+    return seen.reportIf(std::move(sent), [&](BrokerOperation& op, const auto& results) {
+        op.messages = named;
+        op.sendResults = *results;
+    });
+}
+
+Result<SendResult> Broker::schedule(const QString& path, OutgoingMessage message,
+                                    Instant enqueueAt) {
+    message.scheduledEnqueueTime = enqueueAt;
+    return send(path, message);
+}
+
+Result<void> Broker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
+    Observation seen(*this, Kind::CancelScheduled, path);
+    return seen.reportIf(
+        m_impl->cancelScheduled(path, sequenceNumber),
+        [&](BrokerOperation& op, const auto&) { op.sequenceNumbers = {sequenceNumber}; });
+}
+
+// ---- Receiving
+
+Result<QList<MessageView>> Broker::receive(const QString& path, const ReceiveOptions& options) {
+    Observation seen(*this, Kind::Receive, path);
+    return seen.reportIf(m_impl->receive(path, options),
+                         [&](BrokerOperation& op, const auto& received) {
+                             op.receiveOptions = options;
+                             op.messagesOut = *received;
+                         });
+}
+
+Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequenceNumber,
+                                            const QString& receiver) {
+    Observation seen(*this, Kind::ReceiveDeferred, path);
+    return seen.reportIf(m_impl->receiveDeferred(path, sequenceNumber, receiver),
+                         [&](BrokerOperation& op, const auto& received) {
+                             op.sequenceNumbers = {sequenceNumber};
+                             op.receiver = receiver;
+                             op.messagesOut = {*received};
+                         });
+}
+
+Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequenceNumber,
+                                        int maxCount) {
+    Observation seen(*this, Kind::Peek, path);
+    return seen.reportIf(m_impl->peek(path, fromSequenceNumber, maxCount),
+                         [&](BrokerOperation& op, const auto& peeked) {
+                             op.fromSequenceNumber = fromSequenceNumber;
+                             op.maxCount = maxCount;
+                             op.messagesOut = *peeked;
+                         });
+}
+
+// ---- Explorer operations
+
+Result<void> Broker::deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers) {
+    Observation seen(*this, Kind::DeleteMessages, path);
+    return seen.reportIf(
+        m_impl->deleteMessages(path, sequenceNumbers),
+        [&](BrokerOperation& op, const auto&) { op.sequenceNumbers = sequenceNumbers; });
+}
+
+Result<QList<SendResult>> Broker::transferMessages(const QString& sourcePath,
+                                                   const QList<qint64>& sequenceNumbers,
+                                                   const QString& targetPath, Transfer mode) {
+    Observation seen(*this, Kind::TransferMessages, sourcePath);
+    return seen.reportIf(m_impl->transferMessages(sourcePath, sequenceNumbers, targetPath, mode),
+                         [&](BrokerOperation& op, const auto& results) {
+                             op.targetPath = targetPath;
+                             op.sequenceNumbers = sequenceNumbers;
+                             op.transfer = mode;
+                             op.sendResults = *results;
+                         });
+}
+
+Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
+                                           const QList<qint64>& sequenceNumbers) {
+    // The entity is the path without its dead-letter suffix; anything else is refused here, so
+    // that a resubmit never silently moves messages between two live queues.
+    if (!deadLetterPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("'%1' is not a dead-letter queue: resubmit takes "
+                                        "'<entity>/$deadletterqueue'.")
+                             .arg(deadLetterPath));
+    const QString target = deadLetterPath.chopped(kDeadLetterSuffix.size());
+    Observation seen(*this, Kind::Resubmit, deadLetterPath);
+    return seen.reportIf(
+        m_impl->transferMessages(deadLetterPath, sequenceNumbers, target, Transfer::Move),
+        [&](BrokerOperation& op, const auto& results) {
+            op.targetPath = target;
+            op.sequenceNumbers = sequenceNumbers;
+            op.transfer = Transfer::Move;
+            op.sendResults = *results;
+        });
+}
+
+// ---- Settlement
+
+Result<void> Broker::complete(const LockRef& lock) {
+    Observation seen(*this, Kind::Complete, lock.entityPath);
+    return seen.reportIf(m_impl->settle(lock, BrokerImpl::Settle::Complete, {}),
+                         [&](BrokerOperation& op, const auto&) { op.locks = {lock}; });
+}
+
+Result<void> Broker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
+    Observation seen(*this, Kind::Abandon, lock.entityPath);
+    return seen.reportIf(
+        m_impl->settle(lock, BrokerImpl::Settle::Abandon, {{}, {}, propertiesToModify}),
+        [&](BrokerOperation& op, const auto&) {
+            op.locks = {lock};
+            op.propertiesToModify = propertiesToModify;
+        });
+}
+
+Result<void> Broker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
+    Observation seen(*this, Kind::DeadLetter, lock.entityPath);
+    return seen.reportIf(m_impl->settle(lock, BrokerImpl::Settle::DeadLetter, options),
+                         [&](BrokerOperation& op, const auto&) {
+                             op.locks = {lock};
+                             op.deadLetter = options;
+                         });
+}
+
+Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
+    Observation seen(*this, Kind::Defer, lock.entityPath);
+    return seen.reportIf(
+        m_impl->settle(lock, BrokerImpl::Settle::Defer, {{}, {}, propertiesToModify}),
+        [&](BrokerOperation& op, const auto&) {
+            op.locks = {lock};
+            op.propertiesToModify = propertiesToModify;
+        });
+}
+
+Result<Instant> Broker::renewLock(const LockRef& lock) {
+    Observation seen(*this, Kind::RenewLock, lock.entityPath);
+    return seen.reportIf(m_impl->renewLock(lock),
+                         [&](BrokerOperation& op, const auto&) { op.locks = {lock}; });
+}
+
+QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
+    Observation seen(*this, Kind::Complete, locks.isEmpty() ? QString() : locks.first().entityPath);
+    QList<Result<void>> results = m_impl->settleBatch(locks, BrokerImpl::Settle::Complete);
+    if (seen) {
+        for (qsizetype i = 0; i < results.size() && i < locks.size(); ++i) {
+            if (results[i].ok())
+                seen->locks.append(locks[i]);
+        }
+        if (!seen->locks.isEmpty())
+            seen.report();
+    }
+    return results;
+}
+
+} // namespace hourglass

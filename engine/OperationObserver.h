@@ -1,0 +1,72 @@
+#pragma once
+// What the Broker tells an observer about each operation it carried out (Broker::
+// setOperationObserver): enough to write the operation down again, e.g. as a scenario step
+// (engine/scenario/ScenarioRecorder.h). Only successful operations are reported, once each,
+// after they finished and outside the broker's lock, on the thread that called the Broker (so
+// from several threads at once). The observer cannot change an operation or its result.
+// Namespace creation and deletion are not reported.
+
+#include "Broker.h"
+
+namespace hourglass {
+
+struct BrokerOperation {
+    enum class Kind {
+        Send,             // send, sendBatch, schedule: messages + sendResults
+        CancelScheduled,  // path + sequenceNumbers (one)
+        Receive,          // path + receiveOptions + messagesOut (the views handed out)
+        ReceiveDeferred,  // path + sequenceNumbers (one) + receiver + messagesOut (one)
+        Complete,         // locks (completeBatch: only the locks that settled)
+        Abandon,          // locks (one) + propertiesToModify
+        DeadLetter,       // locks (one) + deadLetter
+        Defer,            // locks (one) + propertiesToModify
+        RenewLock,        // locks (one)
+        Peek,             // path + fromSequenceNumber + maxCount + messagesOut
+        CreateEntity,     // path + entity (the created entity, with its kind and rules)
+        UpdateEntity,     // path + entity (after the update)
+        DeleteEntity,     // path
+        AddRule,          // path + rule
+        RemoveRule,       // path + ruleName
+        DeleteMessages,   // path + sequenceNumbers
+        TransferMessages, // path (source) + targetPath + sequenceNumbers + transfer + sendResults
+        Resubmit,         // path (dead-letter queue) + sequenceNumbers + sendResults
+    };
+
+    Kind kind = Kind::Send;
+    // The broker's clock when the operation began (engine time: paused, sped up or jumped).
+    Instant at = 0;
+    // The path as the caller gave it (possibly "namespace:path").
+    QString path;
+    QString targetPath;
+
+    // Send: as sent, every message with its MessageId (an empty one is given a fresh id before
+    // the broker sees it, as the broker would) and scheduledEnqueueTime for a schedule.
+    QList<OutgoingMessage> messages;
+    QList<SendResult> sendResults;
+    QList<qint64> sequenceNumbers;
+
+    ReceiveOptions receiveOptions;
+    QString receiver; // ReceiveDeferred
+    QList<MessageView> messagesOut;
+    qint64 fromSequenceNumber = 0;
+    int maxCount = 0;
+
+    QList<LockRef> locks;
+    QVariantMap propertiesToModify;
+    DeadLetterOptions deadLetter;
+
+    EntityInfo entity;
+    Rule rule;
+    QString ruleName;
+    Broker::Transfer transfer = Broker::Transfer::Copy;
+};
+
+class OperationObserver {
+public:
+    virtual ~OperationObserver() = default;
+    // Called once per successful operation. Must not throw; may call the Broker's read
+    // functions (no lock is held), but should be quick: the caller waits for it.
+    virtual void operationDone(const BrokerOperation& operation) = 0;
+};
+
+} // namespace hourglass

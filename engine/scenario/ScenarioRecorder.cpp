@@ -1,0 +1,378 @@
+#include "ScenarioRecorder.h"
+
+#include "EntityPath.h"
+#include "ScenarioReport.h"
+#include "ScenarioWriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <array>
+
+namespace hourglass {
+
+using namespace scenario_writing;
+using Kind = BrokerOperation::Kind;
+
+namespace {
+
+QString scheduledKey(const QString& path, const QString& tail) {
+    return path.toLower() + u'\n' + tail;
+}
+
+// "1 move", "2 moves": singular and plural of each left-out kind, in LeftOut order.
+struct Noun {
+    const char* one;
+    const char* many;
+};
+constexpr std::array<Noun, 6> kLeftOutNouns{{
+    {"message delete", "message deletes"},
+    {"copy", "copies"},
+    {"move", "moves"},
+    {"resubmit", "resubmits"},
+    {"settlement of a message received before recording",
+     "settlements of messages received before recording"},
+    {"entity created outside the first namespace", "entities created outside the first namespace"},
+}};
+
+} // namespace
+
+Result<void> ScenarioRecorder::begin(const Broker& broker) {
+    const Instant now = broker.clock().now();
+    QJsonArray namespaces;
+    qint64 messages = 0;
+    const QList<NamespaceInfo> all = broker.namespaces();
+    for (const NamespaceInfo& ns : all) {
+        const auto exported = exportUserConfig(broker, ns.name);
+        if (!exported)
+            return exported.error();
+        for (const QJsonValue& value : exported->value(QStringLiteral("Namespaces")).toArray())
+            namespaces.append(value);
+    }
+    for (const EntityInfo& info : broker.entities()) {
+        const EntityCounts& c = info.counts;
+        messages += c.active + c.scheduled + c.deferred + c.locked + c.deadLettered;
+    }
+    std::lock_guard lock(m_mutex);
+    m_recording = true;
+    m_start = now;
+    m_startedOn = QDateTime::currentDateTime();
+    m_firstNamespace = all.isEmpty() ? QString() : all.first().name;
+    m_userConfig = QJsonObject{{QStringLiteral("Namespaces"), namespaces}};
+    m_messagesAtStart = messages;
+    m_steps.clear();
+    m_endStep.reset();
+    m_locks.clear();
+    m_scheduledIds.clear();
+    m_scheduledIdUses.clear();
+    m_leftOut.clear();
+    m_binaryBodies = 0;
+    return {};
+}
+
+void ScenarioRecorder::finish(const Broker& broker) {
+    const Instant now = broker.clock().now();
+    // A scenario has no "wait" step; a check that changes nothing carries the clock as far.
+    const QList<EntityInfo> entities = broker.entities();
+    std::lock_guard lock(m_mutex);
+    if (!m_recording)
+        return;
+    m_recording = false;
+    const Millis end = now - m_start;
+    const Millis last =
+        m_steps.isEmpty()
+            ? 0
+            : std::max_element(m_steps.begin(), m_steps.end(), [](const Step& a, const Step& b) {
+                  return a.at < b.at;
+              })->at;
+    if (end > last && !entities.isEmpty()) {
+        const EntityInfo& first = entities.first();
+        const QString path = first.namespaceName + u':' + first.path;
+        m_endStep = Step{end, QStringLiteral("Expect"),
+                         QJsonObject{{QStringLiteral("Entity"), pathOf(path)},
+                                     {QStringLiteral("Exists"), true}}};
+    }
+}
+
+void ScenarioRecorder::setTitle(const QString& title) {
+    std::lock_guard lock(m_mutex);
+    m_title = title;
+}
+
+bool ScenarioRecorder::isRecording() const {
+    std::lock_guard lock(m_mutex);
+    return m_recording;
+}
+
+int ScenarioRecorder::stepCount() const {
+    std::lock_guard lock(m_mutex);
+    return static_cast<int>(m_steps.size());
+}
+
+Instant ScenarioRecorder::startedAt() const {
+    std::lock_guard lock(m_mutex);
+    return m_start;
+}
+
+QMap<ScenarioRecorder::LeftOut, int> ScenarioRecorder::leftOut() const {
+    std::lock_guard lock(m_mutex);
+    return m_leftOut;
+}
+
+void ScenarioRecorder::addStep(Instant at, const QString& name, const QJsonObject& body) {
+    m_steps.append(Step{std::max<Millis>(0, at - m_start), name, body});
+}
+
+// Paths of the first namespace are written unqualified, as the bundled scenarios are; a replay
+// applies the namespaces in the same order, so other qualified paths stay valid as they are.
+QString ScenarioRecorder::pathOf(const QString& path) const {
+    const auto colon = path.indexOf(u':');
+    if (colon > 0 && path.left(colon).compare(m_firstNamespace, Qt::CaseInsensitive) == 0)
+        return path.mid(colon + 1);
+    return path;
+}
+
+void ScenarioRecorder::operationDone(const BrokerOperation& op) {
+    std::lock_guard lock(m_mutex);
+    if (!m_recording)
+        return;
+    switch (op.kind) {
+    case Kind::Send:
+        recordSend(op);
+        return;
+    case Kind::Receive:
+    case Kind::ReceiveDeferred:
+        recordReceived(op);
+        return;
+    case Kind::Complete:
+    case Kind::Abandon:
+    case Kind::DeadLetter:
+    case Kind::Defer:
+    case Kind::RenewLock:
+        recordSettle(op);
+        return;
+    case Kind::CancelScheduled:
+        recordCancel(op);
+        return;
+    case Kind::Peek: {
+        QJsonObject body{{QStringLiteral("From"), pathOf(op.path)},
+                         {QStringLiteral("Count"), std::max(1, op.maxCount)}};
+        if (op.fromSequenceNumber > 0)
+            body.insert(QStringLiteral("FromSequenceNumber"), op.fromSequenceNumber);
+        addStep(op.at, QStringLiteral("Peek"), body);
+        return;
+    }
+    case Kind::CreateEntity:
+    case Kind::UpdateEntity:
+    case Kind::DeleteEntity:
+    case Kind::AddRule:
+    case Kind::RemoveRule:
+        recordEntityChange(op);
+        return;
+    case Kind::DeleteMessages:
+        ++m_leftOut[LeftOut::MessageDelete];
+        return;
+    case Kind::TransferMessages:
+        ++m_leftOut[op.transfer == Broker::Transfer::Copy ? LeftOut::Copy : LeftOut::Move];
+        return;
+    case Kind::Resubmit:
+        ++m_leftOut[LeftOut::Resubmit];
+        return;
+    }
+}
+
+void ScenarioRecorder::recordSend(const BrokerOperation& op) {
+    const QString to = pathOf(op.path);
+    for (qsizetype i = 0; i < op.messages.size(); ++i) {
+        const SendResult result = i < op.sendResults.size() ? op.sendResults[i] : SendResult{};
+        if (result.duplicate)
+            continue; // L13: acknowledged and dropped; it changed nothing
+        const OutgoingMessage& message = op.messages[i];
+        bool binary = false;
+        addStep(op.at, QStringLiteral("Send"), sendStep(to, message, m_start, &binary));
+        m_binaryBodies += binary ? 1 : 0;
+        if (result.scheduled && !message.messageId.isEmpty()) {
+            m_scheduledIds.insert(scheduledKey(to, QString::number(result.sequenceNumber)),
+                                  message.messageId);
+            ++m_scheduledIdUses[scheduledKey(to, message.messageId)];
+        }
+    }
+}
+
+void ScenarioRecorder::recordReceived(const BrokerOperation& op) {
+    const QString from = pathOf(op.path);
+    if (op.kind == Kind::ReceiveDeferred) {
+        const MessageView& view = op.messagesOut.first();
+        QJsonObject body{{QStringLiteral("From"), from}};
+        if (!view.messageId.isEmpty())
+            body.insert(QStringLiteral("MessageId"), view.messageId);
+        else
+            body.insert(QStringLiteral("SequenceNumber"), view.sequenceNumber);
+        if (!op.receiver.isEmpty())
+            body.insert(QStringLiteral("Receiver"), op.receiver);
+        addStep(op.at, QStringLiteral("ReceiveDeferred"), body);
+        m_locks.insert(view.lockToken, HeldLock{op.receiver, view.messageId});
+        return;
+    }
+    const bool peekLock = op.receiveOptions.mode == ReceiveMode::PeekLock;
+    QJsonObject body{{QStringLiteral("From"), from},
+                     {QStringLiteral("Mode"),
+                      peekLock ? QStringLiteral("PeekLock") : QStringLiteral("ReceiveAndDelete")},
+                     {QStringLiteral("Count"), std::max(1, op.receiveOptions.maxCount)}};
+    if (!op.receiveOptions.receiver.isEmpty())
+        body.insert(QStringLiteral("Receiver"), op.receiveOptions.receiver);
+    if (peekLock)
+        body.insert(QStringLiteral("Then"), settlementName(Settlement::Hold));
+    addStep(op.at, QStringLiteral("Receive"), body);
+    if (!peekLock)
+        return;
+    for (const MessageView& view : op.messagesOut)
+        m_locks.insert(view.lockToken, HeldLock{op.receiveOptions.receiver, view.messageId});
+}
+
+void ScenarioRecorder::recordSettle(const BrokerOperation& op) {
+    const Settlement action = *settlementOf(op.kind);
+    for (const LockRef& lock : op.locks) {
+        const auto held = m_locks.constFind(lock.lockToken);
+        if (held == m_locks.cend() || held->messageId.isEmpty()) {
+            ++m_leftOut[LeftOut::ForeignLockSettlement];
+            continue;
+        }
+        addStep(op.at, QStringLiteral("Settle"),
+                settleStep(held->receiver, held->messageId, action, op.deadLetter.reason,
+                           op.deadLetter.description,
+                           action == Settlement::DeadLetter ? op.deadLetter.propertiesToModify
+                                                            : op.propertiesToModify));
+        if (action != Settlement::RenewLock)
+            m_locks.erase(held);
+    }
+}
+
+void ScenarioRecorder::recordCancel(const BrokerOperation& op) {
+    const QString entity = pathOf(op.path);
+    const qint64 sequenceNumber = op.sequenceNumbers.value(0);
+    const QString id = m_scheduledIds.value(scheduledKey(entity, QString::number(sequenceNumber)));
+    QJsonObject body{{QStringLiteral("Entity"), entity}};
+    // By MessageId when it names one scheduled message of the recording: a replay numbers
+    // messages afresh. Otherwise by number, which holds when nothing came before the recording.
+    if (!id.isEmpty() && m_scheduledIdUses.value(scheduledKey(entity, id)) == 1)
+        body.insert(QStringLiteral("MessageId"), id);
+    else
+        body.insert(QStringLiteral("SequenceNumber"), sequenceNumber);
+    addStep(op.at, QStringLiteral("CancelScheduled"), body);
+}
+
+void ScenarioRecorder::recordEntityChange(const BrokerOperation& op) {
+    const QString path = pathOf(op.path);
+    switch (op.kind) {
+    case Kind::CreateEntity:
+        // A Create step makes its entity in the first namespace.
+        if (op.entity.namespaceName.compare(m_firstNamespace, Qt::CaseInsensitive) != 0) {
+            ++m_leftOut[LeftOut::ForeignNamespaceCreate];
+            return;
+        }
+        addStep(op.at, QStringLiteral("Create"), createStep(op.entity.path, op.entity));
+        return;
+    case Kind::UpdateEntity:
+        addStep(op.at, QStringLiteral("Update"), updateStep(path, op.entity));
+        return;
+    case Kind::DeleteEntity:
+        addStep(op.at, QStringLiteral("Delete"), {{QStringLiteral("Entity"), path}});
+        return;
+    case Kind::AddRule:
+        addStep(op.at, QStringLiteral("AddRule"),
+                {{QStringLiteral("Entity"), path}, {QStringLiteral("Rule"), op.rule.toJson()}});
+        return;
+    case Kind::RemoveRule:
+        addStep(op.at, QStringLiteral("RemoveRule"),
+                {{QStringLiteral("Entity"), path}, {QStringLiteral("Name"), op.ruleName}});
+        return;
+    default:
+        return;
+    }
+}
+
+Result<void> ScenarioRecorder::addExpectation(const Broker& broker, const QString& path) {
+    QString entityPath = path;
+    if (entityPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
+        entityPath.chop(kDeadLetterSuffix.size());
+    const Instant now = broker.clock().now();
+    const auto info = broker.entity(entityPath);
+    if (!info && info.error().code != ErrorCode::MessagingEntityNotFound)
+        return info.error();
+    std::optional<QMap<QString, qint64>> reasons;
+    if (info && info->kind != EntityKind::Topic) {
+        const auto read = broker.deadLetterReasons(entityPath);
+        if (!read)
+            return read.error();
+        reasons = *read;
+    }
+    std::lock_guard lock(m_mutex);
+    if (!m_recording)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Nothing is being recorded: start a recording first."));
+    addStep(
+        now, QStringLiteral("Expect"),
+        expectStep(pathOf(entityPath), info.ok(), info ? info->counts : EntityCounts{}, reasons));
+    return {};
+}
+
+QString ScenarioRecorder::description() const {
+    std::lock_guard lock(m_mutex);
+    return describeLocked();
+}
+
+QString ScenarioRecorder::leftOutText() const {
+    std::lock_guard lock(m_mutex);
+    return leftOutLocked();
+}
+
+QString ScenarioRecorder::leftOutLocked() const {
+    QStringList left;
+    for (auto it = m_leftOut.begin(); it != m_leftOut.end(); ++it) {
+        const Noun& noun = kLeftOutNouns.at(static_cast<std::size_t>(it.key()));
+        left << counted(it.value(), noun.one, noun.many);
+    }
+    return left.join(QStringLiteral(", "));
+}
+
+QString ScenarioRecorder::describeLocked() const {
+    QString text = QStringLiteral("Recorded in Hourglass on %1.")
+                       .arg(m_startedOn.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    if (const QString left = leftOutLocked(); !left.isEmpty())
+        text += QStringLiteral(" Left out (no scenario step): %1.").arg(left);
+    if (m_messagesAtStart > 0)
+        text += u' ' + counted(m_messagesAtStart, "message", "messages") +
+                QStringLiteral(" already there when recording began are not included.");
+    if (m_binaryBodies > 0)
+        text += u' ' + counted(m_binaryBodies, "binary body is", "binary bodies are") +
+                QStringLiteral(" written as text.");
+    return text;
+}
+
+QByteArray ScenarioRecorder::toJson() const {
+    std::lock_guard lock(m_mutex);
+    QList<Step> steps = m_steps;
+    if (m_endStep)
+        steps.append(*m_endStep);
+    // Operations from several threads may be reported out of turn; the file plays in At order.
+    std::stable_sort(steps.begin(), steps.end(),
+                     [](const Step& a, const Step& b) { return a.at < b.at; });
+    QJsonArray array;
+    for (const Step& step : steps)
+        array.append(
+            QJsonObject{{QStringLiteral("At"), formatOffset(step.at)}, {step.name, step.body}});
+    const QString title = m_title.isEmpty()
+                              ? QStringLiteral("Recorded %1")
+                                    .arg(m_startedOn.toString(QStringLiteral("yyyy-MM-dd HH:mm")))
+                              : m_title;
+    const QJsonObject scenario{{QStringLiteral("Title"), title},
+                               {QStringLiteral("Description"), describeLocked()},
+                               {QStringLiteral("Steps"), array}};
+    return QJsonDocument(QJsonObject{{QStringLiteral("UserConfig"), m_userConfig},
+                                     {QStringLiteral("Scenario"), scenario}})
+        .toJson(QJsonDocument::Indented);
+}
+
+} // namespace hourglass

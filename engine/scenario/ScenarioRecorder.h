@@ -1,0 +1,115 @@
+#pragma once
+// Records what is done to a broker as a scenario file (SCENARIOS.md) that plays back with
+// ScenarioRunner to the same state. Install it with Broker::setOperationObserver after begin():
+//
+//   auto recorder = std::make_shared<ScenarioRecorder>();
+//   recorder->begin(broker);                 // UserConfig as it is now, the clock as the start
+//   broker.setOperationObserver(recorder);
+//   ...                                      // every successful operation becomes a step
+//   broker.setOperationObserver(nullptr);
+//   recorder->finish(broker);
+//   file.write(recorder->toJson());
+//
+// Steps are at engine time: `At` is the broker's clock at the operation minus the clock at
+// begin(), so a paused, sped-up or jumped clock records as it ran. The start holds the entities
+// (not their messages). Receives hold their locks (Then: Hold) and the settlements that follow
+// become Settle steps, naming the message the lock token was handed out with. Operations no step
+// can express (message deletes, copies, moves, resubmits, settling a lock taken before the
+// recording) are counted and named in the file's Description, never silently dropped.
+//
+// Threads: every member is safe to call from any thread; operationDone() arrives from several.
+
+#include "OperationObserver.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QMap>
+#include <QUuid>
+
+#include <mutex>
+
+namespace hourglass {
+
+class ScenarioRecorder final : public OperationObserver {
+public:
+    // What was left out, by kind (the Description names each with its count).
+    enum class LeftOut {
+        MessageDelete,
+        Copy,
+        Move,
+        Resubmit,
+        ForeignLockSettlement,  // a lock taken before the recording began
+        ForeignNamespaceCreate, // an entity created outside the first namespace
+    };
+
+    ScenarioRecorder() = default;
+
+    // Starts a recording (again: whatever was recorded before is dropped): every namespace's
+    // UserConfig and the clock's now. Reads the broker; call off the GUI thread.
+    Result<void> begin(const Broker& broker);
+    // Ends it: the file's clock runs up to the broker's now (an Exists check on one entity at
+    // that offset makes a replay wait as long). Later operations are ignored.
+    void finish(const Broker& broker);
+
+    void operationDone(const BrokerOperation& operation) override;
+
+    // An Expect step with the entity's counts and dead-letter reasons now ("x/$deadletterqueue"
+    // checks its entity), so that the file checks itself on replay.
+    Result<void> addExpectation(const Broker& broker, const QString& path);
+
+    void setTitle(const QString& title);
+    bool isRecording() const;
+    int stepCount() const;
+    Instant startedAt() const;
+    QMap<LeftOut, int> leftOut() const;
+    // "2 message deletes, 1 move", or empty when nothing was left out.
+    QString leftOutText() const;
+    // The Description the file will carry.
+    QString description() const;
+    // The scenario document; parseScenario accepts it.
+    QByteArray toJson() const;
+
+private:
+    struct Step {
+        Millis at = 0;
+        QString name; // "Send", "Receive", ...
+        QJsonObject body;
+    };
+    struct HeldLock {
+        QString receiver;
+        QString messageId;
+    };
+
+    // All below: with m_mutex held.
+    void addStep(Instant at, const QString& name, const QJsonObject& body);
+    QString pathOf(const QString& path) const;
+    void recordSend(const BrokerOperation& op);
+    void recordReceived(const BrokerOperation& op);
+    void recordSettle(const BrokerOperation& op);
+    void recordCancel(const BrokerOperation& op);
+    void recordEntityChange(const BrokerOperation& op);
+    QString leftOutLocked() const;
+    QString describeLocked() const;
+
+    mutable std::mutex m_mutex;
+    bool m_recording = false;
+    Instant m_start = 0;
+    QDateTime m_startedOn;
+    QString m_title;
+    QString m_firstNamespace; // its paths are written unqualified
+    QJsonObject m_userConfig;
+    qint64 m_messagesAtStart = 0;
+    QList<Step> m_steps;
+    std::optional<Step> m_endStep;
+    QHash<QUuid, HeldLock> m_locks; // lock token -> who holds which message
+    // Scheduled messages by "path\nsequence number" -> MessageId, and how often each
+    // "path\nMessageId" was scheduled (a repeated id is cancelled by number instead).
+    QHash<QString, QString> m_scheduledIds;
+    QHash<QString, int> m_scheduledIdUses;
+    QMap<LeftOut, int> m_leftOut;
+    int m_binaryBodies = 0;
+};
+
+} // namespace hourglass

@@ -45,7 +45,17 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                                    QStringLiteral("system, light or dark (default: the one chosen "
                                                   "last in View > Theme)."),
                                    QStringLiteral("THEME"));
-    parser.addOptions({help, scenario, report, db, durability, headless, screenshot, theme});
+    const QCommandLineOption play(
+        QStringLiteral("play"),
+        QStringLiteral("Opens the window and plays the scenario FILE (or a bundled one) in it, "
+                       "on a temporary database of its own."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption speed(QStringLiteral("speed"),
+                                   QStringLiteral("The speed --play starts at: 1, 10, 60 or 600 "
+                                                  "(default 10)."),
+                                   QStringLiteral("X"), QStringLiteral("10"));
+    parser.addOptions(
+        {help, scenario, report, db, durability, headless, screenshot, theme, play, speed});
 
     CommandLineOptions options;
     options.helpText = parser.helpText();
@@ -65,6 +75,15 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     options.headless = parser.isSet(headless);
     options.screenshotFile = parser.value(screenshot);
     options.theme = parser.value(theme);
+    options.playFile = parser.value(play);
+    bool speedOk = false;
+    options.playSpeed = parser.value(speed).toDouble(&speedOk);
+    if (!speedOk || (options.playSpeed != 1 && options.playSpeed != 10 && options.playSpeed != 60 &&
+                     options.playSpeed != 600)) {
+        options.error =
+            QStringLiteral("--speed must be 1, 10, 60 or 600, not '%1'").arg(parser.value(speed));
+        return options;
+    }
     if (!options.theme.isEmpty() && options.theme != QLatin1String("system") &&
         options.theme != QLatin1String("light") && options.theme != QLatin1String("dark")) {
         options.error =

@@ -28,6 +28,8 @@ struct CommandLineOptions {
     bool headless = false;  // --headless: no window even without --scenario
     QString screenshotFile; // --screenshot: save a picture of the window, then quit
     QString theme;          // --theme: system, light or dark; empty: the saved choice
+    QString playFile;       // --play: a scenario to play in the window
+    double playSpeed = 10;  // --speed: what --play starts at
     bool showHelp = false;
     QString helpText;
     QString error; // non-empty when the command line is unusable

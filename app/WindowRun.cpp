@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "SampleNamespace.h"
+#include "ScenarioController.h"
 #include "Theme.h"
 
 #include <QApplication>
@@ -12,6 +13,9 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTimer>
+
+#include <memory>
+#include <utility>
 
 namespace hourglass::app {
 
@@ -45,6 +49,18 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
                                                        QObject::tr("The sample namespace"));
                 });
         });
+    }
+    if (!options.playFile.isEmpty()) {
+        // Once the user's database is open (closing the scenario returns to it).
+        const QString scenario = resolveScenarioFile(options.playFile);
+        const double speed = options.playSpeed;
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &ui::MainWindow::databaseOpened, &window,
+                         [&window, scenario, speed, started] {
+                             if (std::exchange(*started, true))
+                                 return;
+                             window.scenarios()->openFile(scenario, speed);
+                         });
     }
     window.openDatabase(path);
     window.show();

@@ -10,7 +10,7 @@ namespace {
 constexpr int kTickMs = 200;
 } // namespace
 
-BrokerClient::BrokerClient(std::unique_ptr<Broker> broker, QObject* parent)
+BrokerClient::BrokerClient(std::shared_ptr<Broker> broker, QObject* parent)
     : QObject(parent)
     , m_broker(std::move(broker)) {
     m_pool.setMaxThreadCount(2);

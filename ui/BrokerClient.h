@@ -26,10 +26,11 @@ namespace hourglass::ui {
 class BrokerClient : public QObject {
     Q_OBJECT
 public:
-    // Takes the broker. Its change feed is moved to this object's thread so that `changed`
-    // arrives there.
-    explicit BrokerClient(std::unique_ptr<Broker> broker, QObject* parent = nullptr);
-    // Waits for calls still running, then closes the broker.
+    // Takes (or shares) the broker: a scenario being played in the window keeps it too, and the
+    // broker closes when its last owner lets go. Its change feed is moved to this object's thread
+    // so that `changed` arrives there.
+    explicit BrokerClient(std::shared_ptr<Broker> broker, QObject* parent = nullptr);
+    // Waits for calls still running, then lets go of the broker.
     ~BrokerClient() override;
 
     // Runs work(broker) on a worker thread, then done(result) on context's thread (skipped when
@@ -68,7 +69,7 @@ signals:
 private:
     void tick();
 
-    std::unique_ptr<Broker> m_broker;
+    std::shared_ptr<Broker> m_broker;
     QThreadPool m_pool;
     QTimer m_ticker;
     bool m_tickRunning = false; // GUI thread only

@@ -4,10 +4,10 @@
 #include "ChangeFeed.h"
 #include "CountsHistory.h"
 #include "DeadLetterReasonsModel.h"
+#include "EngineTimeCharts.h"
 #include "Theme.h"
 
 #include <QAction>
-#include <QDateTime>
 #include <QEvent>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -17,9 +17,7 @@
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChartView>
-#include <QtCharts/QDateTimeAxis>
 #include <QtCharts/QHorizontalBarSeries>
-#include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
@@ -28,67 +26,9 @@ namespace hourglass::ui {
 
 namespace {
 
-// The chart's time axis and value axis (created once per chart in the constructor).
-QDateTimeAxis* timeAxis(QChart* chart) {
-    return qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
-}
+// The value axis of the reasons chart (created once in the constructor).
 QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation) {
     return qobject_cast<QValueAxis*>(chart->axes(orientation).value(0));
-}
-
-// Line series sharing one engine-time axis and one value axis starting at zero.
-void addLineSeries(QChart* chart, const QStringList& names) {
-    auto* x = new QDateTimeAxis(chart);
-    x->setTickCount(4); // room for "HH:mm:ss" labels in the narrower charts
-    auto* y = new QValueAxis(chart);
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    for (const QString& name : names) {
-        auto* series = new QLineSeries(chart);
-        series->setName(name);
-        // Markers show where the samples really are: the line between two samples (after a
-        // jump of the clock, say) is only a join, not a measurement.
-        series->setPointsVisible(true);
-        series->setMarkerSize(4);
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
-    }
-}
-
-// Fits the axes of a line chart: time from the first to the last point (at least one sampling
-// interval wide), values from zero to a round number above the highest point.
-void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
-             const QString& valueFormat) {
-    last = std::max(last, first + minSpan);
-    QDateTimeAxis* x = timeAxis(chart);
-    x->setFormat(last - first > 24 * 3600 * 1000 ? QStringLiteral("MM-dd HH:mm")
-                                                 : QStringLiteral("HH:mm:ss"));
-    x->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(last));
-    QValueAxis* y = valueAxis(chart, Qt::Vertical);
-    y->setLabelFormat(valueFormat);
-    y->setRange(0, std::max(1.0, maxValue));
-    y->applyNiceNumbers();
-}
-
-// Puts one point per item into each line series of the chart, in series order (valuesOf gives
-// one value per series); returns the highest value.
-template <typename Item, typename ValuesOf>
-double plot(QChart* chart, const QList<Item>& items, ValuesOf valuesOf) {
-    const QList<QAbstractSeries*> series = chart->series();
-    QList<QList<QPointF>> points(series.size());
-    double highest = 0;
-    for (const Item& item : items) {
-        const QList<double> values = valuesOf(item);
-        for (int i = 0; i < series.size(); ++i) {
-            points[i].append(QPointF(double(item.at), values.value(i)));
-            highest = std::max(highest, values.value(i));
-        }
-    }
-    for (int i = 0; i < series.size(); ++i)
-        static_cast<QLineSeries*>(series[i])->replace(points[i]);
-    return highest;
 }
 
 } // namespace
@@ -118,9 +58,9 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     grid->addWidget(addChartView(QStringLiteral("reasonsChart"), tr("Dead-letter reasons")), 1, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
-    addLineSeries(m_views[0]->chart(), {tr("Active"), tr("Scheduled"), tr("Deferred"), tr("Locked"),
-                                        tr("Dead-lettered")});
-    addLineSeries(m_views[1]->chart(), {tr("Net in"), tr("Net out"), tr("Net dead-lettered")});
+    charts::addCountsSeries(m_views[0]->chart());
+    charts::addLineSeries(m_views[1]->chart(),
+                          {tr("Net in"), tr("Net out"), tr("Net dead-lettered")});
     QChart* reasons = m_views[2]->chart();
     auto* bars = new QHorizontalBarSeries(reasons);
     bars->setLabelsVisible(true);
@@ -224,23 +164,13 @@ void EntityChartsPanel::changeEvent(QEvent* event) {
 }
 
 void EntityChartsPanel::updateCounts() {
-    QChart* chart = m_views[0]->chart();
-    const QList<CountsHistory::Sample>& samples = m_history->samples();
-    const double highest = plot(chart, samples, [](const CountsHistory::Sample& s) {
-        return QList<double>{double(s.counts.active), double(s.counts.scheduled),
-                             double(s.counts.deferred), double(s.counts.locked),
-                             double(s.counts.deadLettered)};
-    });
-    const Instant now = m_client.clock().now();
-    const Instant first = samples.isEmpty() ? now : samples.first().at;
-    const Instant last = samples.isEmpty() ? now : samples.last().at;
-    fitAxes(chart, first, last, m_history->interval(), highest, QStringLiteral("%.0f"));
+    charts::plotCounts(m_views[0]->chart(), *m_history, m_client.clock().now());
 }
 
 void EntityChartsPanel::updateThroughput() {
     QChart* chart = m_views[1]->chart();
     const QList<CountsHistory::Rate>& rates = m_history->rates();
-    const double highest = plot(chart, rates, [](const CountsHistory::Rate& r) {
+    const double highest = charts::plot(chart, rates, [](const CountsHistory::Rate& r) {
         return QList<double>{r.netIn, r.netOut, r.netDeadLettered};
     });
     const Instant now = m_client.clock().now();
@@ -248,8 +178,8 @@ void EntityChartsPanel::updateThroughput() {
     // The first rate covers the interval that starts at the first sample.
     const Instant first = samples.isEmpty() ? now : samples.first().at;
     const Instant last = rates.isEmpty() ? first : rates.last().at;
-    fitAxes(chart, first, last, m_history->interval(), highest,
-            highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    charts::fitAxes(chart, first, last, m_history->interval(), highest,
+                    highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
 }
 
 void EntityChartsPanel::updateReasons() {

@@ -69,7 +69,7 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
-    m_controlRows = {buildReceiveRow(), buildSettleRow()};
+    m_controlRows = {buildReceiveRow(), buildSettleRow(), buildAutoRenewRow()};
     for (QWidget* row : std::as_const(m_controlRows))
         layout->addWidget(row);
     layout->addWidget(m_status);
@@ -175,7 +175,16 @@ QWidget* LockPanel::buildSettleRow() {
     buttons << renewAction << clearAction;
     for (QAction* action : buttons)
         layout->addWidget(toolButtonFor(action, row));
-    layout->addSpacing(16);
+    layout->addStretch(1);
+    return row;
+}
+
+QWidget* LockPanel::buildAutoRenewRow() {
+    // A row of its own, so that the panel stays narrow enough to share the window with the
+    // tree and the scenario player.
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
     m_autoRenew = new QCheckBox(tr("Auto-renew for"), row);
     m_autoRenew->setObjectName(QStringLiteral("lockAutoRenew"));
     m_autoRenewFor = new QLineEdit(QStringLiteral("PT5M"), row);

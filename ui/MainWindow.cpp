@@ -5,6 +5,8 @@
 #include "EntityWorkspace.h"
 #include "MessageBar.h"
 #include "NamespaceTreePanel.h"
+#include "PresentationMode.h"
+#include "ScenarioRecording.h"
 #include "TimeControlBar.h"
 
 #include <QApplication>
@@ -73,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() {
     // Panels and actions hold the client; let them go before it does.
+    dropRecording();
     delete m_timeBar;
     delete m_entityActions;
     delete m_tree;
@@ -80,8 +83,30 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
+    installClient(std::move(client));
+    if (!m_client)
+        return;
+    const QString path = m_client->databasePath();
+    m_databaseLabel->setText(QDir::toNativeSeparators(path));
+    setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
+    rememberRecent(path);
+}
+
+void MainWindow::showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title) {
+    installClient(std::move(client));
+    if (!m_client)
+        return;
+    m_databaseLabel->setText(tr("Scenario on a temporary database"));
+    m_databaseLabel->setToolTip(QDir::toNativeSeparators(m_client->databasePath()));
+    setWindowTitle(tr("Scenario: %1 — Hourglass").arg(title));
+}
+
+void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
+    if (m_presentation)
+        m_presentation->clientClosing();
     if (m_workspace)
         m_workspaceState = m_workspace->splitter()->saveState();
+    dropRecording();
     delete m_timeBar;
     delete m_entityActions;
     delete m_tree;
@@ -91,8 +116,12 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     m_tree = nullptr;
     m_workspace = nullptr;
     m_client = std::move(client);
+    m_databaseLabel->setToolTip(QString());
     if (!m_client) {
+        m_databaseLabel->clear();
+        setWindowTitle(tr("Hourglass"));
         fillEntityMenus();
+        fillScenarioMenu();
         return;
     }
     m_tree = new NamespaceTreePanel(*m_client);
@@ -105,6 +134,13 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
         m_workspace->splitter()->setSizes({height() * 3 / 5, height() * 2 / 5});
     m_entityActions = new EntityActions(*m_client, this);
     fillEntityMenus();
+    // Recording observes this client's broker: a new one per database.
+    m_recording = new ScenarioRecording(*m_client, this);
+    statusBar()->insertPermanentWidget(0, m_recording->indicator());
+    connect(m_recording, &ScenarioRecording::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_recording, &ScenarioRecording::statusMessage, this, &MainWindow::showStatus);
+    fillScenarioMenu();
     m_timeBar = new TimeControlBar(*m_client, this);
     addToolBar(Qt::TopToolBarArea, m_timeBar);
     connect(m_timeBar, &TimeControlBar::errorOccurred, this,
@@ -132,6 +168,7 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
                     node = NodeKind::Subscription;
                 select(path, node);
             });
+    m_presentation->clientReady();
     connect(m_tree, &NamespaceTreePanel::noEntitySelected, this, [this] {
         // A namespace row (or nothing): namespace-level actions create entities in it.
         const QModelIndex current = m_tree->view()->currentIndex();
@@ -139,15 +176,21 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
                                  : QString(),
                NamespaceTreeModel::NodeKind::Namespace);
     });
-    const QString path = m_client->databasePath();
-    m_databaseLabel->setText(QDir::toNativeSeparators(path));
-    setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
-    rememberRecent(path);
+}
+
+void MainWindow::dropRecording() {
+    if (!m_recording)
+        return;
+    delete m_recording->indicator(); // the status bar holds it
+    delete m_recording;              // stops observing the broker
+    m_recording = nullptr;
 }
 
 void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) {
     m_selectedPath = path;
     m_selectedKind = kind;
+    if (m_recording)
+        m_recording->setEntity(path, kind);
     if (m_entityActions)
         m_entityActions->setSelection(path, kind);
     if (m_workspace)

@@ -5,7 +5,8 @@
 // holds no broker logic; panels and actions talk to the engine through the BrokerClient.
 //
 // Menus: File (databases), Entity (EntityActions: create, edit, rules, delete, emulator config
-// import/export), Message (send, go to a tab), View (theme), Help (keyboard shortcuts).
+// import/export), Message (send, go to a tab), Scenario (ScenarioController: gallery, player),
+// View (presentation mode, theme), Help (keyboard shortcuts).
 
 #include "Broker.h"
 #include "NamespaceTreeModel.h"
@@ -26,6 +27,9 @@ class EntityActions;
 class EntityWorkspace;
 class MessageBar;
 class NamespaceTreePanel;
+class PresentationMode;
+class ScenarioController;
+class ScenarioRecording;
 class TimeControlBar;
 
 class MainWindow : public QMainWindow {
@@ -34,13 +38,23 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Shows the database behind `client` (the window takes it over).
+    // Shows the database behind `client` (the window takes it over) and remembers it among the
+    // recent databases. Null shows the empty window.
     void setClient(std::unique_ptr<BrokerClient> client);
+    // Shows a scenario's temporary database: not remembered, titled after the scenario.
+    void showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title);
     BrokerClient* client() const { return m_client.get(); }
     MessageBar* messageBar() const { return m_messageBar; }
     EntityWorkspace* workspace() const { return m_workspace; }
     EntityActions* entityActions() const { return m_entityActions; }
     NamespaceTreePanel* tree() const { return m_tree; }
+    TimeControlBar* timeBar() const { return m_timeBar; }
+    ScenarioController* scenarios() const { return m_scenarios; }
+    ScenarioRecording* recording() const { return m_recording; }
+    PresentationMode* presentation() const { return m_presentation; }
+    // The tree's selection ("ns:path"; empty for none) and its kind.
+    QString selectedPath() const { return m_selectedPath; }
+    NamespaceTreeModel::NodeKind selectedKind() const { return m_selectedKind; }
     // Opens (or creates) a database file off the GUI thread and shows it when it is ready
     // (databaseOpened); errors go to the message bar (databaseFailed).
     void openDatabase(const QString& path);
@@ -57,10 +71,13 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void installClient(std::unique_ptr<BrokerClient> client);
     void finishOpening(const QString& path, Result<std::unique_ptr<Broker>> opened);
     void buildMenus();
     void buildViewMenu();
     void fillEntityMenus();
+    void fillScenarioMenu();
+    void dropRecording();
     void select(const QString& path, NamespaceTreeModel::NodeKind kind);
     void chooseDatabase(bool create);
     void rememberRecent(const QString& path);
@@ -82,6 +99,10 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_entityMenu = nullptr;
     QMenu* m_messageMenu = nullptr;
+    QMenu* m_scenarioMenu = nullptr;
+    ScenarioController* m_scenarios = nullptr;  // scenario playback (gallery, player dock)
+    ScenarioRecording* m_recording = nullptr;   // records this database's operations
+    PresentationMode* m_presentation = nullptr; // the selected entity full screen
     QAction* m_sendAction = nullptr;
     QLabel* m_databaseLabel;
     QString m_selectedPath;

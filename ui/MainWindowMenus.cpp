@@ -1,5 +1,6 @@
-// The main window's menus: File (databases), Entity (EntityActions), Message (send, tabs), View
-// (theme) and Help (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
+// The main window's menus: File (databases), Entity (EntityActions), Message (send, tabs),
+// Scenario (ScenarioController, ScenarioRecording), View (presentation mode, theme) and Help
+// (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
 #include "MainWindow.h"
 
 #include "DeadLetterPanel.h"
@@ -11,6 +12,9 @@
 #include "MessageListPanel.h"
 #include "NamespaceTreePanel.h"
 #include "PeekPanel.h"
+#include "PresentationMode.h"
+#include "ScenarioController.h"
+#include "ScenarioRecording.h"
 #include "SendDialog.h"
 #include "ShortcutsDialog.h"
 #include "Theme.h"
@@ -62,12 +66,30 @@ void MainWindow::buildMenus() {
         go->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key++)));
     }
     fillEntityMenus();
+
+    m_scenarioMenu = menuBar()->addMenu(tr("&Scenario"));
+    m_scenarios = new ScenarioController(*this);
+    connect(m_scenarios, &ScenarioController::sessionChanged, this, &MainWindow::fillScenarioMenu);
+    fillScenarioMenu();
     buildViewMenu();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts =
         help->addAction(tr("&Keyboard shortcuts"), this, [this] { openShortcutsDialog(); });
     shortcuts->setShortcut(QKeySequence::HelpContents);
+}
+
+void MainWindow::fillScenarioMenu() {
+    // Playing (ScenarioController), then recording this database (ScenarioRecording).
+    m_scenarioMenu->clear();
+    m_scenarios->fillMenu(m_scenarioMenu);
+    m_scenarioMenu->addSeparator();
+    if (!m_recording) {
+        m_scenarioMenu->addAction(tr("Open a database to record a scenario"))->setEnabled(false);
+        return;
+    }
+    for (QAction* action : m_recording->actions())
+        m_scenarioMenu->addAction(action);
 }
 
 void MainWindow::buildViewMenu() {
@@ -78,6 +100,9 @@ void MainWindow::buildViewMenu() {
             filter->setFocus(Qt::ShortcutFocusReason);
     });
     focusTree->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_presentation = new PresentationMode(*this);
+    view->addAction(m_presentation->action());
+    view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
     auto* group = new QActionGroup(theme);
     const ThemeChoice current = savedTheme();

@@ -266,7 +266,15 @@ void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choic
 
 void MessageDetailPanel::showError(const Error& error) {
     m_message.reset();
-    m_error->setText(error.toString());
+    // A message that was shown and then settled, expired or moved is the everyday case during a
+    // demo: say so in words first, and keep the engine's code for those who look for it.
+    if (error.code == ErrorCode::MessageNotFound)
+        m_error->setText(tr("Message %1 is not in %2 (any more): it may have been completed, "
+                            "received and deleted, expired or moved.\n\n%3")
+                             .arg(m_sequenceNumber)
+                             .arg(m_path, error.toString()));
+    else
+        m_error->setText(error.toString());
     m_pages->setCurrentIndex(ErrorPage);
 }
 

@@ -151,6 +151,16 @@ void NamespaceTreePanel::selectFirstQueueOnce() {
     // countdowns are on screen from the start; after that the user's choice stands.
     if (m_autoSelected || m_view->selectionModel()->hasSelection())
         return;
+    if (!m_preferred.isEmpty()) {
+        const QModelIndexList preferred =
+            m_proxy->match(m_proxy->index(0, 0), NamespaceTreeModel::PathRole, m_preferred, 1,
+                           Qt::MatchFixedString | Qt::MatchRecursive);
+        if (!preferred.isEmpty()) {
+            m_autoSelected = true;
+            m_view->setCurrentIndex(preferred.first());
+            return;
+        }
+    }
     const QModelIndexList queues = m_proxy->match(
         m_proxy->index(0, 0), NamespaceTreeModel::KindRole,
         int(NamespaceTreeModel::NodeKind::Queue), 1, Qt::MatchExactly | Qt::MatchRecursive);

@@ -32,6 +32,9 @@ public:
 
     NamespaceTreeModel* model() const { return m_model; }
     QTreeView* view() const { return m_view; }
+    // The row to select when the tree first fills ("ns:path"), instead of the first queue: a
+    // scenario shows the entity its story starts with.
+    void setPreferredSelection(const QString& qualifiedPath) { m_preferred = qualifiedPath; }
 
 signals:
     // The selected row is an entity or a dead-letter queue. qualifiedPath is the row's PathRole,
@@ -58,6 +61,7 @@ private:
     void hideDropHint();
 
     NamespaceTreeModel* m_model;
+    QString m_preferred;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
     QStackedWidget* m_stack;

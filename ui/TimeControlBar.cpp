@@ -203,7 +203,24 @@ void TimeControlBar::refresh() {
     }
 }
 
+void TimeControlBar::setScenarioDriven(const QString& badge) {
+    if (badge == m_scenarioBadge)
+        return;
+    m_scenarioBadge = badge;
+    refresh();
+}
+
 void TimeControlBar::updateBadge(VirtualClock* clock, Instant now) {
+    if (!m_scenarioBadge.isEmpty()) {
+        const QString style = kBadgeStyle.arg(kVirtualColour);
+        if (m_mode->text() != m_scenarioBadge)
+            m_mode->setText(m_scenarioBadge);
+        if (m_mode->styleSheet() != style)
+            m_mode->setStyleSheet(style);
+        m_mode->setToolTip(tr("A scenario is playing: it moves the clock from step to step. "
+                              "Use the scenario panel to play, pause or step."));
+        return;
+    }
     // A system clock is real time by definition.
     const bool realTime = !clock || clock->isRealTime();
     const bool paused = clock && clock->isPaused();
@@ -221,7 +238,7 @@ void TimeControlBar::updateBadge(VirtualClock* clock, Instant now) {
 }
 
 void TimeControlBar::updateEnabled(VirtualClock* clock) {
-    const bool controllable = clock != nullptr;
+    const bool controllable = clock != nullptr && m_scenarioBadge.isEmpty();
     m_playPause->setEnabled(controllable);
     m_speed->setEnabled(controllable);
     m_jumpBy->setEnabled(controllable);

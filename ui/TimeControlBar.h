@@ -50,6 +50,11 @@ public:
     // Rereads the clock and updates every label and control (the timer does this a few times a
     // second; callers may force it after changing the clock themselves).
     void refresh();
+    // While a scenario plays in the window it moves the clock itself, step by step, so that
+    // every step runs at its exact offset: the bar then shows `badge` (e.g. "SCENARIO · 10×")
+    // and disables its own controls. An empty badge hands the clock back to the bar.
+    void setScenarioDriven(const QString& badge);
+    bool isScenarioDriven() const { return !m_scenarioBadge.isEmpty(); }
 
 signals:
     // After any change the user made to the clock (the window may repaint countdowns at once).
@@ -77,7 +82,8 @@ private:
     DurationEdit* m_jumpBy = nullptr;
     QAction* m_jump = nullptr;
     QAction* m_realTime = nullptr;
-    bool m_jumping = false; // a jump is running on a worker; another would race it
+    bool m_jumping = false;  // a jump is running on a worker; another would race it
+    QString m_scenarioBadge; // non-empty while a scenario drives the clock
 };
 
 } // namespace hourglass::ui

@@ -1,0 +1,62 @@
+#pragma once
+// Line charts over ENGINE time, shared by the Charts tab (EntityChartsPanel) and the presentation
+// view, so that both draw an entity's counts with the same code: one QDateTimeAxis of engine
+// instants (a virtual clock's, when there is one), one value axis from zero, and markers where
+// the samples really are.
+
+#include "Time.h"
+
+#include <QList>
+#include <QPointF>
+#include <QStringList>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+
+#include <algorithm>
+
+namespace hourglass::ui {
+class CountsHistory;
+}
+
+namespace hourglass::ui::charts {
+
+// Adds line series named `names`, sharing one engine-time axis and one value axis.
+void addLineSeries(QChart* chart, const QStringList& names);
+
+// Fits the axes of a line chart: time from `first` to `last` (at least `minSpan` wide, and a
+// second per tick), values from zero to a round number above `maxValue` (whole ticks for "%.0f").
+void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
+             const QString& valueFormat);
+
+// Puts one point per item into each line series of the chart, in series order (valuesOf gives
+// one value per series; item.at is the engine instant); returns the highest value.
+template <typename Item, typename ValuesOf>
+double plot(QChart* chart, const QList<Item>& items, ValuesOf valuesOf) {
+    const QList<QAbstractSeries*> series = chart->series();
+    QList<QList<QPointF>> points(series.size());
+    double highest = 0;
+    for (const Item& item : items) {
+        const QList<double> values = valuesOf(item);
+        for (int i = 0; i < series.size(); ++i) {
+            points[i].append(QPointF(double(item.at), values.value(i)));
+            highest = std::max(highest, values.value(i));
+        }
+    }
+    for (int i = 0; i < series.size(); ++i)
+        static_cast<QLineSeries*>(series[i])->replace(points[i]);
+    return highest;
+}
+
+// The counts chart: one series per count, in this order.
+enum CountsSeries {
+    ActiveSeries,
+    ScheduledSeries,
+    DeferredSeries,
+    LockedSeries,
+    DeadLetteredSeries
+};
+void addCountsSeries(QChart* chart);
+// Plots every sample of the history; `now` (the engine clock) places the axis before the first.
+void plotCounts(QChart* chart, const CountsHistory& history, Instant now);
+
+} // namespace hourglass::ui::charts

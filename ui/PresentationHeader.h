@@ -1,0 +1,41 @@
+#pragma once
+// The top of the presentation view: the entity's name in large letters with its kind under it,
+// an optional caption line (the scenario step being played), and on the right the engine clock
+// in large digits with the same mode badge as the time toolbar ("LIVE", "PAUSED · +5m AHEAD",
+// "60× SPEED"; clockModeText), so the room always knows whether time is real.
+//
+// Object names: "presentationTitle", "presentationKind", "presentationCaption",
+// "presentationClock", "presentationClockDate", "presentationClockMode".
+
+#include <QWidget>
+
+class QLabel;
+class QTimer;
+
+namespace hourglass::ui {
+
+class BrokerClient;
+
+class PresentationHeader : public QWidget {
+    Q_OBJECT
+public:
+    explicit PresentationHeader(BrokerClient& client, QWidget* parent = nullptr);
+
+    void setTitle(const QString& title, const QString& kind);
+    // Empty hides the caption line.
+    void setCaption(const QString& text);
+    // Rereads the engine clock (a timer does it a few times a second).
+    void refreshClock();
+
+private:
+    BrokerClient& m_client;
+    QLabel* m_title;
+    QLabel* m_kind;
+    QLabel* m_caption;
+    QLabel* m_clock;
+    QLabel* m_date;
+    QLabel* m_mode;
+    QTimer* m_timer;
+};
+
+} // namespace hourglass::ui

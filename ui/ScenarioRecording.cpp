@@ -1,0 +1,244 @@
+#include "ScenarioRecording.h"
+
+#include "BrokerClient.h"
+#include "OperationObserver.h"
+#include "scenario/ScenarioRecorder.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSaveFile>
+#include <QSignalBlocker>
+#include <QStandardPaths>
+
+namespace hourglass::ui {
+
+namespace {
+
+constexpr int kIndicatorRefreshMs = 500;
+
+// "01:23", or "1:02:03" from an hour on.
+QString elapsedText(Millis elapsed) {
+    const qint64 totalSeconds = std::max<Millis>(0, elapsed) / 1000;
+    const qint64 hours = totalSeconds / 3600;
+    const qint64 minutes = totalSeconds / 60 % 60;
+    const qint64 seconds = totalSeconds % 60;
+    const QString minutesAndSeconds = QStringLiteral("%1:%2")
+                                          .arg(minutes, 2, 10, QLatin1Char('0'))
+                                          .arg(seconds, 2, 10, QLatin1Char('0'));
+    return hours > 0 ? QString::number(hours) + u':' + minutesAndSeconds : minutesAndSeconds;
+}
+
+QString stepsText(int steps) {
+    return steps == 1 ? QStringLiteral("1 step") : QStringLiteral("%1 steps").arg(steps);
+}
+
+} // namespace
+
+ScenarioRecording::ScenarioRecording(BrokerClient& client, QWidget* dialogParent)
+    : QObject(dialogParent)
+    , m_client(&client)
+    , m_dialogParent(dialogParent)
+    , m_recorder(std::make_shared<ScenarioRecorder>()) {
+    m_record = new QAction(tr("Record"), this);
+    m_record->setObjectName(QStringLiteral("scenarioRecord"));
+    m_record->setCheckable(true);
+    m_record->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+    m_record->setToolTip(tr("Record what you do into a scenario file; stop to save it"));
+    connect(m_record, &QAction::toggled, this, [this](bool on) { on ? start() : stop(); });
+
+    m_addCheck = new QAction(tr("Add check for this entity"), this);
+    m_addCheck->setObjectName(QStringLiteral("scenarioAddCheck"));
+    m_addCheck->setToolTip(
+        tr("Adds a step that checks this entity's counts as they are now when the file plays"));
+    connect(m_addCheck, &QAction::triggered, this, &ScenarioRecording::addCheck);
+
+    m_save = new QAction(tr("Save Recording…"), this);
+    m_save->setObjectName(QStringLiteral("scenarioSaveRecording"));
+    connect(m_save, &QAction::triggered, this, &ScenarioRecording::openSaveDialog);
+
+    m_indicator = new QLabel();
+    m_indicator->setObjectName(QStringLiteral("recordingIndicator"));
+    m_indicator->setStyleSheet(
+        QStringLiteral("QLabel { color: #d32f2f; font-weight: bold; padding: 0 6px; }"));
+    m_indicator->setToolTip(tr("Recording a scenario: stop with Ctrl+Shift+R"));
+    m_indicator->hide();
+    m_indicatorTimer.setInterval(kIndicatorRefreshMs);
+    connect(&m_indicatorTimer, &QTimer::timeout, this, &ScenarioRecording::updateIndicator);
+    connect(&client, &BrokerClient::changed, this, [this] {
+        if (isRecording())
+            updateIndicator();
+    });
+    updateActions();
+}
+
+ScenarioRecording::~ScenarioRecording() {
+    if (m_state != State::Idle && m_client)
+        m_client->call(
+            nullptr,
+            [](Broker& broker) {
+                broker.setOperationObserver(nullptr);
+                return true;
+            },
+            [](bool) {});
+    // Not yet handed to a status bar: it is still ours.
+    if (m_indicator && !m_indicator->parent())
+        delete m_indicator;
+}
+
+QLabel* ScenarioRecording::indicator() const {
+    return m_indicator;
+}
+
+int ScenarioRecording::stepCount() const {
+    return m_recorder->stepCount();
+}
+
+void ScenarioRecording::setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind) {
+    m_entity = qualifiedPath;
+    m_kind = kind;
+    updateActions();
+}
+
+void ScenarioRecording::start() {
+    if (m_state != State::Idle || !m_client)
+        return;
+    setState(State::Starting);
+    // The start (entities as they are, the clock) is read before the observer is set, on the
+    // same worker, so that nothing is recorded twice.
+    m_client->call(
+        this,
+        [recorder = m_recorder](Broker& broker) -> Result<void> {
+            auto begun = recorder->begin(broker);
+            if (begun)
+                broker.setOperationObserver(recorder);
+            return begun;
+        },
+        [this](Result<void> begun) {
+            if (!begun) {
+                setState(State::Idle);
+                emit errorOccurred(begun.error());
+                return;
+            }
+            setState(State::Recording);
+            emit statusMessage(tr("Recording: what you do now becomes a scenario step"));
+        });
+}
+
+void ScenarioRecording::stop() {
+    if (m_state != State::Recording || !m_client)
+        return;
+    setState(State::Stopping);
+    m_client->call(
+        this,
+        [recorder = m_recorder](Broker& broker) {
+            broker.setOperationObserver(nullptr);
+            recorder->finish(broker);
+            return recorder->toJson();
+        },
+        [this](QByteArray document) {
+            m_document = std::move(document);
+            setState(State::Idle);
+            emit statusMessage(tr("Recording stopped: %1").arg(stepsText(stepCount())));
+            openSaveDialog();
+        });
+}
+
+void ScenarioRecording::addCheck() {
+    if (!isRecording() || m_entity.isEmpty() || !m_client)
+        return;
+    const QString path = m_entity;
+    m_client->call(
+        this,
+        [recorder = m_recorder, path](Broker& broker) {
+            return recorder->addExpectation(broker, path);
+        },
+        [this, path](Result<void> added) {
+            if (!added) {
+                emit errorOccurred(added.error());
+                return;
+            }
+            updateIndicator();
+            emit statusMessage(tr("Check added: the file will check %1 as it is now").arg(path));
+        });
+}
+
+void ScenarioRecording::openSaveDialog() {
+    if (m_document.isEmpty())
+        return;
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    auto* dialog = new QFileDialog(m_dialogParent, tr("Save recorded scenario"), folder,
+                                   tr("Scenario files (*.json)"));
+    dialog->setObjectName(QStringLiteral("scenarioSaveDialog"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    dialog->setDefaultSuffix(QStringLiteral("json"));
+    dialog->setOption(QFileDialog::DontUseNativeDialog);
+    dialog->selectFile(QStringLiteral("recorded-scenario.json"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, &ScenarioRecording::saveTo);
+    dialog->open();
+}
+
+bool ScenarioRecording::saveTo(const QString& fileName) {
+    if (m_document.isEmpty()) {
+        emit errorOccurred(
+            makeError(ErrorCode::InvalidArgument, tr("There is no recording to save yet.")));
+        return false;
+    }
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly) || file.write(m_document) != m_document.size() ||
+        !file.commit()) {
+        emit errorOccurred(makeError(ErrorCode::GeneralError,
+                                     tr("Cannot write %1: %2").arg(fileName, file.errorString())));
+        return false;
+    }
+    QString text = tr("Scenario saved to %1 (%2)")
+                       .arg(QDir::toNativeSeparators(fileName), stepsText(stepCount()));
+    if (const QString left = m_recorder->leftOutText(); !left.isEmpty())
+        text += tr("; left out, no scenario step: %1").arg(left);
+    emit statusMessage(text);
+    return true;
+}
+
+void ScenarioRecording::setState(State state) {
+    const bool wasRecording = isRecording();
+    m_state = state;
+    {
+        // The action mirrors the state without starting or stopping anything again.
+        const QSignalBlocker blocker(m_record);
+        m_record->setChecked(state == State::Starting || state == State::Recording);
+    }
+    if (isRecording()) {
+        m_indicatorTimer.start();
+        updateIndicator();
+        m_indicator->show();
+    } else {
+        m_indicatorTimer.stop();
+        m_indicator->hide();
+    }
+    updateActions();
+    if (wasRecording != isRecording())
+        emit recordingChanged(isRecording());
+}
+
+void ScenarioRecording::updateActions() {
+    // While a start or stop is on its way, a second click would race it.
+    m_record->setEnabled(m_state == State::Idle || m_state == State::Recording);
+    m_record->setText(isRecording() ? tr("Stop Recording") : tr("Record"));
+    m_addCheck->setEnabled(isRecording() && !m_entity.isEmpty() &&
+                           m_kind != NamespaceTreeModel::NodeKind::Namespace);
+    m_save->setEnabled(m_state == State::Idle && !m_document.isEmpty());
+}
+
+void ScenarioRecording::updateIndicator() {
+    if (!m_indicator || !m_client)
+        return;
+    const Millis elapsed = m_client->clock().now() - m_recorder->startedAt();
+    m_indicator->setText(QStringLiteral("● REC %1 · %2")
+                             .arg(elapsedText(elapsed), stepsText(m_recorder->stepCount())));
+}
+
+} // namespace hourglass::ui

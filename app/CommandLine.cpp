@@ -54,8 +54,12 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                                    QStringLiteral("The speed --play starts at: 1, 10, 60 or 600 "
                                                   "(default 10)."),
                                    QStringLiteral("X"), QStringLiteral("10"));
-    parser.addOptions(
-        {help, scenario, report, db, durability, headless, screenshot, theme, play, speed});
+    const QCommandLineOption present(
+        QStringLiteral("present"),
+        QStringLiteral("Starts in presentation mode: the first entity (with --play, the one the "
+                       "story starts with) full screen, in large type."));
+    parser.addOptions({help, scenario, report, db, durability, headless, screenshot, theme, play,
+                       speed, present});
 
     CommandLineOptions options;
     options.helpText = parser.helpText();
@@ -76,6 +80,7 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     options.screenshotFile = parser.value(screenshot);
     options.theme = parser.value(theme);
     options.playFile = parser.value(play);
+    options.present = parser.isSet(present);
     bool speedOk = false;
     options.playSpeed = parser.value(speed).toDouble(&speedOk);
     if (!speedOk || (options.playSpeed != 1 && options.playSpeed != 10 && options.playSpeed != 60 &&

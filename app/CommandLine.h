@@ -30,6 +30,7 @@ struct CommandLineOptions {
     QString theme;          // --theme: system, light or dark; empty: the saved choice
     QString playFile;       // --play: a scenario to play in the window
     double playSpeed = 10;  // --speed: what --play starts at
+    bool present = false;   // --present: start in presentation mode
     bool showHelp = false;
     QString helpText;
     QString error; // non-empty when the command line is unusable

@@ -3,8 +3,11 @@
 #include "BrokerClient.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
+#include "PresentationMode.h"
+#include "PresentationView.h"
 #include "SampleNamespace.h"
 #include "ScenarioController.h"
+#include "ScenarioSession.h"
 #include "Theme.h"
 
 #include <QApplication>
@@ -62,6 +65,24 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
                              window.scenarios()->openFile(scenario, speed);
                          });
     }
+    if (options.present) {
+        // On the scenario's database when one plays, else on the user's.
+        auto entered = std::make_shared<bool>(false);
+        const auto enterOnce = [&window, entered] {
+            if (!std::exchange(*entered, true))
+                window.presentation()->enterWhenSelected();
+        };
+        if (options.playFile.isEmpty()) {
+            QObject::connect(&window, &ui::MainWindow::databaseOpened, &window, enterOnce);
+        } else {
+            QObject::connect(window.scenarios(), &ui::ScenarioController::sessionChanged, &window,
+                             [&window, enterOnce] {
+                                 if (auto* session = window.scenarios()->session())
+                                     QObject::connect(session, &ui::ScenarioSession::ready, &window,
+                                                      enterOnce);
+                             });
+        }
+    }
     window.openDatabase(path);
     window.show();
     if (!options.screenshotFile.isEmpty()) {
@@ -72,7 +93,9 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
                 list->setCurrentIndex(list->model()->index(0, 1));
         });
         QTimer::singleShot(kScreenshotDelayMs, &window, [&window, &options, &err] {
-            if (!window.grab().save(options.screenshotFile))
+            // Presentation mode, when on, is what the screen shows.
+            QWidget* shown = window.presentation()->view();
+            if (!(shown ? shown : &window)->grab().save(options.screenshotFile))
                 err << "cannot write " << options.screenshotFile << Qt::endl;
             QApplication::quit();
         });

@@ -69,7 +69,7 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
-    m_controlRows = {buildReceiveRow(), buildSettleRow(), buildAutoRenewRow()};
+    m_controlRows = {buildReceiveRow(), buildSettleRow(), buildDeferredRow()};
     for (QWidget* row : std::as_const(m_controlRows))
         layout->addWidget(row);
     layout->addWidget(m_status);
@@ -138,10 +138,6 @@ QWidget* LockPanel::buildReceiveRow() {
     layout->addWidget(m_mode);
     layout->addWidget(m_count);
     layout->addWidget(toolButtonFor(m_receiveAction, row));
-    layout->addSpacing(16);
-    layout->addWidget(new QLabel(tr("Deferred #"), row));
-    layout->addWidget(m_deferredSeq);
-    layout->addWidget(toolButtonFor(m_receiveDeferredAction, row));
     layout->addStretch(1);
     return row;
 }
@@ -179,12 +175,16 @@ QWidget* LockPanel::buildSettleRow() {
     return row;
 }
 
-QWidget* LockPanel::buildAutoRenewRow() {
-    // A row of its own, so that the panel stays narrow enough to share the window with the
-    // tree and the scenario player.
+QWidget* LockPanel::buildDeferredRow() {
+    // Receiving a deferred message and auto-renew get a row of their own, so that the panel
+    // stays narrow enough to share the window with the tree and the scenario player.
     auto* row = new QWidget(this);
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Deferred #"), row));
+    layout->addWidget(m_deferredSeq);
+    layout->addWidget(toolButtonFor(m_receiveDeferredAction, row));
+    layout->addSpacing(16);
     m_autoRenew = new QCheckBox(tr("Auto-renew for"), row);
     m_autoRenew->setObjectName(QStringLiteral("lockAutoRenew"));
     m_autoRenewFor = new QLineEdit(QStringLiteral("PT5M"), row);

@@ -64,7 +64,7 @@ private:
 
     QWidget* buildReceiveRow();
     QWidget* buildSettleRow();
-    QWidget* buildAutoRenewRow();
+    QWidget* buildDeferredRow();
     QAction* addPanelAction(const QString& name, const QString& text, const QKeySequence& key);
     void receive();
     void receiveDeferred();

@@ -116,6 +116,9 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     m_tree = nullptr;
     m_workspace = nullptr;
     m_client = std::move(client);
+    // The selection belonged to the old database.
+    m_selectedPath.clear();
+    m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;
     m_databaseLabel->setToolTip(QString());
     if (!m_client) {
         m_databaseLabel->clear();
@@ -196,6 +199,8 @@ void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) 
     if (m_workspace)
         m_workspace->setEntity(kind == NamespaceTreeModel::NodeKind::Namespace ? QString() : path,
                                kind);
+    if (m_presentation)
+        m_presentation->selectionChanged();
     if (m_sendAction)
         m_sendAction->setEnabled(kind != NamespaceTreeModel::NodeKind::Namespace &&
                                  kind != NamespaceTreeModel::NodeKind::DeadLetterQueue);

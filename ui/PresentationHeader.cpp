@@ -91,6 +91,11 @@ void PresentationHeader::setCaption(const QString& text) {
     m_caption->setVisible(!text.isEmpty());
 }
 
+void PresentationHeader::setClockBadge(const QString& badge) {
+    m_badge = badge;
+    refreshClock();
+}
+
 void PresentationHeader::refreshClock() {
     const Instant now = m_client.clock().now();
     const QDateTime local = QDateTime::fromMSecsSinceEpoch(now);
@@ -105,13 +110,16 @@ void PresentationHeader::refreshClock() {
     const VirtualClock* clock = m_client.virtualClock();
     const bool realTime = !clock || clock->isRealTime();
     const bool paused = clock && clock->isPaused();
-    const QString mode = clockModeText(realTime, paused, clock ? clock->speed() : 1.0,
-                                       now - VirtualClock::realNow());
+    const QString mode = !m_badge.isEmpty()
+                             ? m_badge
+                             : clockModeText(realTime, paused, clock ? clock->speed() : 1.0,
+                                             now - VirtualClock::realNow());
     if (m_mode->text() != mode)
         m_mode->setText(mode);
-    const QString style = kBadgeStyle.arg(realTime ? QStringLiteral("#2e7d32")
-                                          : paused ? QStringLiteral("#c62828")
-                                                   : QStringLiteral("#b45309"));
+    const QString style = kBadgeStyle.arg(!m_badge.isEmpty() ? QStringLiteral("#b45309")
+                                          : realTime         ? QStringLiteral("#2e7d32")
+                                          : paused           ? QStringLiteral("#c62828")
+                                                             : QStringLiteral("#b45309"));
     if (m_mode->styleSheet() != style)
         m_mode->setStyleSheet(style);
 }

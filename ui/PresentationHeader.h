@@ -26,6 +26,9 @@ public:
     void setCaption(const QString& text);
     // Rereads the engine clock (a timer does it a few times a second).
     void refreshClock();
+    // While a scenario drives the clock, the badge says so ("SCENARIO · 60×", as the toolbar);
+    // empty goes back to the clock's own mode.
+    void setClockBadge(const QString& badge);
 
 private:
     BrokerClient& m_client;
@@ -36,6 +39,7 @@ private:
     QLabel* m_date;
     QLabel* m_mode;
     QTimer* m_timer;
+    QString m_badge;
 };
 
 } // namespace hourglass::ui

@@ -25,6 +25,8 @@ PresentationMode::PresentationMode(MainWindow& window)
             &PresentationMode::bindScenarioKeys);
     connect(window.scenarios(), &ScenarioController::captionChanged, this,
             &PresentationMode::setCaption);
+    connect(window.scenarios(), &ScenarioController::clockBadgeChanged, this,
+            &PresentationMode::setClockBadge);
 }
 
 PresentationMode::~PresentationMode() {
@@ -45,12 +47,25 @@ void PresentationMode::enter() {
     open(m_window.selectedPath(), m_window.selectedKind());
 }
 
+void PresentationMode::enterWhenSelected() {
+    m_pending = true;
+    selectionChanged();
+}
+
+void PresentationMode::selectionChanged() {
+    if (!m_pending || m_window.selectedPath().isEmpty() || !m_window.client())
+        return;
+    m_pending = false;
+    enter();
+}
+
 void PresentationMode::open(const QString& path, NamespaceTreeModel::NodeKind kind) {
     m_view = new PresentationView(*m_window.client());
     m_view->setAttribute(Qt::WA_DeleteOnClose);
     m_view->setWindowTitle(tr("Hourglass — presentation"));
     m_view->setEntity(path, kind);
     m_view->setCaption(m_caption);
+    m_view->setClockBadge(m_clockBadge);
     connect(m_view, &PresentationView::exitRequested, this, &PresentationMode::leave);
     connect(m_view, &PresentationView::errorOccurred, &m_window,
             [this](const Error& error) { m_window.messageBar()->showError(error); });
@@ -84,6 +99,12 @@ void PresentationMode::setCaption(const QString& caption) {
     m_caption = caption;
     if (m_view)
         m_view->setCaption(caption);
+}
+
+void PresentationMode::setClockBadge(const QString& badge) {
+    m_clockBadge = badge;
+    if (m_view)
+        m_view->setClockBadge(badge);
 }
 
 void PresentationMode::bindScenarioKeys() {

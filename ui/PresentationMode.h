@@ -31,12 +31,18 @@ public:
 
     // Shows the window's selected entity full screen (a no-op without a database).
     void enter();
+    // Enters as soon as the tree has selected an entity (hourglass --present: the tree fills
+    // after the database opens).
+    void enterWhenSelected();
+    // The window's selection changed (MainWindow::select).
+    void selectionChanged();
     void leave();
     // The window's client is about to go away: close the view but remember to come back.
     void clientClosing();
     // The window has a (new) client: come back if the view was closed by clientClosing().
     void clientReady();
     void setCaption(const QString& caption);
+    void setClockBadge(const QString& badge);
 
 private:
     void open(const QString& path, NamespaceTreeModel::NodeKind kind);
@@ -46,7 +52,9 @@ private:
     QAction* m_action;
     QPointer<PresentationView> m_view;
     QString m_caption;
+    QString m_clockBadge;
     bool m_returning = false; // closed by clientClosing(); reopen on clientReady()
+    bool m_pending = false;   // enterWhenSelected() waits for a selection
     QString m_returnPath;
     NamespaceTreeModel::NodeKind m_returnKind = NamespaceTreeModel::NodeKind::Namespace;
 };

@@ -80,21 +80,19 @@ PresentationView::PresentationView(BrokerClient& client, QWidget* parent)
     m_stack->addWidget(m_content);
     m_stack->addWidget(m_missingLabel);
 
-    QString keys = tr("Esc  leave     ←  →  previous / next entity");
-    if (client.virtualClock())
-        keys += tr("     Space  pause / play the clock");
-    auto* hint = new QLabel(keys, this);
-    hint->setObjectName(QStringLiteral("presentationHint"));
-    hint->setAlignment(Qt::AlignCenter);
-    hint->setEnabled(false); // faint: for the presenter, not the room
-    hint->setFont(QApplication::font());
+    m_hint = new QLabel(this);
+    m_hint->setObjectName(QStringLiteral("presentationHint"));
+    m_hint->setAlignment(Qt::AlignCenter);
+    m_hint->setEnabled(false); // faint: for the presenter, not the room
+    m_hint->setFont(QApplication::font());
+    updateHint();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin, kMargin * 2 / 3, kMargin, kMargin / 3);
     layout->setSpacing(kSpacing);
     layout->addWidget(m_header);
     layout->addWidget(m_stack, 1);
-    layout->addWidget(hint);
+    layout->addWidget(m_hint);
 
     m_exit = addKeyAction(QStringLiteral("presentationExit"), tr("Leave Presentation"),
                           {QKeySequence(Qt::Key_Escape)});
@@ -238,6 +236,21 @@ void PresentationView::changeEvent(QEvent* event) {
 
 void PresentationView::setCaption(const QString& text) {
     m_header->setCaption(text);
+}
+
+void PresentationView::setClockBadge(const QString& badge) {
+    m_header->setClockBadge(badge);
+    m_scenarioDriven = !badge.isEmpty();
+    updateHint();
+}
+
+void PresentationView::updateHint() {
+    QString keys = tr("Esc  leave     ←  →  previous / next entity");
+    if (m_scenarioDriven)
+        keys += tr("     Space  play / pause the scenario     F7  next step");
+    else if (m_client.virtualClock())
+        keys += tr("     Space  pause / play the clock");
+    m_hint->setText(keys);
 }
 
 void PresentationView::setEntity(const QString& qualifiedPath, Kind kind) {

@@ -60,6 +60,8 @@ public:
     NamespaceTreeModel::NodeKind entityKind() const { return m_kind; }
     // A line under the title, e.g. the scenario step being played; empty hides it.
     void setCaption(const QString& text);
+    // The clock badge while a scenario drives the clock (PresentationHeader::setClockBadge).
+    void setClockBadge(const QString& badge);
 
     MessageListModel* messageModel() const { return m_messages; }
     CountsHistory* history() const { return m_history; }
@@ -80,6 +82,7 @@ private:
     void buildChart();
     void applyChartLook();
     void showMissing(const QString& text);
+    void updateHint();
     // The entity does not exist (any more): stop reading it and say so.
     void showGone(const QString& text);
     void readCounts();
@@ -102,6 +105,8 @@ private:
     QStackedWidget* m_stack = nullptr;
     QWidget* m_content = nullptr;
     QLabel* m_missingLabel = nullptr;
+    QLabel* m_hint = nullptr;
+    bool m_scenarioDriven = false; // a scenario drives the clock: Space plays it
     PresentationCountTiles* m_tiles = nullptr;
     QStackedWidget* m_tableStack = nullptr;
     QTableView* m_table = nullptr;

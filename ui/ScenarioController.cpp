@@ -44,7 +44,7 @@ ScenarioController::ScenarioController(MainWindow& window)
     , m_closeAction(new QAction(tr("&Close scenario"), this))
     , m_dock(new QDockWidget(tr("Scenario"), &window)) {
     m_galleryAction->setObjectName(QStringLiteral("scenarioGalleryAction"));
-    m_galleryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    m_galleryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     m_openAction->setObjectName(QStringLiteral("scenarioOpenAction"));
     m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_closeAction->setObjectName(QStringLiteral("scenarioCloseAction"));
@@ -191,6 +191,7 @@ void ScenarioController::endSession() {
     m_session = nullptr;
     emit sessionChanged();
     emit captionChanged(QString());
+    emit clockBadgeChanged(QString());
 }
 
 void ScenarioController::showBroker(std::shared_ptr<Broker> broker) {
@@ -208,14 +209,17 @@ void ScenarioController::showBroker(std::shared_ptr<Broker> broker) {
 
 void ScenarioController::updateClockBadge() {
     TimeControlBar* bar = m_window.timeBar();
-    if (!bar || !m_session || !m_showing)
+    if (!bar || !m_session || !m_showing) {
+        emit clockBadgeChanged(QString());
         return;
+    }
     // At the end the clock goes back to the toolbar: the presenter may keep time running.
     QString badge;
     if (!m_session->atEnd())
         badge = m_session->isPlaying() ? tr("SCENARIO · %1×").arg(m_session->speed())
                                        : tr("SCENARIO · PAUSED");
     bar->setScenarioDriven(badge);
+    emit clockBadgeChanged(badge);
 }
 
 void ScenarioController::reportError(const Error& error, const QString& context) {

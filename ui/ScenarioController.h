@@ -31,7 +31,7 @@ public:
     explicit ScenarioController(MainWindow& window);
     ~ScenarioController() override;
 
-    // Gallery (Ctrl+Shift+G), Open scenario file (Ctrl+Shift+O), then the player's play/pause,
+    // Gallery (Ctrl+Shift+P), Open scenario file (Ctrl+Shift+O), then the player's play/pause,
     // step and restart and Close scenario while one is open.
     void fillMenu(QMenu* menu);
 
@@ -55,6 +55,9 @@ signals:
     void sessionChanged();
     // What the player is at, for a presentation screen ("Step 4 of 9 · Receive 2 from jobs").
     void captionChanged(const QString& caption);
+    // What the clock badge says while the scenario drives it ("SCENARIO · 60×"); empty when the
+    // clock is the toolbar's again.
+    void clockBadgeChanged(const QString& badge);
 
 private:
     void chooseFile();

@@ -45,7 +45,7 @@ ScenarioRecording::ScenarioRecording(BrokerClient& client, QWidget* dialogParent
     m_record = new QAction(tr("Record"), this);
     m_record->setObjectName(QStringLiteral("scenarioRecord"));
     m_record->setCheckable(true);
-    m_record->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+    m_record->setShortcut(QKeySequence(QStringLiteral("Ctrl+Alt+R")));
     m_record->setToolTip(tr("Record what you do into a scenario file; stop to save it"));
     connect(m_record, &QAction::toggled, this, [this](bool on) { on ? start() : stop(); });
 
@@ -63,7 +63,7 @@ ScenarioRecording::ScenarioRecording(BrokerClient& client, QWidget* dialogParent
     m_indicator->setObjectName(QStringLiteral("recordingIndicator"));
     m_indicator->setStyleSheet(
         QStringLiteral("QLabel { color: #d32f2f; font-weight: bold; padding: 0 6px; }"));
-    m_indicator->setToolTip(tr("Recording a scenario: stop with Ctrl+Shift+R"));
+    m_indicator->setToolTip(tr("Recording a scenario: stop with Ctrl+Alt+R"));
     m_indicator->hide();
     m_indicatorTimer.setInterval(kIndicatorRefreshMs);
     connect(&m_indicatorTimer, &QTimer::timeout, this, &ScenarioRecording::updateIndicator);

@@ -9,9 +9,10 @@
 // Every broker call goes through BrokerClient::call; the GUI thread only reads the recorder's
 // step count (its own small mutex) and the clock.
 //
-// Object names: actions "scenarioRecord" (checkable, Ctrl+Shift+R), "scenarioAddCheck",
-// "scenarioSaveRecording"; the save dialog "scenarioSaveDialog"; the status-bar indicator
-// "recordingIndicator" ("● REC 01:23 · 7 steps", hidden while not recording).
+// Object names: actions "scenarioRecord" (checkable, Ctrl+Alt+R; Ctrl+Shift+R is the dead-letter
+// panel's resubmit), "scenarioAddCheck", "scenarioSaveRecording"; the save dialog
+// "scenarioSaveDialog"; the status-bar indicator "recordingIndicator" ("● REC 01:23 · 7 steps",
+// hidden while not recording).
 
 #include "NamespaceTreeModel.h"
 #include "Status.h"

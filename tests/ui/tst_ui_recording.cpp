@@ -65,7 +65,7 @@ void TestUiRecording::recordSaveAndReplay() {
 
     QAction* record = rec.recordAction();
     QCOMPARE(record->objectName(), QStringLiteral("scenarioRecord"));
-    QCOMPARE(record->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+    QCOMPARE(record->shortcut(), QKeySequence(QStringLiteral("Ctrl+Alt+R")));
     record->trigger();
     QTRY_VERIFY(rec.isRecording());
     QCOMPARE(changed.size(), 1);

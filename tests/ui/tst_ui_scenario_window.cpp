@@ -217,6 +217,9 @@ private slots:
         QVERIFY(caption);
         QTRY_VERIFY2(caption->text().startsWith(QStringLiteral("Step 1 of 29 · Send 4 to jobs")),
                      qPrintable(caption->text()));
+        auto* badge = view->findChild<QLabel*>(QStringLiteral("presentationClockMode"));
+        QVERIFY(badge);
+        QTRY_COMPARE(badge->text(), QStringLiteral("SCENARIO · PAUSED"));
 
         // Space plays and pauses the scenario (not the bare clock, which the scenario drives).
         auto* space = view->findChild<QAction*>(QStringLiteral("presentationScenarioPlay"));

@@ -3,9 +3,11 @@
 #include "ScenarioSession.h"
 #include "ScenarioStepText.h"
 #include "ScenarioStepsModel.h"
+#include "ThemedIcon.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -112,12 +114,12 @@ QWidget* ScenarioPanel::buildControls() {
         else
             m_session.play();
     });
-    m_step = new QAction(style()->standardIcon(QStyle::SP_MediaSkipForward), tr("Step"), this);
+    m_step = new QAction(tr("Step"), this);
     m_step->setObjectName(QStringLiteral("scenarioStepAction"));
     m_step->setShortcut(QKeySequence(Qt::Key_F7));
     m_step->setToolTip(tr("Run the next step now (F7)"));
     connect(m_step, &QAction::triggered, &m_session, &ScenarioSession::step);
-    m_restart = new QAction(style()->standardIcon(QStyle::SP_BrowserReload), tr("Restart"), this);
+    m_restart = new QAction(tr("Restart"), this);
     m_restart->setObjectName(QStringLiteral("scenarioRestartAction"));
     m_restart->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F6));
     m_restart->setToolTip(tr("Start again from a fresh database (Shift+F6)"));
@@ -172,6 +174,14 @@ void ScenarioPanel::showStory(bool whole) {
                     .arg(story.left(end + 1).toHtmlEscaped()));
 }
 
+void ScenarioPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange && m_play) {
+        m_iconShowsPlaying = -1; // tint again in the new theme's colour
+        refreshState();
+    }
+    QWidget::changeEvent(event);
+}
+
 QString ScenarioPanel::caption() const {
     return m_caption;
 }
@@ -180,7 +190,13 @@ void ScenarioPanel::refreshState() {
     const bool ready = m_session.isReady();
     const bool playing = m_session.isPlaying();
     m_play->setText(playing ? tr("Pause") : tr("Play"));
-    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    if (int(playing) != m_iconShowsPlaying) { // tinting is painting: only on a change
+        m_iconShowsPlaying = int(playing);
+        m_play->setIcon(
+            themedStandardIcon(this, playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+        m_step->setIcon(themedStandardIcon(this, QStyle::SP_MediaSkipForward));
+        m_restart->setIcon(themedStandardIcon(this, QStyle::SP_BrowserReload));
+    }
     m_play->setToolTip(playing ? tr("Pause the scenario (F6)") : tr("Play the scenario (F6)"));
     m_play->setEnabled(ready && !m_session.atEnd());
     m_step->setEnabled(ready && !m_session.atEnd() && !m_session.isBusy());

@@ -37,6 +37,9 @@ signals:
     void closeRequested();
     void captionChanged(const QString& caption);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     QWidget* buildControls();
     void showStory(bool whole);
@@ -58,6 +61,7 @@ private:
     QLabel* m_summary;
     QLabel* m_detail;
     QString m_caption;
+    int m_iconShowsPlaying = -1; // the play/pause icon's state (-1: to be drawn)
 };
 
 } // namespace hourglass::ui

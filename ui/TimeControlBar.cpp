@@ -1,5 +1,7 @@
 #include "TimeControlBar.h"
 
+#include "ThemedIcon.h"
+
 #include "BrokerClient.h"
 #include "DurationEdit.h"
 #include "DurationText.h"
@@ -7,6 +9,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -193,14 +196,25 @@ void TimeControlBar::refresh() {
         return;
     const bool paused = clock->isPaused();
     m_playPause->setText(paused ? tr("Play") : tr("Pause"));
-    m_playPause->setIcon(
-        style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    if (int(paused) != m_iconShowsPaused) { // tinting is painting: only on a change
+        m_iconShowsPaused = int(paused);
+        m_playPause->setIcon(
+            themedStandardIcon(this, paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    }
     const int index = m_speed->findData(clock->speed());
     if (index >= 0 && index != m_speed->currentIndex()) {
         // Showing the clock's speed is not a choice of the user's: no clockChanged.
         const QSignalBlocker quiet(m_speed);
         m_speed->setCurrentIndex(index);
     }
+}
+
+void TimeControlBar::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) {
+        m_iconShowsPaused = -1; // tint again in the new theme's colour
+        refresh();
+    }
+    QToolBar::changeEvent(event);
 }
 
 void TimeControlBar::setScenarioDriven(const QString& badge) {

@@ -56,6 +56,9 @@ public:
     void setScenarioDriven(const QString& badge);
     bool isScenarioDriven() const { return !m_scenarioBadge.isEmpty(); }
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 signals:
     // After any change the user made to the clock (the window may repaint countdowns at once).
     void clockChanged();
@@ -82,8 +85,9 @@ private:
     DurationEdit* m_jumpBy = nullptr;
     QAction* m_jump = nullptr;
     QAction* m_realTime = nullptr;
-    bool m_jumping = false;  // a jump is running on a worker; another would race it
-    QString m_scenarioBadge; // non-empty while a scenario drives the clock
+    bool m_jumping = false;     // a jump is running on a worker; another would race it
+    QString m_scenarioBadge;    // non-empty while a scenario drives the clock
+    int m_iconShowsPaused = -1; // the play/pause icon's state (-1: to be drawn)
 };
 
 } // namespace hourglass::ui

@@ -1,5 +1,5 @@
 # Pieces shared by several panels: the property editor, the in-hand message table model and
-# background bulk jobs with their progress strip.
+# background bulk jobs with their progress strip, standard icons tinted for the theme.
 target_sources(hourglass_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/BulkJob.cpp
   ${CMAKE_CURRENT_LIST_DIR}/BulkJob.h
@@ -9,4 +9,6 @@ target_sources(hourglass_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/MessageViewModel.h
   ${CMAKE_CURRENT_LIST_DIR}/PropertyTableEditor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/PropertyTableEditor.h
+  ${CMAKE_CURRENT_LIST_DIR}/ThemedIcon.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ThemedIcon.h
 )

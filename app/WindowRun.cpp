@@ -54,16 +54,17 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
         });
     }
     if (!options.playFile.isEmpty()) {
-        // Once the user's database is open (closing the scenario returns to it).
+        // Once the user's database is open (closing the scenario returns to it), or has failed
+        // to open (the scenario plays on a database of its own all the same).
         const QString scenario = resolveScenarioFile(options.playFile);
         const double speed = options.playSpeed;
         auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &ui::MainWindow::databaseOpened, &window,
-                         [&window, scenario, speed, started] {
-                             if (std::exchange(*started, true))
-                                 return;
-                             window.scenarios()->openFile(scenario, speed);
-                         });
+        const auto startOnce = [&window, scenario, speed, started] {
+            if (!std::exchange(*started, true))
+                window.scenarios()->openFile(scenario, speed);
+        };
+        QObject::connect(&window, &ui::MainWindow::databaseOpened, &window, startOnce);
+        QObject::connect(&window, &ui::MainWindow::databaseFailed, &window, startOnce);
     }
     if (options.present) {
         // On the scenario's database when one plays, else on the user's.

@@ -227,6 +227,7 @@ public:
     // From now on, tells `observer` about every operation that succeeds (reads, namespaces and
     // the clock excepted); null removes it. Unset, it costs each operation one atomic load.
     void setOperationObserver(std::shared_ptr<OperationObserver> observer);
+    bool hasOperationObserver() const;
 
 private:
     explicit Broker(std::unique_ptr<BrokerImpl> impl);

@@ -72,6 +72,11 @@ void Broker::setOperationObserver(std::shared_ptr<OperationObserver> observer) {
     m_observer->observer = std::move(observer);
 }
 
+bool Broker::hasOperationObserver() const {
+    std::lock_guard lock(m_observer->mutex);
+    return m_observer->observer != nullptr;
+}
+
 // ---- Entities
 
 namespace {
@@ -138,7 +143,9 @@ Result<QList<SendResult>> Broker::sendBatch(const QString& path,
         return m_impl->sendBatch(path, batch);
     // An observer must learn every MessageId, so the ids the broker would make up are made up
     // here, as the broker makes them. They count towards the size checks only here, so a batch
-    // refused with them is sent again as given: the caller gets what it would have got unseen.
+    // refused by a size check with them is sent again as given: the caller gets what it would
+    // have got unseen. Any other error is returned as it is: a failure after the batch was
+    // stored (durability) must not store it a second time.
     QList<OutgoingMessage> named = batch;
     bool madeUp = false;
     for (OutgoingMessage& message : named) {
@@ -148,7 +155,11 @@ Result<QList<SendResult>> Broker::sendBatch(const QString& path,
         }
     }
     auto sent = m_impl->sendBatch(path, named);
-    if (!sent && madeUp) {
+    const auto refusedForSize = [](const Error& error) {
+        return error.code == ErrorCode::MessageSizeExceeded ||
+               error.code == ErrorCode::QuotaExceeded;
+    };
+    if (!sent && madeUp && refusedForSize(sent.error())) {
         named = batch;
         sent = m_impl->sendBatch(path, named);
     }

@@ -40,7 +40,8 @@ struct BrokerOperation {
     QString targetPath;
 
     // Send: as sent, every message with its MessageId (an empty one is given a fresh id before
-    // the broker sees it, as the broker would) and scheduledEnqueueTime for a schedule.
+    // the broker sees it, as the broker would; only when those ids pushed a batch over a size
+    // limit does it go as given, empty ids included) and scheduledEnqueueTime for a schedule.
     QList<OutgoingMessage> messages;
     QList<SendResult> sendResults;
     QList<qint64> sequenceNumbers;

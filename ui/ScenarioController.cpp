@@ -124,6 +124,12 @@ void ScenarioController::openFile(const QString& path, double autoPlaySpeed) {
 void ScenarioController::play(Scenario scenario, double autoPlaySpeed) {
     if (!m_session && m_window.client())
         m_previousDatabase = m_window.client()->databasePath();
+    // The window lets go of the old scenario's broker before its session (and its temporary
+    // folder) goes away, as close() does.
+    if (m_showing) {
+        m_window.setClient(nullptr);
+        m_showing = false;
+    }
     endSession();
     m_session = new ScenarioSession(std::move(scenario), this);
     m_panel = new ScenarioPanel(*m_session);

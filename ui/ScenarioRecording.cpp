@@ -75,6 +75,10 @@ ScenarioRecording::ScenarioRecording(BrokerClient& client, QWidget* dialogParent
 }
 
 ScenarioRecording::~ScenarioRecording() {
+    // Cancelled here, at once: the start job may still be queued behind the unset job below
+    // (the client runs jobs on more than one thread), and a cancelled recorder neither begins
+    // nor sets itself as the observer, nor records anything.
+    m_recorder->cancel();
     if (m_state != State::Idle && m_client)
         m_client->call(
             nullptr,
@@ -106,14 +110,20 @@ void ScenarioRecording::start() {
     if (m_state != State::Idle || !m_client)
         return;
     setState(State::Starting);
-    // The start (entities as they are, the clock) is read before the observer is set, on the
-    // same worker, so that nothing is recorded twice.
+    // The start (entities as they are, the clock) is read before the observer is set, in one
+    // job, so that nothing is recorded twice. Other jobs may run beside it on the client's
+    // other thread; what they do lands either in the start or as a step.
     m_client->call(
         this,
         [recorder = m_recorder](Broker& broker) -> Result<void> {
             auto begun = recorder->begin(broker);
-            if (begun)
-                broker.setOperationObserver(recorder);
+            if (!begun)
+                return begun;
+            broker.setOperationObserver(recorder);
+            // Cancelled meanwhile: its owner's unset job may already have run, so this job
+            // takes the observer off itself. Otherwise that unset job comes after this one.
+            if (recorder->isCancelled())
+                broker.setOperationObserver(nullptr);
             return begun;
         },
         [this](Result<void> begun) {

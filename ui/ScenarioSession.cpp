@@ -42,6 +42,9 @@ ScenarioSession::ScenarioSession(Scenario scenario, QObject* parent)
 ScenarioSession::~ScenarioSession() {
     m_timer.stop();
     ++m_generation;
+    // Closing the runner's database is SQLite work: on the worker, after any job in flight.
+    if (m_runner)
+        m_worker.start([old = std::move(m_runner)]() mutable { old.reset(); });
     m_worker.waitForDone();
 }
 

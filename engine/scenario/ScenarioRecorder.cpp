@@ -36,12 +36,17 @@ constexpr std::array<Noun, 6> kLeftOutNouns{{
     {"entity created outside the first namespace", "entities created outside the first namespace"},
 }};
 
+QString qualifiedKey(const QString& namespaceName, const QString& path) {
+    return (namespaceName + u':' + path).toLower();
+}
+
 } // namespace
 
 Result<void> ScenarioRecorder::begin(const Broker& broker) {
     const Instant now = broker.clock().now();
     QJsonArray namespaces;
     qint64 messages = 0;
+    QSet<QString> entitiesAtStart;
     const QList<NamespaceInfo> all = broker.namespaces();
     for (const NamespaceInfo& ns : all) {
         const auto exported = exportUserConfig(broker, ns.name);
@@ -51,15 +56,20 @@ Result<void> ScenarioRecorder::begin(const Broker& broker) {
             namespaces.append(value);
     }
     for (const EntityInfo& info : broker.entities()) {
+        entitiesAtStart.insert(qualifiedKey(info.namespaceName, info.path));
         const EntityCounts& c = info.counts;
         messages += c.active + c.scheduled + c.deferred + c.locked + c.deadLettered;
     }
     std::lock_guard lock(m_mutex);
+    if (isCancelled()) // cancelled while the broker was read
+        return Error::make(ErrorCode::InvalidArgument,
+                           QStringLiteral("This recording was cancelled; start a new one."));
     m_recording = true;
     m_start = now;
     m_startedOn = QDateTime::currentDateTime();
     m_firstNamespace = all.isEmpty() ? QString() : all.first().name;
     m_userConfig = QJsonObject{{QStringLiteral("Namespaces"), namespaces}};
+    m_entitiesAtStart = std::move(entitiesAtStart);
     m_messagesAtStart = messages;
     m_steps.clear();
     m_endStep.reset();
@@ -86,13 +96,32 @@ void ScenarioRecorder::finish(const Broker& broker) {
             : std::max_element(m_steps.begin(), m_steps.end(), [](const Step& a, const Step& b) {
                   return a.at < b.at;
               })->at;
-    if (end > last && !entities.isEmpty()) {
-        const EntityInfo& first = entities.first();
-        const QString path = first.namespaceName + u':' + first.path;
-        m_endStep = Step{end, QStringLiteral("Expect"),
-                         QJsonObject{{QStringLiteral("Entity"), pathOf(path)},
-                                     {QStringLiteral("Exists"), true}}};
-    }
+    if (end <= last)
+        return;
+    // The entity checked must exist on replay: one of the first namespace (in the start or
+    // created by a recorded step) or one the start holds; an entity created elsewhere is not
+    // in the file.
+    const auto inTheFile = [this](const EntityInfo& info) {
+        return info.namespaceName.compare(m_firstNamespace, Qt::CaseInsensitive) == 0 ||
+               m_entitiesAtStart.contains(qualifiedKey(info.namespaceName, info.path));
+    };
+    const auto found = std::find_if(entities.begin(), entities.end(), inTheFile);
+    if (found == entities.end())
+        return;
+    const QString path = found->namespaceName + u':' + found->path;
+    m_endStep = Step{
+        end, QStringLiteral("Expect"),
+        QJsonObject{{QStringLiteral("Entity"), pathOf(path)}, {QStringLiteral("Exists"), true}}};
+}
+
+void ScenarioRecorder::cancel() {
+    m_cancelled.store(true);
+    std::lock_guard lock(m_mutex);
+    m_recording = false;
+}
+
+bool ScenarioRecorder::isCancelled() const {
+    return m_cancelled.load();
 }
 
 void ScenarioRecorder::setTitle(const QString& title) {

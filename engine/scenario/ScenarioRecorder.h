@@ -26,8 +26,10 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QMap>
+#include <QSet>
 #include <QUuid>
 
+#include <atomic>
 #include <mutex>
 
 namespace hourglass {
@@ -52,6 +54,11 @@ public:
     // Ends it: the file's clock runs up to the broker's now (an Exists check on one entity at
     // that offset makes a replay wait as long). Later operations are ignored.
     void finish(const Broker& broker);
+
+    // Ends this recorder for good, from any thread: begin() refuses from now on and every
+    // operation is ignored. For an owner that goes away while begin() may still be queued.
+    void cancel();
+    bool isCancelled() const;
 
     void operationDone(const BrokerOperation& operation) override;
 
@@ -94,12 +101,14 @@ private:
     QString describeLocked() const;
 
     mutable std::mutex m_mutex;
+    std::atomic<bool> m_cancelled = false;
     bool m_recording = false;
     Instant m_start = 0;
     QDateTime m_startedOn;
     QString m_title;
     QString m_firstNamespace; // its paths are written unqualified
     QJsonObject m_userConfig;
+    QSet<QString> m_entitiesAtStart; // "namespace:path", lower case: what the start holds
     qint64 m_messagesAtStart = 0;
     QList<Step> m_steps;
     std::optional<Step> m_endStep;

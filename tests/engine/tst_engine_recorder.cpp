@@ -89,6 +89,8 @@ private slots:
     void namesWhatItLeavesOut();
     void observerChangesNoResult();
     void unsetObserverHearsNothing();
+    void cancelledRecorderNeitherBeginsNorRecords();
+    void endCheckNamesAnEntityTheFileHolds();
 };
 
 void TestEngineRecorder::replaysToTheSameEndState() {
@@ -316,6 +318,59 @@ void TestEngineRecorder::unsetObserverHearsNothing() {
     QVERIFY(t->peek(QStringLiteral("q"), 0, 1));
     QCOMPARE(observer->count.load(), 1);
     QCOMPARE(observer.use_count(), 1); // the broker let go of it
+}
+
+// An owner that goes away cancels its recorder: a begin() still queued refuses, and a recorder
+// already observing records nothing more.
+void TestEngineRecorder::cancelledRecorderNeitherBeginsNorRecords() {
+    TestBroker t;
+    Broker& b = t.broker();
+    QVERIFY(b.createQueue(QStringLiteral("q"), {}));
+    auto late = std::make_shared<ScenarioRecorder>();
+    late->cancel();
+    QVERIFY(late->isCancelled());
+    const auto refused = late->begin(b);
+    QVERIFY(!refused);
+    QCOMPARE(refused.error().code, ErrorCode::InvalidArgument);
+    QVERIFY(!late->isRecording());
+
+    auto running = std::make_shared<ScenarioRecorder>();
+    QVERIFY(running->begin(b));
+    b.setOperationObserver(running);
+    QVERIFY(b.send(QStringLiteral("q"), TestBroker::message(QStringLiteral("kept"))));
+    QCOMPARE(running->stepCount(), 1);
+    running->cancel();
+    QVERIFY(!running->isRecording());
+    QVERIFY(b.send(QStringLiteral("q"), TestBroker::message(QStringLiteral("ignored"))));
+    QCOMPARE(running->stepCount(), 1);
+    QVERIFY(!running->begin(b)); // cancelled for good
+    QCOMPARE(running->stepCount(), 1);
+}
+
+// The closing Exists check (which makes a replay last as long as the recording) names an entity
+// the file holds, never one created in a namespace the recording left out.
+void TestEngineRecorder::endCheckNamesAnEntityTheFileHolds() {
+    TestBroker t;
+    Broker& b = t.broker();
+    QVERIFY(b.createQueue(QStringLiteral("zeta"), {}));
+    auto recorder = std::make_shared<ScenarioRecorder>();
+    QVERIFY(recorder->begin(b));
+    b.setOperationObserver(recorder);
+    QVERIFY(b.createNamespace({QStringLiteral("aaa"), Tier::Standard}));
+    QVERIFY(b.createQueue(QStringLiteral("aaa:first"), {})); // left out: another namespace
+    QVERIFY(b.entities().first().namespaceName == QStringLiteral("aaa")); // listed first
+    t.advance(minutes(2));
+    b.setOperationObserver(nullptr);
+    recorder->finish(b);
+    QCOMPARE(recorder->leftOut().value(ScenarioRecorder::LeftOut::ForeignNamespaceCreate), 1);
+
+    Scenario scenario;
+    const ScenarioReport report = replay(recorder->toJson(), &scenario);
+    QVERIFY2(report.allPassed(), qPrintable(report.failureLines().join(u'\n')));
+    const auto* expect = std::get_if<ExpectStep>(&scenario.steps.last().action);
+    QVERIFY(expect);
+    QCOMPARE(expect->entity, QStringLiteral("zeta"));
+    QCOMPARE(scenario.steps.last().at, minutes(2));
 }
 
 QTEST_GUILESS_MAIN(TestEngineRecorder)

@@ -49,6 +49,7 @@ private slots:
     void recordSaveAndReplay();
     void addCheckNeedsRecordingAndEntity();
     void saveWithoutRecordingIsAnError();
+    void droppedWhileStartingLeavesNoObserver();
 };
 
 void TestUiRecording::recordSaveAndReplay() {
@@ -161,6 +162,31 @@ void TestUiRecording::saveWithoutRecordingIsAnError() {
     QCOMPARE(errors.size(), 1);
     QCOMPARE(errors.first().first().value<Error>().code, ErrorCode::InvalidArgument);
     QVERIFY(!env.recording->saveAction()->isEnabled());
+}
+
+// A recording dropped right after Record (its start job still queued or running on one of the
+// client's threads while the drop's job runs on the other) never leaves its observer behind.
+void TestUiRecording::droppedWhileStartingLeavesNoObserver() {
+    Env env;
+    BrokerClient& client = *env.client;
+    const auto observed = [&client] {
+        return callAndWait(client, [](Broker& b) { return b.hasOperationObserver(); });
+    };
+    for (int round = 0; round < 25; ++round) {
+        auto recording = std::make_unique<ScenarioRecording>(client, &env.window);
+        recording->recordAction()->trigger();
+        recording.reset();
+        client.waitForIdle();
+        QVERIFY2(!observed(), qPrintable(QStringLiteral("round %1").arg(round)));
+    }
+    // Dropped while recording, too.
+    auto recording = std::make_unique<ScenarioRecording>(client, &env.window);
+    recording->recordAction()->trigger();
+    QTRY_VERIFY(recording->isRecording());
+    QVERIFY(observed());
+    recording.reset();
+    client.waitForIdle();
+    QVERIFY(!observed());
 }
 
 QTEST_MAIN(TestUiRecording)

@@ -306,6 +306,27 @@ private slots:
         QVERIFY(env.session()->passedCount() >= 1);
     }
 
+    // A second scenario opened while one is shown replaces it: the first one's temporary
+    // database goes away, and closing returns to the user's database, not to the first scenario.
+    void window_secondScenarioReplacesTheFirst() {
+        WindowEnv env;
+        env.scenarios().openFile(kTrafficSpike);
+        QTRY_VERIFY(env.session() && env.session()->isReady());
+        QTRY_VERIFY(env.window.client() && env.window.client()->databasePath() != env.userDatabase);
+        const QString firstDatabase = env.window.client()->databasePath();
+        ScenarioSession* first = env.session();
+
+        env.scenarios().openFile(QStringLiteral(":/scenarios/poison-message.json"));
+        QTRY_VERIFY(env.session() && env.session() != first && env.session()->isReady());
+        QTRY_VERIFY(env.window.client() && env.window.client()->databasePath() != firstDatabase &&
+                    env.window.client()->databasePath() != env.userDatabase);
+        QVERIFY(!QFile::exists(firstDatabase));
+        QVERIFY(env.window.windowTitle().startsWith(QStringLiteral("Scenario: Poison")));
+
+        env.scenarios().close();
+        QTRY_VERIFY(env.window.client() && env.window.client()->databasePath() == env.userDatabase);
+    }
+
     void window_badScenarioFileIsRefusedInTheMessageBar() {
         WindowEnv env;
         QFile bad(env.dir.filePath(QStringLiteral("bad.json")));

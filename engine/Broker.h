@@ -56,6 +56,22 @@ struct EntityCounts {
     bool operator==(const EntityCounts&) const = default;
 };
 
+// How many messages went through an entity since the broker opened (kept in memory, not stored;
+// an entity deleted and created again starts from zero). The charts turn the differences
+// between two reads into rates. A message can count in several: an expiry that dead-letters
+// counts as expired and as dead-lettered.
+struct EntityFlow {
+    qint64 sent = 0;         // arrived: sent or scheduled to it, forwarded or transferred to it,
+                             // or, for a subscription, a copy of a message of its topic
+    qint64 received = 0;     // handed to a receiver (peek-lock, receive-and-delete, deferred)
+    qint64 completed = 0;    // settled with Complete (main or dead-letter queue)
+    qint64 expired = 0;      // reached its time to live (T7: dropped or dead-lettered)
+    qint64 deadLettered = 0; // moved to the dead-letter queue for any reason, or forwarded by
+                             // ForwardDeadLetteredMessagesTo
+
+    bool operator==(const EntityFlow&) const = default;
+};
+
 struct EntityInfo {
     QString namespaceName;
     QString path;      // as created, e.g. "events/Subscriptions/audit"
@@ -195,6 +211,8 @@ public:
     Result<MessageView> message(const QString& path, qint64 sequenceNumber,
                                 Bodies bodies = Bodies::With) const;
     Result<EntityCounts> counts(const QString& path) const;
+    // What went through the entity since the broker opened (EntityFlow); memory only.
+    Result<EntityFlow> flow(const QString& path) const;
     // Where the pages of a path's message list start: the sequence number of every `stride`-th
     // message, first one included, and how many messages there are. Row r of the list lies in
     // the page that starts at anchors[r / stride]. Memory only; O(messages).

@@ -38,6 +38,7 @@ struct Entity {
     qint64 nextSeq = 1;
     MessageIndex main;
     MessageIndex deadLetter;
+    EntityFlow flow; // in memory only: counted since the broker opened
     // A topic keeps its scheduled messages whole: activation fans them out by rules (R1).
     QHash<qint64, OutgoingMessage> scheduledTopicMessages;
     // Duplicate detection history (L13): message id -> when it was seen, oldest first in order.

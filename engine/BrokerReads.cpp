@@ -204,6 +204,16 @@ Result<EntityCounts> Broker::counts(const QString& path) const {
     return d.infoLocked(*target->entity).counts;
 }
 
+Result<EntityFlow> Broker::flow(const QString& path) const {
+    auto& d = *m_impl;
+    std::lock_guard lock(d.m_mutex);
+    Instant now;
+    auto target = d.enterLocked(path, now);
+    if (!target)
+        return target.error();
+    return target->entity->flow;
+}
+
 Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) const {
     auto& d = *m_impl;
     qint64 entityId;

@@ -80,6 +80,7 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
                 continue;
             }
             ++meta->deliveryCount;
+            ++entity.flow.received;
             Taken item{seq, meta->deliveryCount, std::nullopt};
             if (peekLock) {
                 LockInfo info{QUuid::createUuid(), options.receiver,
@@ -190,6 +191,7 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
                                     .arg(seq));
         } else {
             ++meta->deliveryCount;
+            ++entity.flow.received;
             LockInfo info{QUuid::createUuid(), receiver,
                           addSaturating(now, entity.properties.lockDuration)};
             index.lock(seq, info);

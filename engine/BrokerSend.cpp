@@ -167,6 +167,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
 
 SendResult BrokerImpl::enqueueLocked(Entity& entity, OutgoingMessage message, Instant now) {
     SendResult result;
+    ++entity.flow.sent; // a scheduled message counts when it is sent, not when it activates
     if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
         result.sequenceNumber = entity.nextSeq++;
         result.scheduled = true;
@@ -197,6 +198,7 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                             [&](const Rule& rule) { return rule.matches(message); });
             if (!matched)
                 continue;
+            ++subscription->flow.sent;
             if (!subscription->properties.forwardTo.isEmpty()) {
                 deliverLocked(*subscription, message, now, extras, hop);
                 continue;
@@ -222,6 +224,7 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                           .arg(forwardTo, entityStatusName(target->properties.status));
         if (failure.isEmpty()) {
             touchLocked(*target, now); // a forwarded message is a send on the destination
+            ++target->flow.sent;
             deliverLocked(*target, message, now, extras, hop + 1);
             return;
         }
@@ -232,6 +235,7 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                                     : QStringLiteral("ForwardingFailed");
         dead.deadLetterDescription = failure;
         const qint64 seq = entity.nextSeq++;
+        ++entity.flow.deadLettered;
         storeLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
         logProgressLocked(entity);
         return;

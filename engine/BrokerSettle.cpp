@@ -94,6 +94,7 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
         switch (action) {
         case Settle::Complete:
             removeMessageLocked(entity, subQueue, seq); // L5
+            ++entity.flow.completed;
             break;
         case Settle::Abandon:
             releaseLockLocked(entity, subQueue, seq, now); // L5, then L6 / T6
@@ -163,6 +164,7 @@ void BrokerImpl::releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq
 }
 
 void BrokerImpl::expireLocked(Entity& entity, qint64 seq, Instant now) {
+    ++entity.flow.expired;
     if (entity.properties.deadLetteringOnMessageExpiration)
         deadLetterLocked(entity, seq, QStringLiteral("TTLExpiredException"),
                          QStringLiteral("The message expired and was dead lettered."), now);
@@ -177,6 +179,7 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
         return;
     if (const LockInfo* lock = entity.main.lockOf(seq))
         m_lockTokens.remove(lock->token);
+    ++entity.flow.deadLettered;
     const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
     if (!forwardTo.isEmpty()) {
         Entity* target = findLocked(entity.namespaceName, forwardTo);
@@ -186,6 +189,7 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
             if (const auto whole = loadWholeLocked(entity, SubQueue::Main, seq)) {
                 removeMessageLocked(entity, SubQueue::Main, seq);
                 touchLocked(*target, now);
+                ++target->flow.sent;
                 deliverLocked(*target, outgoingFromStored(*whole), now,
                               {reason, description, entity.path}, 1);
                 return;

@@ -10,7 +10,15 @@ constexpr int kPollMs = 250; // real time between looks at the engine clock
 struct CountsRead {
     Instant at = 0;
     Result<EntityCounts> counts;
+    Result<EntityFlow> flow;
 };
+
+// Messages per second between two readings of one counter; a counter that went down started
+// again from zero in between.
+double perSecond(qint64 previous, qint64 current, double seconds) {
+    const qint64 delta = current >= previous ? current - previous : current;
+    return double(delta) / seconds;
+}
 } // namespace
 
 CountsHistory::CountsHistory(BrokerClient& client, QObject* parent)
@@ -18,10 +26,6 @@ CountsHistory::CountsHistory(BrokerClient& client, QObject* parent)
     , m_client(client) {
     m_timer.setInterval(kPollMs);
     connect(&m_timer, &QTimer::timeout, this, &CountsHistory::poll);
-}
-
-qint64 CountsHistory::mainTotal(const EntityCounts& counts) {
-    return counts.active + counts.scheduled + counts.deferred + counts.locked;
 }
 
 void CountsHistory::setPath(const QString& path) {
@@ -52,40 +56,41 @@ void CountsHistory::poll() {
         this,
         [path](Broker& broker) {
             // The instant is read next to the counts, so the point sits where the engine was.
-            CountsRead read{broker.clock().now(), broker.counts(path)};
+            CountsRead read{broker.clock().now(), broker.counts(path), broker.flow(path)};
             return read;
         },
         [this, generation](CountsRead read) {
             if (generation != m_generation)
                 return;
             m_inFlight = false;
-            if (!read.counts) {
+            if (!read.counts || !read.flow) {
                 if (!m_reportedError)
-                    emit failed(read.counts.error());
+                    emit failed(!read.counts ? read.counts.error() : read.flow.error());
                 m_reportedError = true;
                 return;
             }
             m_reportedError = false;
-            record(read.at, *read.counts);
+            record(read.at, *read.counts, *read.flow);
         });
 }
 
-void CountsHistory::record(Instant at, const EntityCounts& counts) {
+void CountsHistory::record(Instant at, const EntityCounts& counts, const EntityFlow& flow) {
     if (!m_samples.isEmpty()) {
         const Sample& previous = m_samples.last();
         if (at <= previous.at)
             return; // the clock did not move (or a late reply): keep one point per instant
         const double seconds = double(at - previous.at) / 1000.0;
-        const qint64 mainDelta = mainTotal(counts) - mainTotal(previous.counts);
-        const qint64 deadDelta = counts.deadLettered - previous.counts.deadLettered;
+        const EntityFlow& before = previous.flow;
         Rate rate;
         rate.at = at;
-        rate.netIn = mainDelta > 0 ? double(mainDelta) / seconds : 0.0;
-        rate.netOut = mainDelta < 0 ? double(-mainDelta) / seconds : 0.0;
-        rate.netDeadLettered = deadDelta > 0 ? double(deadDelta) / seconds : 0.0;
+        rate.sent = perSecond(before.sent, flow.sent, seconds);
+        rate.received = perSecond(before.received, flow.received, seconds);
+        rate.completed = perSecond(before.completed, flow.completed, seconds);
+        rate.expired = perSecond(before.expired, flow.expired, seconds);
+        rate.deadLettered = perSecond(before.deadLettered, flow.deadLettered, seconds);
         m_rates.append(rate);
     }
-    m_samples.append({at, counts});
+    m_samples.append({at, counts, flow});
     if (m_samples.size() > kCapacity)
         m_samples.removeFirst();
     if (m_rates.size() > kCapacity - 1)

@@ -7,11 +7,12 @@
 // records one sample at the new time (no made-up points in between). At most one read is in
 // flight; the history is a bounded ring of the newest samples.
 //
-// Throughput is derived from count deltas between consecutive samples, per engine second.
-// Why not from the ChangeFeed: a ChangeBatch only says WHICH paths gained or lost messages, not
-// how many, so it cannot count sends, completions or expiries. A delta is a NET figure: a send
-// and a completion inside one interval cancel out, so the series are named "net in", "net out"
-// and "net dead-lettered" rather than sent/completed/expired, which cannot be told apart here.
+// Throughput comes from the engine's flow counters (Broker::flow: how many messages were sent
+// to, received from, completed, expired and dead-lettered in the entity since the broker
+// opened), read in the same call as the counts: the difference between two samples, per engine
+// second, is exact. A send and a completion inside one interval both show, which a difference
+// of counts could not tell. Counters that went down (the broker reopened, the entity was
+// created again) count from zero.
 
 #include "Broker.h"
 #include "Status.h"
@@ -35,13 +36,16 @@ public:
     struct Sample {
         Instant at = 0; // engine time of the read
         EntityCounts counts;
+        EntityFlow flow; // cumulative, as the engine counts it
     };
-    // Net flows per engine second over the interval (previous sample, `at`].
+    // Messages per engine second over the interval (previous sample, `at`] (EntityFlow).
     struct Rate {
         Instant at = 0;
-        double netIn = 0;           // increase of the messages in the main queue
-        double netOut = 0;          // decrease of the messages in the main queue
-        double netDeadLettered = 0; // increase of the dead-letter queue
+        double sent = 0;
+        double received = 0;
+        double completed = 0;
+        double expired = 0;
+        double deadLettered = 0;
     };
 
     explicit CountsHistory(BrokerClient& client, QObject* parent = nullptr);
@@ -57,16 +61,13 @@ public:
     // One rate per sample after the first (rates()[i] ends at samples()[i + 1]).
     const QList<Rate>& rates() const { return m_rates; }
 
-    // Messages held in the main queue (everything but the dead-letter sub-queue).
-    static qint64 mainTotal(const EntityCounts& counts);
-
 signals:
     void sampled();
     void failed(const hourglass::Error& error);
 
 private:
     void poll();
-    void record(Instant at, const EntityCounts& counts);
+    void record(Instant at, const EntityCounts& counts, const EntityFlow& flow);
 
     BrokerClient& m_client;
     QTimer m_timer;

@@ -53,14 +53,14 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     auto* grid = new QGridLayout(m_chartsPage);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->addWidget(addChartView(QStringLiteral("countsChart"), tr("Messages")), 0, 0, 1, 2);
-    grid->addWidget(addChartView(QStringLiteral("throughputChart"), tr("Net flow per second")), 1,
+    grid->addWidget(addChartView(QStringLiteral("throughputChart"), tr("Messages per second")), 1,
                     0);
     grid->addWidget(addChartView(QStringLiteral("reasonsChart"), tr("Dead-letter reasons")), 1, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
     charts::addCountsSeries(m_views[0]->chart());
-    charts::addLineSeries(m_views[1]->chart(),
-                          {tr("Net in"), tr("Net out"), tr("Net dead-lettered")});
+    charts::addLineSeries(m_views[1]->chart(), {tr("Sent"), tr("Received"), tr("Completed"),
+                                                tr("Expired"), tr("Dead-lettered")});
     QChart* reasons = m_views[2]->chart();
     auto* bars = new QHorizontalBarSeries(reasons);
     bars->setLabelsVisible(true);
@@ -171,7 +171,7 @@ void EntityChartsPanel::updateThroughput() {
     QChart* chart = m_views[1]->chart();
     const QList<CountsHistory::Rate>& rates = m_history->rates();
     const double highest = charts::plot(chart, rates, [](const CountsHistory::Rate& r) {
-        return QList<double>{r.netIn, r.netOut, r.netDeadLettered};
+        return QList<double>{r.sent, r.received, r.completed, r.expired, r.deadLettered};
     });
     const Instant now = m_client.clock().now();
     const QList<CountsHistory::Sample>& samples = m_history->samples();

@@ -1,7 +1,8 @@
 // The charts panel over a real broker on a paused virtual clock: the counts history gains one
 // point per engine-time step with the right values (and one point after a jump of the clock),
-// net throughput per engine second, dead-letter reasons as bars (live), PNG export, empty states,
-// switching entity, and the dark chart theme.
+// exact throughput (sent, received, completed, expired, dead-lettered) per engine second,
+// dead-letter reasons as bars (live), PNG export, empty states, switching entity, and the dark
+// chart theme.
 
 #include "CountsHistory.h"
 #include "DeadLetterReasonsModel.h"
@@ -66,6 +67,7 @@ class TestUiCharts : public QObject {
     Q_OBJECT
 private slots:
     void countsFollowTheVirtualClock();
+    void throughputIsExactWithinAnInterval();
     void reasonsAreBarsAndStayLive();
     void chartsSaveAsPng();
     void switchingEntityClearsTheHistory();
@@ -94,9 +96,9 @@ void TestUiCharts::countsFollowTheVirtualClock() {
     QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")), expected);
     QCOMPARE(points(panel, "countsChart", QStringLiteral("Dead-lettered")).last().y(), 0.0);
     // 10 messages arrived within the first engine second, none in the second.
-    const QList<QPointF> netIn = points(panel, "throughputChart", QStringLiteral("Net in"));
-    QCOMPARE(netIn, (QList<QPointF>{QPointF(double(kTestStart + 1000), 10),
-                                    QPointF(double(kTestStart + 2000), 0)}));
+    const QList<QPointF> sent = points(panel, "throughputChart", QStringLiteral("Sent"));
+    QCOMPARE(sent, (QList<QPointF>{QPointF(double(kTestStart + 1000), 10),
+                                   QPointF(double(kTestStart + 2000), 0)}));
 
     // A jump of two minutes: the messages expire into the dead-letter queue, and the history
     // records one point at the new engine time, not 120 made-up ones.
@@ -108,10 +110,56 @@ void TestUiCharts::countsFollowTheVirtualClock() {
     QCOMPARE(points(panel, "countsChart", QStringLiteral("Dead-lettered")).last(),
              QPointF(double(jumped), 10));
     const CountsHistory::Rate rate = panel.history()->rates().last();
-    QCOMPARE(rate.netOut, 10.0 / 120.0);
-    QCOMPARE(rate.netDeadLettered, 10.0 / 120.0);
-    QCOMPARE(rate.netIn, 0.0);
-    QVERIFY(points(panel, "throughputChart", QStringLiteral("Net dead-lettered")).last().y() > 0);
+    QCOMPARE(rate.expired, 10.0 / 120.0);
+    QCOMPARE(rate.deadLettered, 10.0 / 120.0);
+    QCOMPARE(rate.sent, 0.0);
+    QCOMPARE(rate.received, 0.0);
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Expired")).last(),
+             QPointF(double(jumped), 10.0 / 120.0));
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Dead-lettered")).last(),
+             QPointF(double(jumped), 10.0 / 120.0));
+}
+
+// Within one engine second ten messages are sent and four of them received and completed: the
+// chart shows all three, not the net six that a difference of counts would give.
+void TestUiCharts::throughputIsExactWithinAnInterval() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    auto* view = child<QChartView>(panel, "throughputChart");
+    QCOMPARE(view->chart()->title(), QStringLiteral("Messages per second"));
+    QStringList names;
+    for (QAbstractSeries* series : view->chart()->series())
+        names << series->name();
+    QCOMPARE(names, (QStringList{QStringLiteral("Sent"), QStringLiteral("Received"),
+                                 QStringLiteral("Completed"), QStringLiteral("Expired"),
+                                 QStringLiteral("Dead-lettered")}));
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+
+    sendTen(env, minutes(10));
+    QVERIFY(env.call([](Broker& b) {
+        const auto got = b.receive(kQueue, {ReceiveMode::PeekLock, 4, "worker"});
+        if (!got || got->size() != 4)
+            return false;
+        for (const MessageView& m : *got) {
+            if (!b.complete(LockRef::of(m)))
+                return false;
+        }
+        return true;
+    }));
+    advance(env, seconds(2));
+    QTRY_COMPARE(panel.history()->rates().size(), 1);
+    const CountsHistory::Rate rate = panel.history()->rates().first();
+    QCOMPARE(rate.sent, 5.0); // ten in two engine seconds
+    QCOMPARE(rate.received, 2.0);
+    QCOMPARE(rate.completed, 2.0);
+    QCOMPARE(rate.expired, 0.0);
+    QCOMPARE(rate.deadLettered, 0.0);
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Received")),
+             QList<QPointF>{QPointF(double(kTestStart + 2000), 2.0)});
+    QCOMPARE(panel.history()->samples().last().flow.sent, 10);
 }
 
 void TestUiCharts::reasonsAreBarsAndStayLive() {
@@ -196,7 +244,7 @@ void TestUiCharts::switchingEntityClearsTheHistory() {
     QCOMPARE(panel.history()->samples().first().at, kTestStart + 1000);
     QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 1);
     QVERIFY(panel.history()->rates().isEmpty());
-    QVERIFY(points(panel, "throughputChart", QStringLiteral("Net in")).isEmpty());
+    QVERIFY(points(panel, "throughputChart", QStringLiteral("Sent")).isEmpty());
 
     // A dead-letter queue node charts its owner.
     panel.setEntity(QStringLiteral("test:orders/$deadletterqueue"), Kind::DeadLetterQueue);

@@ -4,22 +4,61 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QtCharts/QDateTimeAxis>
+#include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 
 namespace hourglass::ui::charts {
 
 namespace {
 constexpr int kValueTicks = 5; // QValueAxis's default
+constexpr int kTimeTicks = 4;  // at most: room for "HH:mm:ss" labels in the narrower charts
 
 QString tr(const char* text) {
     return QCoreApplication::translate("hourglass::ui::charts", text);
 }
 } // namespace
 
+void fitToWidth(QChart* chart) {
+    QLegend* legend = chart->legend();
+    const QFontMetrics metrics(legend->font());
+    // Per entry: its marker (about a line high) and the gaps around it, then the name.
+    const int perEntry = metrics.height() + 2 * metrics.averageCharWidth();
+    int row = 0;
+    int widest = 0;
+    for (const QAbstractSeries* series : chart->series()) {
+        const int name = metrics.horizontalAdvance(series->name());
+        row += perEntry + name;
+        widest = std::max(widest, perEntry + name);
+    }
+    const QMarginsF margins = chart->margins();
+    const qreal available = chart->size().width() - margins.left() - margins.right();
+    const bool below = row <= available;
+    const Qt::Alignment wanted = below ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != wanted)
+        legend->setAlignment(wanted);
+    // On the right the chart would give the legend too little room for the longest name.
+    legend->setMinimumWidth(below ? -1 : widest + 4 * metrics.averageCharWidth());
+
+    auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
+    if (!x)
+        return;
+    // The plot is what the legend and the value labels leave; a time label takes "HH:mm:ss"
+    // and a gap.
+    const QFontMetrics labels(x->labelsFont());
+    const qreal plot =
+        available - (below ? 0 : widest) - labels.horizontalAdvance(QStringLiteral("0000.0"));
+    const int perLabel =
+        labels.horizontalAdvance(QStringLiteral("00:00:00")) + 3 * labels.averageCharWidth();
+    const int ticks = std::clamp(int(plot / perLabel), 2, kTimeTicks);
+    if (x->tickCount() != ticks)
+        x->setTickCount(ticks);
+}
+
 void addLineSeries(QChart* chart, const QStringList& names) {
     auto* x = new QDateTimeAxis(chart);
-    x->setTickCount(4); // room for "HH:mm:ss" labels in the narrower charts
+    x->setTickCount(kTimeTicks);
     auto* y = new QValueAxis(chart);
     y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -35,6 +74,9 @@ void addLineSeries(QChart* chart, const QStringList& names) {
         series->attachAxis(x);
         series->attachAxis(y);
     }
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart,
+                     [chart] { fitToWidth(chart); });
+    fitToWidth(chart);
 }
 
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,

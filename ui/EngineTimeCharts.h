@@ -20,8 +20,13 @@ class CountsHistory;
 
 namespace hourglass::ui::charts {
 
-// Adds line series named `names`, sharing one engine-time axis and one value axis.
+// Adds line series named `names`, sharing one engine-time axis and one value axis. The chart
+// stays readable at any width (fitToWidth, on every resize).
 void addLineSeries(QChart* chart, const QStringList& names);
+// The legend below the plot when every entry fits in one row of the chart's width, else on the
+// right, one entry per line (a row that does not fit elides each name to "S..."); and as many
+// time labels as the plot's width shows whole.
+void fitToWidth(QChart* chart);
 
 // Fits the axes of a line chart: time from `first` to `last` (at least `minSpan` wide, and a
 // second per tick), values from zero to a round number above `maxValue` (whole ticks for "%.0f").

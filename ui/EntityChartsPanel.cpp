@@ -58,6 +58,11 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     grid->addWidget(addChartView(QStringLiteral("reasonsChart"), tr("Dead-letter reasons")), 1, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
+    // The throughput chart has five series to tell apart, the reasons chart a few bars: in a
+    // narrow window the reasons give way first.
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    m_views[2]->setMinimumWidth(200);
     charts::addCountsSeries(m_views[0]->chart());
     charts::addLineSeries(m_views[1]->chart(), {tr("Sent"), tr("Received"), tr("Completed"),
                                                 tr("Expired"), tr("Dead-lettered")});
@@ -155,6 +160,9 @@ void EntityChartsPanel::applyChartTheme() {
         paletteIsDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     for (QChartView* view : std::as_const(m_views))
         view->chart()->setTheme(theme);
+    // A theme brings its own legend font: the line charts' legends may fit differently now.
+    charts::fitToWidth(m_views[0]->chart());
+    charts::fitToWidth(m_views[1]->chart());
 }
 
 void EntityChartsPanel::changeEvent(QEvent* event) {

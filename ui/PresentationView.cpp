@@ -219,6 +219,7 @@ void PresentationView::applyChartLook() {
         line->setPen(pen);
         line->setMarkerSize(7);
     }
+    charts::fitToWidth(chart); // the larger legend font may no longer fit in one row
 }
 
 void PresentationView::showEvent(QShowEvent* event) {

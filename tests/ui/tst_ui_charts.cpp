@@ -21,6 +21,7 @@
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChartView>
+#include <QtCharts/QDateTimeAxis>
 #include <QtCharts/QHorizontalBarSeries>
 #include <QtCharts/QLineSeries>
 
@@ -68,6 +69,7 @@ class TestUiCharts : public QObject {
 private slots:
     void countsFollowTheVirtualClock();
     void throughputIsExactWithinAnInterval();
+    void legendMovesBesideANarrowChart();
     void reasonsAreBarsAndStayLive();
     void chartsSaveAsPng();
     void switchingEntityClearsTheHistory();
@@ -160,6 +162,29 @@ void TestUiCharts::throughputIsExactWithinAnInterval() {
     QCOMPARE(points(panel, "throughputChart", QStringLiteral("Received")),
              QList<QPointF>{QPointF(double(kTestStart + 2000), 2.0)});
     QCOMPARE(panel.history()->samples().last().flow.sent, 10);
+}
+
+// Five names do not fit in one row of a narrow chart (each would be elided to "S..."): the
+// legend goes beside the plot, one name per line, and the time axis keeps fewer labels.
+void TestUiCharts::legendMovesBesideANarrowChart() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QChart* throughput = chartOf(panel, "throughputChart");
+    const auto timeTicks = [throughput] {
+        return qobject_cast<QDateTimeAxis*>(throughput->axes(Qt::Horizontal).value(0))->tickCount();
+    };
+    panel.resize(1600, 800);
+    panel.show();
+    QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignBottom);
+    QCOMPARE(timeTicks(), 4);
+    panel.resize(560, 700);
+    QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignRight);
+    QVERIFY(timeTicks() < 4);
+    QVERIFY(timeTicks() >= 2);
+    panel.resize(1600, 800);
+    QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignBottom);
+    QCOMPARE(timeTicks(), 4);
 }
 
 void TestUiCharts::reasonsAreBarsAndStayLive() {

@@ -12,6 +12,7 @@
 #include "MessageSearch.h"
 #include "MessageSelection.h"
 #include "MessageViewModel.h"
+#include "SelectionPrefetch.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -138,15 +139,29 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
         m_view->addAction(action);
     }
 
-    // The selected messages drag onto the tree. Only rows in hand: a drag starts now and cannot
-    // wait for the background read of rows not loaded yet.
+    // The selected messages drag onto the tree. A drag starts now and cannot wait: rows not
+    // loaded yet come from the read the selection started (SelectionPrefetch).
+    m_prefetch = new SelectionPrefetch(
+        [this](QObject* context, SelectionPrefetch::Done done) {
+            resolveSelection(context, std::move(done));
+        },
+        this);
+    connect(m_model, &MessageListModel::indexRefreshed, this, &MessageListPanel::prefetchSelection);
     auto* drag = new MessageDragSource(m_view, [this]() -> Result<DraggedMessages> {
         const QList<SelectedRow> rows = selectedRows();
-        if (rows.size() != selectedRowCount())
-            return makeError(ErrorCode::InvalidArgument,
-                             tr("Some selected messages are not loaded yet: scroll through them "
-                                "before dragging."));
         DraggedMessages messages{path(), {}};
+        const qint64 selected = selectedRowCount();
+        if (rows.size() != selected) {
+            const auto& read = m_prefetch->result();
+            if (!read)
+                return makeError(
+                    ErrorCode::ServiceBusy,
+                    tr("Reading the %L1 selected messages; drag again in a moment.").arg(selected));
+            if (!*read)
+                return read->error();
+            messages.sequenceNumbers = **read;
+            return messages;
+        }
         for (const SelectedRow& row : rows)
             messages.sequenceNumbers.append(row.sequenceNumber);
         return messages;
@@ -263,7 +278,18 @@ void MessageListPanel::connectSelection() {
             &MessageListPanel::onCurrentRowChanged);
     connect(selection, &QItemSelectionModel::selectionChanged, m_actions,
             &MessageListActions::updateEnabled);
+    connect(selection, &QItemSelectionModel::selectionChanged, this,
+            &MessageListPanel::prefetchSelection);
     m_actions->updateEnabled();
+    prefetchSelection();
+}
+
+void MessageListPanel::prefetchSelection() {
+    if (!m_prefetch)
+        return; // during construction
+    const MessageSelection selection(*m_view, *m_model);
+    const qint64 selected = selection.count();
+    m_prefetch->invalidate(selected > 0 && selection.inHand().size() != selected);
 }
 
 void MessageListPanel::onCurrentRowChanged(const QModelIndex& current) {

@@ -40,6 +40,7 @@ class MessageListActions;
 class MessageListModel;
 class MessageSearch;
 class MessageViewModel;
+class SelectionPrefetch;
 
 class MessageListPanel : public QWidget {
     Q_OBJECT
@@ -61,6 +62,7 @@ public:
     bool isFiltered() const;
     BulkProgressBar* bulkProgressBar() const { return m_bulkBar; }
     MessageListActions* listActions() const { return m_actions; }
+    SelectionPrefetch* selectionPrefetch() const { return m_prefetch; }
 
     // Cancel scheduled, Delete, Export, Copy message id and Find, with their shortcuts (for the
     // main window's menus; they are also on the panel and the table's context menu).
@@ -91,6 +93,8 @@ private:
     void startSearch();
     void showMode(bool filtered);
     void connectSelection();
+    // Starts reading the selection's rows that are not loaded, for a drag.
+    void prefetchSelection();
     void onCurrentRowChanged(const QModelIndex& current);
     void onCountdownsDue(int firstRow, int lastRow);
     void removeMatches(const QList<qint64>& sequenceNumbers);
@@ -112,6 +116,7 @@ private:
     CountdownTicker* m_ticker;
     MessageListActions* m_actions;
     QAction* m_findAction;
+    SelectionPrefetch* m_prefetch = nullptr;
     // The filter the table shows (empty: the windowed list).
     MessageMatcher m_applied;
     // How many messages the finished search read (-1 while none finished): when the path's

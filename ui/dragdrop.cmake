@@ -7,5 +7,7 @@ target_sources(hourglass_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/MessageDragFiles.h
   ${CMAKE_CURRENT_LIST_DIR}/MessageDragSource.cpp
   ${CMAKE_CURRENT_LIST_DIR}/MessageDragSource.h
+  ${CMAKE_CURRENT_LIST_DIR}/SelectionPrefetch.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/SelectionPrefetch.h
   ${CMAKE_CURRENT_LIST_DIR}/NamespaceTreeDrop.cpp
 )

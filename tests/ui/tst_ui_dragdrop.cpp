@@ -13,6 +13,7 @@
 #include "MessageViewModel.h"
 #include "NamespaceTreeModel.h"
 #include "NamespaceTreePanel.h"
+#include "SelectionPrefetch.h"
 
 #include <QAbstractItemModelTester>
 #include <QDragEnterEvent>
@@ -52,6 +53,7 @@ private slots:
     void oversizeFileIsRefused();
     void listsStartDragsOfTheSelection();
     void smallSelectionsDragOutAsJsonFiles();
+    void selectionBeyondTheLoadedRowsDragsWhole();
 };
 
 void TestUiDragDrop::mimeRoundTrip() {
@@ -393,6 +395,61 @@ void TestUiDragDrop::smallSelectionsDragOutAsJsonFiles() {
     QTRY_COMPARE(ready.count(), 2);
     changed.reset(source->createMimeData());
     QCOMPARE(changed->urls().size(), 1);
+}
+
+// Select all in a list far longer than the loaded pages: the rows not loaded are read in the
+// background as soon as the selection settles, so the drag carries every message and the drop
+// moves them all. Before the read is done, the drag is refused with a word, not half done.
+void TestUiDragDrop::selectionBeyondTheLoadedRowsDragsWhole() {
+    DropEnv env;
+    constexpr int kCount = 3000; // fifteen pages; a small view loads the first one or two
+    const QList<qint64> seqs = env.sendTo(kQueue, kCount);
+    MessageListPanel list(*env.client);
+    list.resize(700, 300);
+    list.show();
+    list.setPath(QStringLiteral("test:orders"));
+    QTRY_COMPARE(list.view()->model()->rowCount(), kCount);
+    QTRY_VERIFY(list.view()->model()->index(0, 0).data(Qt::UserRole).isValid());
+    QVERIFY(!list.model()->isRowLoaded(kCount - 1));
+    auto* source = list.view()->findChild<MessageDragSource*>();
+    QVERIFY(source);
+    QSignalSpy refused(source, &MessageDragSource::refused);
+
+    list.view()->selectAll();
+    QCOMPARE(list.selectedRowCount(), qint64(kCount));
+    QVERIFY(list.selectedRows().size() < kCount);
+    QVERIFY(list.selectionPrefetch()->isReading());
+    QVERIFY(!source->createMimeData()); // the read has not even started
+    QCOMPARE(refused.size(), 1);
+    const Error busy = refused.first().first().value<Error>();
+    QCOMPARE(busy.code, ErrorCode::ServiceBusy);
+    QVERIFY2(busy.description.contains(QStringLiteral("drag again")), qPrintable(busy.description));
+
+    QTRY_VERIFY(list.selectionPrefetch()->result().has_value());
+    std::unique_ptr<QMimeData> mime(source->createMimeData());
+    QVERIFY(mime);
+    const auto dragged = decodeMessages(mime.get());
+    QVERIFY(dragged);
+    QCOMPARE(dragged->sequenceNumbers, seqs);
+
+    NamespaceTreeModel tree(*env.client);
+    QVERIFY(waitForRow(tree, QStringLiteral("test:b")));
+    QSignalSpy finished(&tree, &NamespaceTreeModel::dropFinished);
+    QVERIFY(tree.dropMimeData(mime.get(), Qt::MoveAction, -1, -1,
+                              rowOf(tree, QStringLiteral("test:b"))));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    QVERIFY2(finished.first().first().toString().startsWith(QStringLiteral("Moved 3,000")) ||
+                 finished.first().first().toString().startsWith(QStringLiteral("Moved 3000")),
+             qPrintable(finished.first().first().toString()));
+    QTRY_COMPARE(list.view()->model()->rowCount(), 0);
+    const auto moved = env.call([](Broker& b) { return b.counts(kTarget); });
+    QVERIFY(moved);
+    QCOMPARE(moved->active, qint64(kCount));
+
+    // A selection that changes forgets what was read for the old one.
+    list.view()->clearSelection();
+    QVERIFY(!list.selectionPrefetch()->result().has_value());
+    QVERIFY(!list.selectionPrefetch()->isReading());
 }
 
 QTEST_MAIN(TestUiDragDrop)

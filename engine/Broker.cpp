@@ -148,6 +148,9 @@ Result<void> BrokerImpl::load() {
         meta.deliveryCount = key.deliveryCount;
         meta.size = static_cast<quint32>(key.size);
         current->index(key.subQueue).insert(key.seq, meta);
+        // The stored counter may lag its messages: a crash can come between a batch that
+        // stored a message and the one that stores the counter. Number after every message.
+        current->nextSeq = std::max(current->nextSeq, key.seq + 1);
         const auto id = static_cast<quint32>(key.entityId);
         if (key.subQueue == SubQueue::Main && key.state == MessageState::Scheduled)
             events.push_back({meta.instant, key.seq, id, TimerKind::Activate, 0});
@@ -158,6 +161,12 @@ Result<void> BrokerImpl::load() {
     if (!loaded)
         return loaded;
     m_timers.assign(std::move(events));
+    // A topic numbers its subscriptions' messages too (takeSequenceNumberLocked): it goes on
+    // after the highest number any of them holds.
+    for (auto& [id, entity] : m_entities) {
+        if (entity->kind == EntityKind::Subscription && entity->topic)
+            entity->topic->nextSeq = std::max(entity->topic->nextSeq, entity->nextSeq);
+    }
 
     // Topics keep scheduled messages whole (they fan out when they become active).
     for (auto& [id, entity] : m_entities) {

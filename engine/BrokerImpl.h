@@ -136,6 +136,11 @@ public:
                      Instant now, MessageState state, Instant scheduledAt,
                      const DeliveryExtras& extras);
     Millis effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const;
+    // The next sequence number of the entity. A subscription numbers from its topic's counter,
+    // whatever puts the message there (a topic's copy, a resubmit, a transfer): its copies of
+    // the topic's messages carry the topic's numbers, and a number of its own must never be one
+    // the topic hands out later (one store row per entity and number).
+    qint64 takeSequenceNumberLocked(Entity& entity);
     void activateLocked(Entity& entity, qint64 seq, Instant at);
 
     // ---- Receiving (BrokerReceive.cpp)

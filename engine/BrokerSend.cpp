@@ -165,11 +165,22 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
     return results;
 }
 
+qint64 BrokerImpl::takeSequenceNumberLocked(Entity& entity) {
+    if (entity.kind != EntityKind::Subscription || !entity.topic)
+        return entity.nextSeq++;
+    Entity& topic = *entity.topic;
+    topic.nextSeq = std::max(topic.nextSeq, entity.nextSeq);
+    const qint64 seq = topic.nextSeq++;
+    entity.nextSeq = seq + 1;
+    logProgressLocked(topic);
+    return seq;
+}
+
 SendResult BrokerImpl::enqueueLocked(Entity& entity, OutgoingMessage message, Instant now) {
     SendResult result;
     ++entity.flow.sent; // a scheduled message counts when it is sent, not when it activates
     if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
-        result.sequenceNumber = entity.nextSeq++;
+        result.sequenceNumber = takeSequenceNumberLocked(entity);
         result.scheduled = true;
         storeLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
                     MessageState::Scheduled, *message.scheduledEnqueueTime, {});
@@ -188,7 +199,7 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                                const DeliveryExtras& extras, int hop) {
     if (entity.kind == EntityKind::Topic) {
         // R1: one sequence number for the message, copied to every matching subscription.
-        const qint64 seq = entity.nextSeq++;
+        const qint64 seq = takeSequenceNumberLocked(entity);
         logProgressLocked(entity);
         for (Entity* subscription : entity.subscriptions) {
             if (subscription->properties.status == EntityStatus::Disabled)
@@ -234,13 +245,13 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                                     ? QStringLiteral("MaxTransferHopCountExceeded")
                                     : QStringLiteral("ForwardingFailed");
         dead.deadLetterDescription = failure;
-        const qint64 seq = entity.nextSeq++;
+        const qint64 seq = takeSequenceNumberLocked(entity);
         ++entity.flow.deadLettered;
         storeLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
         logProgressLocked(entity);
         return;
     }
-    const qint64 seq = entity.nextSeq++;
+    const qint64 seq = takeSequenceNumberLocked(entity);
     storeLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
     logProgressLocked(entity);
 }
@@ -318,7 +329,7 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
     }
     MessageMeta active = *meta;
     entity.main.remove(seq);
-    const qint64 newSeq = entity.nextSeq++;
+    const qint64 newSeq = takeSequenceNumberLocked(entity);
     const Millis effective =
         effectiveTtlLocked(entity, active.ownTtl < 0 ? std::nullopt : std::optional(active.ownTtl));
     active.state = MessageState::Active;

@@ -1,7 +1,9 @@
 // D2 from the other side: a database that cannot be ours as it was left (random bytes, a torn or
 // truncated file, somebody else's SQLite file, a newer schema) is refused by Broker::open with a
 // clear error, and the file is left exactly as it was: opening must never "repair" or
-// re-initialise data it does not understand.
+// re-initialise data it does not understand. A state a crash can leave (messages stored in the
+// batch before the one that stores their entity's counter) is ours, though: it opens and numbers
+// new messages after the stored ones.
 
 #include "Broker.h"
 #include "ResultText.h"
@@ -88,6 +90,7 @@ private slots:
     void durability_D2_refusesForeignSqliteDatabase_data();
     void durability_D2_refusesForeignSqliteDatabase();
     void durability_D2_refusesNewerSchemaVersion();
+    void durability_D2_numbersAfterMessagesAheadOfTheCounter();
 
 private:
     // Writes a real Hourglass database (a queue with 1 KB messages) and closes it cleanly.
@@ -243,6 +246,29 @@ void DurabilityRefuseTest::durability_D2_refusesNewerSchemaVersion() {
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion + 1));
     expectRefused(dir.path(), path);
+}
+
+void DurabilityRefuseTest::durability_D2_numbersAfterMessagesAheadOfTheCounter() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 3); // sequence numbers 1 to 3
+    // What a crash between the two batches leaves: the messages stored, the counter not.
+    QCOMPARE(execSql(path, QStringLiteral("UPDATE entities SET next_seq = 1")), QString());
+
+    BrokerOptions options;
+    options.databasePath = path;
+    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    auto opened = Broker::open(options);
+    QVERIFY2(opened.ok(), errorText(opened).constData());
+    Broker& broker = *opened.value();
+    const auto sent =
+        broker.send(QStringLiteral("q"), testing::TestBroker::message(QStringLiteral("after")));
+    QVERIFY2(sent.ok(), errorText(sent).constData());
+    QCOMPARE(sent->sequenceNumber, 4);
+    const auto counts = broker.counts(QStringLiteral("q"));
+    QVERIFY(counts.ok());
+    QCOMPARE(counts->active, 4);
 }
 
 QTEST_GUILESS_MAIN(DurabilityRefuseTest)

@@ -204,6 +204,20 @@ void TestEngineOperator::resubmit_subscriptionGetsItsOwnMessagesBack() {
     const auto billingCounts = tb->counts(billing);
     HG_VERIFY_OK(billingCounts);
     QCOMPARE(billingCounts->active, 1);
+
+    // The resubmitted message took a number of the subscription's own: the topic's next message
+    // gets a fresh one in every subscription, and each keeps all its messages.
+    sendSome(tb.broker(), QStringLiteral("events"), 1);
+    const auto auditAfter = tb->listMessages(audit, 0, 10);
+    HG_VERIFY_OK(auditAfter);
+    QCOMPARE(auditAfter->size(), 2);
+    QVERIFY(auditAfter->at(0).sequenceNumber < auditAfter->at(1).sequenceNumber);
+    tb.reopen();
+    const auto reopened = tb->counts(audit);
+    HG_VERIFY_OK(reopened);
+    QCOMPARE(reopened->active, 2);
+    HG_VERIFY_OK(tb->counts(billing));
+    QCOMPARE(tb->counts(billing)->active, 2);
 }
 
 void TestEngineOperator::resubmit_refusesPathsThatAreNotDeadLetterQueues() {

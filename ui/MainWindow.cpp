@@ -184,6 +184,18 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
 void MainWindow::dropRecording() {
     if (!m_recording)
         return;
+    // The recording belongs to the database going away; what it holds is written to a file
+    // rather than lost.
+    m_recording->keepUnsaved(this, [this](Result<QString> kept) {
+        if (!kept) {
+            m_messageBar->showError(kept.error(), tr("The unsaved recording"));
+            return;
+        }
+        m_messageBar->showMessage(
+            tr("The recording was not saved yet: it was kept in %1. Open it with Scenario > Open "
+               "scenario file to play it back.")
+                .arg(QDir::toNativeSeparators(*kept)));
+    });
     delete m_recording->indicator(); // the status bar holds it
     delete m_recording;              // stops observing the broker
     m_recording = nullptr;

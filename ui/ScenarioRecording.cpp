@@ -5,6 +5,7 @@
 #include "scenario/ScenarioRecorder.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -33,6 +34,17 @@ QString elapsedText(Millis elapsed) {
 
 QString stepsText(int steps) {
     return steps == 1 ? QStringLiteral("1 step") : QStringLiteral("%1 steps").arg(steps);
+}
+
+// Writes a scenario document whole or not at all; the file's name, or why it could not be.
+Result<QString> writeDocument(const QString& fileName, const QByteArray& document) {
+    QDir().mkpath(QFileInfo(fileName).absolutePath());
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly) || file.write(document) != document.size() ||
+        !file.commit())
+        return makeError(ErrorCode::GeneralError,
+                         QObject::tr("Cannot write %1: %2").arg(fileName, file.errorString()));
+    return fileName;
 }
 
 } // namespace
@@ -77,9 +89,11 @@ ScenarioRecording::ScenarioRecording(BrokerClient& client, QWidget* dialogParent
 ScenarioRecording::~ScenarioRecording() {
     // Cancelled here, at once: the start job may still be queued behind the unset job below
     // (the client runs jobs on more than one thread), and a cancelled recorder neither begins
-    // nor sets itself as the observer, nor records anything.
-    m_recorder->cancel();
-    if (m_state != State::Idle && m_client)
+    // nor sets itself as the observer, nor records anything. A kept recording is finished by
+    // keepUnsaved()'s job instead.
+    if (!m_kept)
+        m_recorder->cancel();
+    if (m_state != State::Idle && !m_kept && m_client)
         m_client->call(
             nullptr,
             [](Broker& broker) {
@@ -150,6 +164,7 @@ void ScenarioRecording::stop() {
         },
         [this](QByteArray document) {
             m_document = std::move(document);
+            m_unsaved = true;
             setState(State::Idle);
             emit statusMessage(tr("Recording stopped: %1").arg(stepsText(stepCount())));
             openSaveDialog();
@@ -198,19 +213,58 @@ bool ScenarioRecording::saveTo(const QString& fileName) {
             makeError(ErrorCode::InvalidArgument, tr("There is no recording to save yet.")));
         return false;
     }
-    QSaveFile file(fileName);
-    if (!file.open(QIODevice::WriteOnly) || file.write(m_document) != m_document.size() ||
-        !file.commit()) {
-        emit errorOccurred(makeError(ErrorCode::GeneralError,
-                                     tr("Cannot write %1: %2").arg(fileName, file.errorString())));
+    if (auto written = writeDocument(fileName, m_document); !written) {
+        emit errorOccurred(written.error());
         return false;
     }
+    m_unsaved = false;
     QString text = tr("Scenario saved to %1 (%2)")
                        .arg(QDir::toNativeSeparators(fileName), stepsText(stepCount()));
     if (const QString left = m_recorder->leftOutText(); !left.isEmpty())
         text += tr("; left out, no scenario step: %1").arg(left);
     emit statusMessage(text);
     return true;
+}
+
+QString ScenarioRecording::unsavedFolder() {
+    // Next to the default database (~/.local/share/hourglass/hourglass.db).
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/hourglass/recordings");
+}
+
+bool ScenarioRecording::keepUnsaved(QObject* context, std::function<void(Result<QString>)> done) {
+    if (!m_client || m_kept)
+        return false;
+    const QString fileName =
+        unsavedFolder() +
+        QStringLiteral("/recording-%1.json")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    if (m_state == State::Recording || m_state == State::Stopping) {
+        // Finished where it is, on the client's worker: what was done up to now is the file.
+        // (Stopping: the stop job may have finished it already; finishing again changes nothing.)
+        m_kept = true;
+        m_client->call(
+            context,
+            [recorder = m_recorder, fileName](Broker& broker) {
+                broker.setOperationObserver(nullptr);
+                recorder->finish(broker);
+                return writeDocument(fileName, recorder->toJson());
+            },
+            std::move(done));
+        return true;
+    }
+    if (m_state == State::Idle && m_unsaved && !m_document.isEmpty()) {
+        m_kept = true;
+        m_unsaved = false;
+        m_client->call(
+            context,
+            [document = m_document, fileName](Broker&) {
+                return writeDocument(fileName, document);
+            },
+            std::move(done));
+        return true;
+    }
+    return false; // nothing, saved already, or still starting (nothing recorded yet)
 }
 
 void ScenarioRecording::setState(State state) {

@@ -21,6 +21,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -40,8 +41,16 @@ class ScenarioRecording : public QObject {
 public:
     // Dialogs open over `dialogParent`.
     ScenarioRecording(BrokerClient& client, QWidget* dialogParent);
-    // Stops observing the broker; an unsaved recording is dropped.
+    // Stops observing the broker. A recording not kept by keepUnsaved() is dropped.
     ~ScenarioRecording() override;
+
+    // Before this goes away (another database, a scenario, the window closing): a recording
+    // under way is finished, and it or a stopped one not saved yet is written to a file of its
+    // own in unsavedFolder(), off the GUI thread. done(the file, or why not) runs on context's
+    // thread. False, and done is not called, when there is nothing to keep.
+    bool keepUnsaved(QObject* context, std::function<void(Result<QString>)> done);
+    // Where keepUnsaved() writes: "~/.local/share/hourglass/recordings".
+    static QString unsavedFolder();
 
     // Checked while recording: checking starts, unchecking stops and asks where to save.
     QAction* recordAction() const { return m_record; }
@@ -81,7 +90,9 @@ private:
     QPointer<QWidget> m_dialogParent;
     std::shared_ptr<ScenarioRecorder> m_recorder;
     State m_state = State::Idle;
-    QByteArray m_document; // the last finished recording
+    QByteArray m_document;  // the last finished recording
+    bool m_unsaved = false; // m_document was not written to a file yet
+    bool m_kept = false;    // keepUnsaved() took the recording over
     QString m_entity;
     NamespaceTreeModel::NodeKind m_kind = NamespaceTreeModel::NodeKind::Namespace;
     QAction* m_record = nullptr;

@@ -10,13 +10,18 @@
 #include "scenario/ScenarioRunner.h"
 
 #include <QAction>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMainWindow>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <optional>
 
 using namespace hourglass;
 using namespace hourglass::ui;
@@ -46,11 +51,18 @@ struct Env {
 class TestUiRecording : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void recordSaveAndReplay();
     void addCheckNeedsRecordingAndEntity();
     void saveWithoutRecordingIsAnError();
     void droppedWhileStartingLeavesNoObserver();
+    void unsavedRecordingIsKeptInAFile();
 };
+
+void TestUiRecording::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QDir(ScenarioRecording::unsavedFolder()).removeRecursively();
+}
 
 void TestUiRecording::recordSaveAndReplay() {
     Env env;
@@ -187,6 +199,82 @@ void TestUiRecording::droppedWhileStartingLeavesNoObserver() {
     recording.reset();
     client.waitForIdle();
     QVERIFY(!observed());
+}
+
+// A recording that goes away unsaved (another database, a scenario, the window closing) is
+// written to a file of its own rather than lost: one under way is finished first; one stopped
+// whose save dialog was cancelled is written as it was. A saved one, or none, keeps nothing.
+void TestUiRecording::unsavedRecordingIsKeptInAFile() {
+    Env env;
+    BrokerClient& client = *env.client;
+    QVERIFY(callAndWait(
+        client, [](Broker& b) { return b.createQueue(QStringLiteral("test:orders"), {}).ok(); }));
+    QObject context;
+    std::optional<Result<QString>> kept;
+    const auto keep = [&](ScenarioRecording& recording) {
+        kept.reset();
+        return recording.keepUnsaved(&context, [&kept](Result<QString> file) { kept = file; });
+    };
+    QVERIFY(!keep(*env.recording)); // nothing recorded
+
+    // Under way.
+    env.recording->recordAction()->trigger();
+    QTRY_VERIFY(env.recording->isRecording());
+    QVERIFY(callAndWait(client, [](Broker& b) {
+        return b.sendBatch(QStringLiteral("test:orders"),
+                           {TestBroker::message(QStringLiteral("a")),
+                            TestBroker::message(QStringLiteral("b"))})
+                   .ok() &&
+               b.advanceClock(minutes(1)).ok();
+    }));
+    QTRY_COMPARE(env.recording->stepCount(), 2);
+    QVERIFY(keep(*env.recording));
+    env.recording.reset();
+    QTRY_VERIFY(kept.has_value());
+    QVERIFY2(*kept, qPrintable(kept->ok() ? QString() : kept->error().toString()));
+    const QString underWay = kept->value();
+    QVERIFY(underWay.startsWith(ScenarioRecording::unsavedFolder()));
+    auto scenario = loadScenarioFile(underWay);
+    QVERIFY2(scenario, qPrintable(scenario ? QString() : scenario.error().description));
+    QCOMPARE(scenario->steps.size(), 3); // the two sends and the closing check at 1:00
+    QCOMPARE(scenario->steps.last().at, minutes(1));
+    QVERIFY(!callAndWait(client, [](Broker& b) { return b.hasOperationObserver(); }));
+    QVERIFY(QFile::remove(underWay)); // the next file may take the same second's name
+
+    // Stopped, the save dialog cancelled.
+    env.recording = std::make_unique<ScenarioRecording>(client, &env.window);
+    env.recording->recordAction()->trigger();
+    QTRY_VERIFY(env.recording->isRecording());
+    QVERIFY(callAndWait(client, [](Broker& b) {
+        return b.send(QStringLiteral("test:orders"), TestBroker::message(QStringLiteral("c"))).ok();
+    }));
+    QTRY_COMPARE(env.recording->stepCount(), 1);
+    env.recording->recordAction()->trigger();
+    QFileDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = env.window.findChild<QFileDialog*>(
+                     QStringLiteral("scenarioSaveDialog"))) != nullptr);
+    dialog->reject();
+    QVERIFY(keep(*env.recording));
+    QVERIFY(!keep(*env.recording)); // kept once
+    env.recording.reset();
+    QTRY_VERIFY(kept.has_value());
+    QVERIFY(*kept);
+    scenario = loadScenarioFile(kept->value());
+    QVERIFY(scenario);
+    QCOMPARE(scenario->steps.size(), 1);
+    QVERIFY(QFile::remove(kept->value()));
+
+    // Saved: nothing to keep.
+    env.recording = std::make_unique<ScenarioRecording>(client, &env.window);
+    env.recording->recordAction()->trigger();
+    QTRY_VERIFY(env.recording->isRecording());
+    env.recording->recordAction()->trigger();
+    QTRY_VERIFY((dialog = env.window.findChild<QFileDialog*>(
+                     QStringLiteral("scenarioSaveDialog"))) != nullptr);
+    dialog->reject();
+    QTemporaryDir out;
+    QVERIFY(env.recording->saveTo(out.filePath(QStringLiteral("saved.json"))));
+    QVERIFY(!keep(*env.recording));
 }
 
 QTEST_MAIN(TestUiRecording)

@@ -20,10 +20,12 @@
 #include "TestBroker.h"
 #include "TimeControlBar.h"
 #include "UiTestBroker.h"
+#include "scenario/ScenarioFile.h"
 
 #include "ClientCall.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -325,6 +327,37 @@ private slots:
 
         env.scenarios().close();
         QTRY_VERIFY(env.window.client() && env.window.client()->databasePath() == env.userDatabase);
+    }
+
+    // Starting a scenario while recording replaces the database the recording belongs to: the
+    // recording is kept in a file, and the message bar says where.
+    void window_recordingUnderWayIsKeptWhenAScenarioStarts() {
+        WindowEnv env;
+        BrokerClient& client = *env.window.client();
+        QVERIFY(testing::callAndWait(
+            client, [](Broker& b) { return b.createQueue(QStringLiteral("orders"), {}).ok(); }));
+        env.window.findChild<QAction*>(QStringLiteral("scenarioRecord"))->trigger();
+        QTRY_VERIFY(env.window.recording()->isRecording());
+        QVERIFY(testing::callAndWait(client, [](Broker& b) {
+            return b
+                .send(QStringLiteral("orders"), testing::TestBroker::message(QStringLiteral("o")))
+                .ok();
+        }));
+        QTRY_COMPARE(env.window.recording()->stepCount(), 1);
+
+        env.scenarios().openFile(kTrafficSpike);
+        QTRY_VERIFY(env.session() && env.session()->isReady());
+        auto* text = env.window.findChild<QLabel*>(QStringLiteral("messageBarText"));
+        QTRY_VERIFY(text && text->isVisible() && text->text().contains(QStringLiteral("kept in")));
+        const QString folder = QDir::toNativeSeparators(ScenarioRecording::unsavedFolder());
+        const qsizetype at = text->text().indexOf(folder);
+        QVERIFY2(at >= 0, qPrintable(text->text()));
+        const QString file =
+            QDir::fromNativeSeparators(text->text().mid(at).section(QStringLiteral(". "), 0, 0));
+        auto kept = loadScenarioFile(file);
+        QVERIFY2(kept, qPrintable(file));
+        QCOMPARE(kept->steps.size(), 1);
+        QFile::remove(file);
     }
 
     void window_badScenarioFileIsRefusedInTheMessageBar() {

@@ -63,7 +63,8 @@ struct EntityCounts {
 struct EntityFlow {
     qint64 sent = 0;         // arrived: sent or scheduled to it, forwarded or transferred to it,
                              // or, for a subscription, a copy of a message of its topic
-    qint64 received = 0;     // handed to a receiver (peek-lock, receive-and-delete, deferred)
+    qint64 received = 0;     // handed to a receiver (peek-lock, receive-and-delete, deferred);
+                             // counted when taken, before the row is read back
     qint64 completed = 0;    // settled with Complete (main or dead-letter queue)
     qint64 expired = 0;      // reached its time to live (T7: dropped or dead-lettered)
     qint64 deadLettered = 0; // moved to the dead-letter queue for any reason, or forwarded by

@@ -189,8 +189,12 @@ SendResult BrokerImpl::enqueueLocked(Entity& entity, OutgoingMessage message, In
     message.scheduledEnqueueTime.reset();
     const qint64 before = entity.nextSeq;
     deliverLocked(entity, message, now, {}, 0);
-    // 0 when the entity forwarded it on (ForwardTo) without numbering it itself.
-    if (entity.nextSeq > before)
+    // 0 when the entity forwarded it on (ForwardTo) without numbering it itself. A topic's
+    // message has the first number it took: a subscription's dead-lettered copy
+    // (ForwardingFailed) may take the next one from the topic's counter.
+    if (entity.kind == EntityKind::Topic)
+        result.sequenceNumber = before;
+    else if (entity.nextSeq > before)
         result.sequenceNumber = entity.nextSeq - 1;
     return result;
 }

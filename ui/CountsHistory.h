@@ -9,10 +9,10 @@
 //
 // Throughput comes from the engine's flow counters (Broker::flow: how many messages were sent
 // to, received from, completed, expired and dead-lettered in the entity since the broker
-// opened), read in the same call as the counts: the difference between two samples, per engine
+// opened), read in the same job as the counts: the difference between two samples, per engine
 // second, is exact. A send and a completion inside one interval both show, which a difference
-// of counts could not tell. Counters that went down (the broker reopened, the entity was
-// created again) count from zero.
+// of counts could not tell. A counter that went down (the broker reopened, the entity was
+// created again) is taken as counted from zero in that interval.
 
 #include "Broker.h"
 #include "Status.h"

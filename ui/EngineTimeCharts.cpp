@@ -44,13 +44,14 @@ void fitToWidth(QChart* chart) {
     auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
     if (!x)
         return;
-    // The plot is what the legend and the value labels leave; a time label takes "HH:mm:ss"
-    // and a gap.
+    // The plot is what the legend and the value labels leave; a time label takes a label in
+    // the axis's format ("HH:mm:ss", or "MM-dd HH:mm" over a day) and a gap.
     const QFontMetrics labels(x->labelsFont());
     const qreal plot =
         available - (below ? 0 : widest) - labels.horizontalAdvance(QStringLiteral("0000.0"));
-    const int perLabel =
-        labels.horizontalAdvance(QStringLiteral("00:00:00")) + 3 * labels.averageCharWidth();
+    const QString widestLabel =
+        QDateTime(QDate(2000, 12, 28), QTime(20, 58, 58)).toString(x->format());
+    const int perLabel = labels.horizontalAdvance(widestLabel) + 3 * labels.averageCharWidth();
     const int ticks = std::clamp(int(plot / perLabel), 2, kTimeTicks);
     if (x->tickCount() != ticks)
         x->setTickCount(ticks);
@@ -59,6 +60,7 @@ void fitToWidth(QChart* chart) {
 void addLineSeries(QChart* chart, const QStringList& names) {
     auto* x = new QDateTimeAxis(chart);
     x->setTickCount(kTimeTicks);
+    x->setFormat(QStringLiteral("HH:mm:ss")); // fitAxes switches to dates over a day
     auto* y = new QValueAxis(chart);
     y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -84,8 +86,12 @@ void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double 
     auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
     // At least a second per tick interval, so that "HH:mm:ss" labels never repeat.
     last = std::max(last, first + std::max(minSpan, Millis(x->tickCount() - 1) * 1000));
-    x->setFormat(last - first > 24 * 3600 * 1000 ? QStringLiteral("MM-dd HH:mm")
-                                                 : QStringLiteral("HH:mm:ss"));
+    const QString format = last - first > 24 * 3600 * 1000 ? QStringLiteral("MM-dd HH:mm")
+                                                           : QStringLiteral("HH:mm:ss");
+    if (x->format() != format) {
+        x->setFormat(format);
+        fitToWidth(chart); // longer labels: perhaps fewer of them
+    }
     x->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(last));
     auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
     y->setLabelFormat(valueFormat);

@@ -1,6 +1,7 @@
 #pragma once
 // Charts of one queue or subscription (issue 4): its counts over time (active, scheduled,
-// deferred, locked, dead-lettered), its net throughput per second, and its dead-letter reasons
+// deferred, locked, dead-lettered), its throughput per second (sent, received, completed,
+// expired, dead-lettered: Broker::flow), and its dead-letter reasons
 // as horizontal bars. The time axes are ENGINE time (CountsHistory samples the engine's clock),
 // so with a virtual clock the charts move as fast as virtual time does and stand still while it
 // is paused. The reasons come from a DeadLetterReasonsModel, which re-reads them whenever the

@@ -87,9 +87,10 @@ ScenarioRecording::ScenarioRecording(BrokerClient& client, QWidget* dialogParent
 }
 
 ScenarioRecording::~ScenarioRecording() {
-    // Cancelled here, at once: the start job may still be queued behind the unset job below
-    // (the client runs jobs on more than one thread), and a cancelled recorder neither begins
-    // nor sets itself as the observer, nor records anything. A kept recording is finished by
+    // Cancelled here, at once: the start job may still be running on one of the client's two
+    // threads while the unset job below runs on the other, and a cancelled recorder neither
+    // begins nor stays the observer (the start job checks after setting it), nor records
+    // anything. A kept recording is finished by
     // keepUnsaved()'s job instead.
     if (!m_kept)
         m_recorder->cancel();
@@ -125,8 +126,10 @@ void ScenarioRecording::start() {
         return;
     setState(State::Starting);
     // The start (entities as they are, the clock) is read before the observer is set, in one
-    // job, so that nothing is recorded twice. Other jobs may run beside it on the client's
-    // other thread; what they do lands either in the start or as a step.
+    // job, so that nothing is recorded twice. Known gap: an operation already running on the
+    // client's other thread when the observer is set, and finishing after the start was read,
+    // is in neither (an observer is looked up when an operation begins). Record starts from a
+    // click, so another operation is rarely under way then.
     m_client->call(
         this,
         [recorder = m_recorder](Broker& broker) -> Result<void> {
@@ -235,10 +238,13 @@ QString ScenarioRecording::unsavedFolder() {
 bool ScenarioRecording::keepUnsaved(QObject* context, std::function<void(Result<QString>)> done) {
     if (!m_client || m_kept)
         return false;
-    const QString fileName =
-        unsavedFolder() +
-        QStringLiteral("/recording-%1.json")
-            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    // A name of its own: QSaveFile would replace a file kept a moment before.
+    const QString stem =
+        unsavedFolder() + QStringLiteral("/recording-") +
+        QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    QString fileName = stem + QStringLiteral(".json");
+    for (int n = 2; QFileInfo::exists(fileName); ++n)
+        fileName = stem + QStringLiteral("-%1.json").arg(n);
     if (m_state == State::Recording || m_state == State::Stopping) {
         // Finished where it is, on the client's worker: what was done up to now is the file.
         // (Stopping: the stop job may have finished it already; finishing again changes nothing.)

@@ -1,4 +1,4 @@
-# Charts of one entity (Qt Charts): counts over engine time, net throughput, dead-letter reasons.
+# Charts of one entity (Qt Charts): counts over engine time, throughput, dead-letter reasons.
 target_sources(hourglass_ui PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/CountsHistory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/CountsHistory.h

@@ -33,6 +33,7 @@ private slots:
     void sendsReceivesAndCompletionsAreCounted();
     void expiryAndDeadLetteringAreCounted();
     void topicCopiesAndForwardsArriveWhereTheyLand();
+    void scheduledTopicMessagesAndFailedForwardsArriveOnce();
     void transfersAndResubmitsArrive();
     void unknownEntityIsAnErrorAndCountersLiveInMemory();
 };
@@ -154,6 +155,44 @@ void TestEngineFlow::topicCopiesAndForwardsArriveWhereTheyLand() {
     QVERIFY(b.deadLetter(LockRef::of(got->first()), {QStringLiteral("Bad"), {}, {}}));
     QCOMPARE(flowOf(b, QStringLiteral("work")).deadLettered, 1);
     QCOMPARE(flowOf(b, QStringLiteral("sink")).sent, 2);
+}
+
+// A topic's scheduled message counts on the topic when it is sent and in its subscriptions when
+// it activates. A subscription whose ForwardTo fails dead-letters its copy (ForwardingFailed):
+// counted there as arrived and dead-lettered; the send still names the topic's own number.
+void TestEngineFlow::scheduledTopicMessagesAndFailedForwardsArriveOnce() {
+    TestBroker t;
+    Broker& b = t.broker();
+    QVERIFY(b.createTopic(QStringLiteral("events"), {}));
+    QVERIFY(b.createSubscription(QStringLiteral("events/Subscriptions/all"), {}));
+    QVERIFY(b.createQueue(QStringLiteral("gone"), {}));
+    EntityProperties forwarding;
+    forwarding.forwardTo = QStringLiteral("gone");
+    QVERIFY(b.createSubscription(QStringLiteral("events/Subscriptions/relay"), forwarding));
+    QVERIFY(b.deleteEntity(QStringLiteral("gone"))); // every forward fails from now on
+
+    QVERIFY(b.schedule(QStringLiteral("events"), TestBroker::message(QStringLiteral("later")),
+                       kTestStart + minutes(1)));
+    QCOMPARE(flowOf(b, QStringLiteral("events")).sent, 1);
+    QCOMPARE(flowOf(b, QStringLiteral("events/Subscriptions/all")).sent, 0);
+    t.advance(minutes(2));
+    QCOMPARE(flowOf(b, QStringLiteral("events")).sent, 1);
+    QCOMPARE(flowOf(b, QStringLiteral("events/Subscriptions/all")).sent, 1);
+    EntityFlow relay = flowOf(b, QStringLiteral("events/Subscriptions/relay"));
+    QCOMPARE(relay.sent, 1);
+    QCOMPARE(relay.deadLettered, 1);
+
+    const auto sent = b.send(QStringLiteral("events"), TestBroker::message(QStringLiteral("now")));
+    QVERIFY(sent);
+    const auto copies = b.listMessages(QStringLiteral("events/Subscriptions/all"), 0, 10);
+    QVERIFY(copies && copies->size() == 2);
+    QCOMPARE(sent->sequenceNumber, copies->last().sequenceNumber); // not the dead letter's
+    relay = flowOf(b, QStringLiteral("events/Subscriptions/relay"));
+    QCOMPARE(relay.deadLettered, 2);
+    const auto dead =
+        b.listMessages(QStringLiteral("events/Subscriptions/relay/$deadletterqueue"), 0, 10);
+    QVERIFY(dead && dead->size() == 2);
+    QVERIFY(dead->last().sequenceNumber != sent->sequenceNumber);
 }
 
 void TestEngineFlow::transfersAndResubmitsArrive() {

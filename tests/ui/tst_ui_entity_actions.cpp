@@ -77,6 +77,9 @@ void TestUiEntityActions::rules_R2_addCorrelationRemoveAndSqlRefused() {
     click(dialog, QStringLiteral("addRule"));
     QTRY_COMPARE(dialog->ruleNames(),
                  (QStringList{QStringLiteral("$Default"), QStringLiteral("red")}));
+    // The list may show the rule (the change feed reloads it) before the add's own reply
+    // clears the form: wait for that reply, as a user would see the form empty.
+    QTRY_VERIFY(dialog->findChild<QLineEdit*>(QStringLiteral("ruleName"))->text().isEmpty());
     auto rules = env.entity(path)->rules;
     QCOMPARE(rules.size(), 2);
     QCOMPARE(rules[1].filterType, FilterType::Correlation);

@@ -239,7 +239,7 @@ void TestUiRecording::unsavedRecordingIsKeptInAFile() {
     QCOMPARE(scenario->steps.size(), 3); // the two sends and the closing check at 1:00
     QCOMPARE(scenario->steps.last().at, minutes(1));
     QVERIFY(!callAndWait(client, [](Broker& b) { return b.hasOperationObserver(); }));
-    QVERIFY(QFile::remove(underWay)); // the next file may take the same second's name
+    const QString firstKept = underWay; // kept next to it, under another name
 
     // Stopped, the save dialog cancelled.
     env.recording = std::make_unique<ScenarioRecording>(client, &env.window);
@@ -262,7 +262,10 @@ void TestUiRecording::unsavedRecordingIsKeptInAFile() {
     scenario = loadScenarioFile(kept->value());
     QVERIFY(scenario);
     QCOMPARE(scenario->steps.size(), 1);
+    QVERIFY(kept->value() != firstKept);
+    QVERIFY(QFile::exists(firstKept));
     QVERIFY(QFile::remove(kept->value()));
+    QVERIFY(QFile::remove(firstKept));
 
     // Saved: nothing to keep.
     env.recording = std::make_unique<ScenarioRecording>(client, &env.window);

@@ -314,13 +314,9 @@ Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
 }
 
 Result<EntityInfo> Broker::entity(const QString& path) const {
-    auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
-    Instant now;
-    auto target = d.enterLocked(path, now);
-    if (!target)
-        return target.error();
-    return d.infoLocked(*target->entity);
+    return m_impl->readTarget(path, [this](const BrokerImpl::Target& target) {
+        return m_impl->infoLocked(*target.entity);
+    });
 }
 
 QList<EntityInfo> Broker::entities(const QString& namespaceName) const {

@@ -18,6 +18,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -95,6 +96,18 @@ public:
     Result<Target> resolveUncachedLocked(const QString& path) const;
     // How every call on a path starts: fire what is due at the clock's now, then find the path.
     Result<Target> enterLocked(const QString& path, Instant& now);
+    // A read of one path that needs nothing but memory: under the lock, after enterLocked,
+    // read(target) gives the value (or the path's error).
+    template <typename Read>
+    auto readTarget(const QString& path, Read read)
+        -> Result<std::invoke_result_t<Read, const Target&>> {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto target = enterLocked(path, now);
+        if (!target)
+            return target.error();
+        return read(*target);
+    }
     Entity* findLocked(const QString& namespaceName, const QString& path) const;
     Entity* entityByIdLocked(qint64 id) const;
     static QString keyOf(const QString& namespaceName, const QString& path);

@@ -175,43 +175,30 @@ Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int str
     if (stride < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("stride must be at least 1; got %1.").arg(stride));
-    auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
-    Instant now;
-    auto target = d.enterLocked(path, now);
-    if (!target)
-        return target.error();
-    const auto& messages = target->entity->index(target->subQueue).messages();
-    SequenceIndex index;
-    index.stride = stride;
-    index.total = static_cast<qint64>(messages.size());
-    index.anchors.reserve(index.total / stride + 1);
-    qint64 position = 0;
-    for (const auto& [seq, meta] : messages) {
-        if (position++ % stride == 0)
-            index.anchors.append(seq);
-    }
-    return index;
+    return m_impl->readTarget(path, [stride](const BrokerImpl::Target& target) {
+        const auto& messages = target.entity->index(target.subQueue).messages();
+        SequenceIndex index;
+        index.stride = stride;
+        index.total = static_cast<qint64>(messages.size());
+        index.anchors.reserve(index.total / stride + 1);
+        qint64 position = 0;
+        for (const auto& [seq, meta] : messages) {
+            if (position++ % stride == 0)
+                index.anchors.append(seq);
+        }
+        return index;
+    });
 }
 
 Result<EntityCounts> Broker::counts(const QString& path) const {
-    auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
-    Instant now;
-    auto target = d.enterLocked(path, now);
-    if (!target)
-        return target.error();
-    return d.infoLocked(*target->entity).counts;
+    return m_impl->readTarget(path, [this](const BrokerImpl::Target& target) {
+        return m_impl->infoLocked(*target.entity).counts;
+    });
 }
 
 Result<EntityFlow> Broker::flow(const QString& path) const {
-    auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
-    Instant now;
-    auto target = d.enterLocked(path, now);
-    if (!target)
-        return target.error();
-    return target->entity->flow;
+    return m_impl->readTarget(path,
+                              [](const BrokerImpl::Target& target) { return target.entity->flow; });
 }
 
 Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) const {

@@ -36,6 +36,13 @@ QString stepsText(int steps) {
     return steps == 1 ? QStringLiteral("1 step") : QStringLiteral("%1 steps").arg(steps);
 }
 
+// Ends a recording on the client's worker: no more steps, the clock up to now, the document.
+QByteArray finishRecording(Broker& broker, ScenarioRecorder& recorder) {
+    broker.setOperationObserver(nullptr);
+    recorder.finish(broker);
+    return recorder.toJson();
+}
+
 // Writes a scenario document whole or not at all; the file's name, or why it could not be.
 Result<QString> writeDocument(const QString& fileName, const QByteArray& document) {
     QDir().mkpath(QFileInfo(fileName).absolutePath());
@@ -160,11 +167,7 @@ void ScenarioRecording::stop() {
     setState(State::Stopping);
     m_client->call(
         this,
-        [recorder = m_recorder](Broker& broker) {
-            broker.setOperationObserver(nullptr);
-            recorder->finish(broker);
-            return recorder->toJson();
-        },
+        [recorder = m_recorder](Broker& broker) { return finishRecording(broker, *recorder); },
         [this](QByteArray document) {
             m_document = std::move(document);
             m_unsaved = true;
@@ -252,9 +255,7 @@ bool ScenarioRecording::keepUnsaved(QObject* context, std::function<void(Result<
         m_client->call(
             context,
             [recorder = m_recorder, fileName](Broker& broker) {
-                broker.setOperationObserver(nullptr);
-                recorder->finish(broker);
-                return writeDocument(fileName, recorder->toJson());
+                return writeDocument(fileName, finishRecording(broker, *recorder));
             },
             std::move(done));
         return true;

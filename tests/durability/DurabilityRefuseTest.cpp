@@ -77,6 +77,14 @@ qint64 pragmaValue(const QString& path, const char* pragma) {
     return value;
 }
 
+// Opens the database at `path` on a paused clock, as every test here does.
+Result<std::unique_ptr<Broker>> openAt(const QString& path) {
+    BrokerOptions options;
+    options.databasePath = path;
+    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    return Broker::open(options);
+}
+
 } // namespace
 
 class DurabilityRefuseTest : public QObject {
@@ -99,10 +107,7 @@ private:
 };
 
 void DurabilityRefuseTest::createHourglassDatabase(const QString& path, int messageCount) {
-    BrokerOptions options;
-    options.databasePath = path;
-    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
-    auto opened = Broker::open(options);
+    auto opened = openAt(path);
     QVERIFY2(opened.ok(), errorText(opened).constData());
     Broker& broker = *opened.value();
     QVERIFY(broker.createNamespace({QStringLiteral("refuse"), Tier::Standard}).ok());
@@ -122,11 +127,8 @@ void DurabilityRefuseTest::expectRefused(const QString& dir, const QString& data
     const auto before = directoryState(dir);
     QVERIFY(before.contains(QFileInfo(databasePath).fileName()));
 
-    BrokerOptions options;
-    options.databasePath = databasePath;
-    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
     {
-        const auto opened = Broker::open(options);
+        const auto opened = openAt(databasePath);
         QVERIFY2(!opened.ok(), "Broker::open accepted a database that is not a usable one of ours");
         QVERIFY2(opened.error().description.size() > 10,
                  qPrintable("unclear error: " + opened.error().toString()));
@@ -256,10 +258,7 @@ void DurabilityRefuseTest::durability_D2_numbersAfterMessagesAheadOfTheCounter()
     // What a crash between the two batches leaves: the messages stored, the counter not.
     QCOMPARE(execSql(path, QStringLiteral("UPDATE entities SET next_seq = 1")), QString());
 
-    BrokerOptions options;
-    options.databasePath = path;
-    options.clock = std::make_shared<VirtualClock>(testing::kTestStart);
-    auto opened = Broker::open(options);
+    auto opened = openAt(path);
     QVERIFY2(opened.ok(), errorText(opened).constData());
     Broker& broker = *opened.value();
     const auto sent =

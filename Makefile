@@ -6,7 +6,7 @@
 
 BUILD      ?= build
 BENCH_DIR  ?= build-release
-PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libsqlite3-dev
+PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev fonts-dejavu-core
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2
 

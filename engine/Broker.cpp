@@ -134,6 +134,21 @@ Result<void> BrokerImpl::load() {
         topic->subscriptions.push_back(entity);
     }
 
+    // D2: deliveries recorded by journal rows that their messages have not folded yet.
+    QHash<std::pair<qint64, qint64>, std::vector<qint64>> journal; // (entity, seq) -> row ids
+    std::vector<qint64> journalRows;
+    loaded = m_store->loadDeliveries([&](const Store::DeliveryRecord& record) {
+        journalRows.push_back(record.id);
+        for (qint64 seq : record.seqs)
+            journal[{record.entityId, seq}].push_back(record.id);
+    });
+    if (!loaded)
+        return loaded;
+    qint64 highestRecord = 0;
+    for (qint64 id : journalRows)
+        highestRecord = std::max(highestRecord, id);
+    std::vector<op::SetDeliveryCount> folds;
+
     std::vector<TimerEvent> events;
     Entity* current = nullptr;
     loaded = m_store->loadMessageKeys([&](const Store::MessageKey& key) {
@@ -146,6 +161,18 @@ Result<void> BrokerImpl::load() {
         meta.instant = key.state == MessageState::Scheduled ? key.scheduledAt : key.expiresAt;
         meta.ownTtl = key.timeToLive.value_or(-1);
         meta.deliveryCount = key.deliveryCount;
+        highestRecord = std::max(highestRecord, key.deliveryRecord);
+        if (const auto it = journal.constFind({key.entityId, key.seq}); it != journal.cend()) {
+            qint64 folded = key.deliveryRecord;
+            for (qint64 record : *it) {
+                if (record > key.deliveryRecord) {
+                    ++meta.deliveryCount; // handed out, then the process died
+                    folded = std::max(folded, record);
+                }
+            }
+            if (folded != key.deliveryRecord)
+                folds.push_back({key.entityId, key.subQueue, key.seq, meta.deliveryCount, folded});
+        }
         meta.size = static_cast<quint32>(key.size);
         current->index(key.subQueue).insert(key.seq, meta);
         // The stored counter may lag its messages: a crash can come between a batch that
@@ -193,6 +220,14 @@ Result<void> BrokerImpl::load() {
     for (auto& [id, entity] : m_entities)
         scheduleAutoDeleteLocked(*entity);
     m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
+
+    // The journal's deliveries are now in the counts: store them there and forget the rows
+    // (folds first, so a crash in between never loses a delivery). Broker::open waits for it.
+    for (const op::SetDeliveryCount& fold : folds)
+        m_store->log(fold);
+    for (qint64 id : journalRows)
+        m_store->log(op::ForgetDeliveries{id});
+    m_nextDeliveryRecord = highestRecord + 1;
     return {};
 }
 
@@ -278,17 +313,24 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     if (!clock)
         clock = std::make_shared<SystemClock>();
     auto impl = std::make_unique<BrokerImpl>(std::move(store).value(), std::move(clock));
+    quint64 ticket;
     {
         std::lock_guard lock(impl->m_mutex);
         if (auto loaded = impl->load(); !loaded)
             return loaded.error();
+        ticket = impl->m_store->ticket();
     }
+    // What loading wrote (the delivery journal folded into the counts) is stored before the
+    // broker serves anyone.
+    if (auto durable = impl->m_store->waitDurable(ticket); !durable)
+        return durable.error();
     return std::unique_ptr<Broker>(new Broker(std::move(impl)));
 }
 
 Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,
                                                 int maxCount, Bodies bodies) const {
-    return m_impl->listMessages(path, fromSequenceNumber, maxCount, bodies == Bodies::With, false);
+    return m_impl->listMessages(path, fromSequenceNumber, maxCount, bodies == Bodies::With,
+                                BrokerImpl::Read::Explorer);
 }
 
 Clock& Broker::clock() const {

@@ -197,16 +197,22 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
             return ok.error();
         if (auto ok = validateForwardingLocked(entity.namespaceName, entity.path, properties); !ok)
             return ok.error();
-        const bool dedupWasOn = entity.properties.requiresDuplicateDetection;
+        if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
+            return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
+                                          "created; create a new entity to change it (E5).")
+                               .arg(entity.path));
+        if (properties.requiresSession != entity.properties.requiresSession)
+            return invalid(QStringLiteral("RequiresSession is fixed when '%1' is created; create "
+                                          "a new entity to change it (E5).")
+                               .arg(entity.path));
         entity.properties = properties;
         entity.updatedAt = now;
-        if (dedupWasOn && !properties.requiresDuplicateDetection) {
-            entity.seenIds.clear();
-            entity.seenOrder.clear();
-            m_store->log(op::ForgetMessageIds{entity.id, kNever});
-        }
-        touchLocked(entity, now);     // A2: an update is activity
-        dropLocksLocked(entity, now); // E5, L9
+        touchLocked(entity, now); // A2: an update is activity
+        // E5, L9: every lock held on the entity is lost; an update of a topic is an update of
+        // each of its subscriptions for this purpose.
+        dropLocksLocked(entity, now);
+        for (Entity* subscription : entity.subscriptions)
+            dropLocksLocked(*subscription, now);
         const StoredEntity stored = storedLocked(entity);
         m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
         scheduleAutoDeleteLocked(entity);
@@ -245,8 +251,11 @@ void BrokerImpl::deleteEntityLocked(Entity* entity) {
     if (Entity* topic = entity->topic)
         std::erase(topic->subscriptions, entity);
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
-        for (const auto& [seq, lock] : entity->index(q).locks())
+        for (const auto& [seq, lock] : entity->index(q).locks()) {
             m_lockTokens.remove(lock.token);
+            // The entity's journal rows go with it (op::DeleteEntity).
+            m_openDeliveryRecords.erase(lock.deliveryRecord);
+        }
     }
     m_store->log(op::DeleteEntity{entity->id});
     m_byKey.remove(keyOf(entity->namespaceName, entity->path));
@@ -351,14 +360,7 @@ EntityInfo BrokerImpl::infoLocked(const Entity& entity) const {
     info.topicPath = entity.topic ? entity.topic->path : QString();
     info.kind = entity.kind;
     info.properties = entity.properties;
-    const IndexCounts& main = entity.main.counts();
-    const IndexCounts& dead = entity.deadLetter.counts();
-    info.counts.active = main.available;
-    info.counts.scheduled = main.scheduled;
-    info.counts.deferred = main.deferred;
-    info.counts.locked = main.locked;
-    info.counts.deadLettered = dead.total();
-    info.counts.sizeInBytes = main.sizeInBytes + dead.sizeInBytes;
+    info.counts = countsLocked(entity, SubQueue::Main);
     info.rules = entity.rules;
     info.createdAt = entity.createdAt;
     info.updatedAt = entity.updatedAt;
@@ -401,6 +403,8 @@ Instant BrokerImpl::autoDeleteAtLocked(const Entity& entity) const {
         return kNever;
     if (entity.receives() && !entity.properties.forwardTo.isEmpty())
         return kNever; // A3: forwarding counts as a receiver
+    if (entity.main.counts().scheduled > 0)
+        return kNever; // A4: it holds messages scheduled for the future
     return addSaturating(entity.lastActivity, entity.properties.autoDeleteOnIdle);
 }
 
@@ -417,9 +421,10 @@ void BrokerImpl::scheduleAutoDeleteLocked(Entity& entity) {
 }
 
 void BrokerImpl::touchLocked(Entity& entity, Instant now) {
-    if (now > entity.lastActivity)
+    if (now > entity.lastActivity) {
         entity.lastActivity = now;
-    logProgressLocked(entity);
+        logProgressLocked(entity); // stored with the operation's commit (D2)
+    }
     if (entity.topic)
         touchLocked(*entity.topic, now);
 }

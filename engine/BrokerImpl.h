@@ -4,8 +4,10 @@
 //
 // Locking: m_mutex guards every member below except m_store (which has its own locks), m_clock
 // (thread-safe) and m_feed (thread-safe). Every method named ...Locked() expects m_mutex held.
-// Acknowledgement (Store::waitDurable) always happens after m_mutex is released, so that other
-// callers keep working while a disk sync runs (group commit, L2).
+// No disk sync is ever waited for under m_mutex: acknowledgement (Store::waitDurable, sync)
+// happens after m_mutex is released, so that other callers keep working while a disk sync runs
+// (group commit, L2). Code under m_mutex that needs a whole message reads it with
+// Store::readLatest (committed rows plus what is logged), never by waiting for a commit.
 
 #include "Broker.h"
 #include "EntityPath.h"
@@ -124,6 +126,8 @@ public:
                                           const EntityProperties& properties) const;
     void deleteEntityLocked(Entity* entity);
     EntityInfo infoLocked(const Entity& entity) const;
+    // The counts of an entity, or of its dead-letter queue as that queue's receivers see it.
+    static EntityCounts countsLocked(const Entity& entity, SubQueue subQueue);
     StoredEntity storedLocked(const Entity& entity) const;
     Instant autoDeleteAtLocked(const Entity& entity) const;
     void scheduleAutoDeleteLocked(Entity& entity);
@@ -149,6 +153,9 @@ public:
                      Instant now, MessageState state, Instant scheduledAt,
                      const DeliveryExtras& extras);
     Millis effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const;
+    // L13: whether the entity saw this MessageId within its duplicate detection window (a send,
+    // or a message forwarded to it); an id not seen is remembered. False without detection.
+    bool seenBeforeLocked(Entity& entity, const QString& messageId, Instant now);
     // The next sequence number of the entity. A subscription numbers from its topic's counter,
     // whatever puts the message there (a topic's copy, a resubmit, a transfer): its copies of
     // the topic's messages carry the topic's numbers, and a number of its own must never be one
@@ -160,6 +167,43 @@ public:
     Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options);
     Result<MessageView> receiveDeferred(const QString& path, qint64 seq, const QString& receiver);
     Result<QList<MessageView>> peek(const QString& path, qint64 fromSeq, int maxCount);
+    // When a message may be going out: handed out by a receive, or back after its lock ended.
+    enum class Moment { HandOut, Release };
+    // L6 then T5/T6/T8, the one check before a message goes (back) out: one that reached
+    // MaxDeliveryCount is dead-lettered, one past its expiry expires (T7; a deferred one only
+    // when it is asked for, T8). False when the message was taken away (or is not there).
+    bool keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
+                               Moment moment);
+    // What one hand-out took: the message, the delivery count its receiver sees, the lock.
+    struct Taken {
+        qint64 seq;
+        quint32 deliveryCount;
+        std::optional<LockInfo> lock;
+    };
+    // Hands a message out: under a lock for `lockHolder` (peek-lock: DeliveryCount + 1, stored
+    // by the delivery journal row `record`) or removed at once (receive-and-delete, lockHolder
+    // null).
+    Taken handOutLocked(Entity& entity, SubQueue subQueue, qint64 seq, const QString* lockHolder,
+                        Instant now, qint64 record);
+    // Logs the delivery journal row of a peek-lock hand-out (StoreSchema.h), if it took any.
+    void recordDeliveriesLocked(const Entity& entity, SubQueue subQueue,
+                                const std::vector<Taken>& taken, qint64 record);
+    // Ends a message's lock however it ends (settled, released, lost, the message removed): the
+    // token goes, and the delivery the lock's journal row recorded is folded into the stored
+    // count when the message stays. Call it before logging the message's removal when it goes.
+    enum class LockEnd { MessageStays, MessageGoes };
+    void endLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, LockEnd end);
+    // One message of a journal row is settled; the row is forgotten after its last one.
+    void settleDeliveryRecordLocked(qint64 record);
+    // What a receive took under the mutex, turned into views once it is durable.
+    struct HandOut {
+        qint64 entityId = 0;
+        SubQueue subQueue = SubQueue::Main;
+        QString entityPath;
+        Instant now = 0;
+        std::vector<Taken> taken;
+    };
+    Result<QList<MessageView>> handedOut(const HandOut& handOut);
 
     // ---- Settlement (BrokerSettle.cpp)
     enum class Settle { Complete, Abandon, DeadLetter, Defer };
@@ -169,7 +213,8 @@ public:
                               Instant now);
     Result<Instant> renewLock(const LockRef& lock);
     Result<LockLocation> checkLockLocked(const LockRef& lock, Instant now) const;
-    // Releases a lock (abandon, expiry, loss) and applies L6 and T6 to the released message.
+    // Releases a lock (abandon, expiry, loss) and applies L6 and T6 to the released message
+    // (keepDeliverableLocked).
     void releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now);
     // T7: dead-letters or drops an expired message of the main sub-queue.
     void expireLocked(Entity& entity, qint64 seq, Instant now);
@@ -177,9 +222,9 @@ public:
     void deadLetterLocked(Entity& entity, qint64 seq, const QString& reason,
                           const QString& description, Instant now);
     void removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq);
-    // Reads one message whole from the store (after syncing pending writes).
-    std::optional<StoredMessage> loadWholeLocked(const Entity& entity, SubQueue subQueue,
-                                                 qint64 seq);
+    // Reads one message whole, as it is now: from the store with what is logged but not yet
+    // committed (no disk sync is waited for under the mutex).
+    std::optional<StoredMessage> loadWholeLocked(const Entity& entity, qint64 seq);
     Result<void> modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                                         const QVariantMap& changes);
 
@@ -199,8 +244,11 @@ public:
     int runDue();
 
     // ---- Reads (BrokerReads.cpp)
+    // An explorer's read changes nothing; a peek counts as activity (A2) and is refused on a
+    // topic (L12).
+    enum class Read { Explorer, Peek };
     Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSeq, int maxCount,
-                                            bool bodies, bool activity);
+                                            bool bodies, Read read);
 
     // ---- Members
     mutable std::mutex m_mutex;
@@ -213,6 +261,10 @@ public:
     QHash<QString, Entity*> m_byKey; // keyOf(namespace, path) -> entity
     qint64 m_nextEntityId = 1;
     QHash<QUuid, LockLocation> m_lockTokens;
+    // The delivery journal (StoreSchema.h): the next row's id (above every id stored), and for
+    // each row not yet forgotten, how many of its messages are still locked under it.
+    qint64 m_nextDeliveryRecord = 1;
+    std::unordered_map<qint64, int> m_openDeliveryRecords;
     TimerQueue m_timers;
     std::size_t m_timerCompactionMark = 4096;
 };

@@ -101,11 +101,10 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
         if (present->isEmpty())
             return results;
 
-        // The bodies live only in the store: commit what is pending, then read the rows whole.
-        if (auto synced = m_store->sync(); !synced)
-            return synced.error();
+        // The bodies live only in the store: read the rows whole as they are now (committed,
+        // with what is logged on top; no disk sync is waited for under the mutex).
         const std::vector<qint64> wanted(present->cbegin(), present->cend());
-        auto rows = m_store->readMany(source->entity->id, source->subQueue, wanted, true);
+        auto rows = m_store->readLatestMany(source->entity->id, wanted);
         if (!rows)
             return rows.error();
         if (rows->size() != wanted.size())

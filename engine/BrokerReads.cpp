@@ -74,7 +74,7 @@ MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Ins
 }
 
 Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 fromSeq,
-                                                    int maxCount, bool bodies, bool activity) {
+                                                    int maxCount, bool bodies, Read read) {
     if (maxCount < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
@@ -90,13 +90,19 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
+        if (read == Read::Peek && entity.kind == EntityKind::Topic)
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("A topic cannot be peeked; peek its subscriptions "
+                                            "(L12)."));
         entityId = entity.id;
         subQueue = target->subQueue;
         entityPath = entity.path;
-        // Only earlier writes need to be readable; the activity mark below is stored lazily.
-        ticket = m_store->readTicket();
-        if (activity && entity.receives())
-            touchLocked(entity, now); // A2: a peek is activity for queues and subscriptions
+        if (read == Read::Peek) {
+            touchLocked(entity, now); // A2: a peek is activity, stored before it returns (D2)
+            ticket = m_store->ticket();
+        } else {
+            ticket = m_store->readTicket(); // only earlier writes need to be readable
+        }
         const MessageIndex& index = entity.index(subQueue);
         const auto& messages = index.messages();
         for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
@@ -191,9 +197,31 @@ Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int str
 }
 
 Result<EntityCounts> Broker::counts(const QString& path) const {
-    return m_impl->readTarget(path, [this](const BrokerImpl::Target& target) {
-        return m_impl->infoLocked(*target.entity).counts;
+    return m_impl->readTarget(path, [](const BrokerImpl::Target& target) {
+        return BrokerImpl::countsLocked(*target.entity, target.subQueue);
     });
+}
+
+EntityCounts BrokerImpl::countsLocked(const Entity& entity, SubQueue subQueue) {
+    const IndexCounts& main = entity.main.counts();
+    const IndexCounts& dead = entity.deadLetter.counts();
+    EntityCounts counts;
+    if (subQueue == SubQueue::DeadLetter) {
+        // The dead-letter queue as its receivers see it: what it holds and can hand out.
+        counts.active = dead.available;
+        counts.scheduled = dead.scheduled;
+        counts.deferred = dead.deferred;
+        counts.locked = dead.locked;
+        counts.sizeInBytes = dead.sizeInBytes;
+        return counts;
+    }
+    counts.active = main.available;
+    counts.scheduled = main.scheduled;
+    counts.deferred = main.deferred;
+    counts.locked = main.locked;
+    counts.deadLettered = dead.total();
+    counts.sizeInBytes = main.sizeInBytes + dead.sizeInBytes;
+    return counts;
 }
 
 Result<EntityFlow> Broker::flow(const QString& path) const {

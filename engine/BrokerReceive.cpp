@@ -1,5 +1,10 @@
 // Receiving: peek-lock, receive-and-delete, deferred messages, peek (SEMANTICS.md L3-L6, L8,
-// L12, T5, T8).
+// L12, T5, T8, D2).
+//
+// A hand-out is durable before the message leaves (D2): the delivery it counts (one delivery
+// journal row per receive, StoreSchema.h) and the activity it marks are committed, with group
+// commit, before receive() returns, so a receiver that crashes the process on a poison message
+// still drives it to MaxDeliveryCount.
 #include "BrokerImpl.h"
 
 namespace hourglass {
@@ -18,104 +23,133 @@ Result<void> checkReceivable(const Entity& entity) {
         return makeError(ErrorCode::MessagingEntityDisabled,
                          QStringLiteral("'%1' is %2: nothing can be received from it.")
                              .arg(entity.path, entityStatusName(status)));
+    if (entity.topic && entity.topic->properties.status == EntityStatus::Disabled)
+        return makeError(ErrorCode::MessagingEntityDisabled,
+                         QStringLiteral("The topic '%1' is Disabled: its subscriptions hand out "
+                                        "nothing.")
+                             .arg(entity.topic->path)); // E5
     return {};
 }
 
-// What a receive took, captured under the Broker mutex and turned into a view after the store
-// caught up.
-struct Taken {
-    qint64 seq;
-    quint32 deliveryCount;
-    std::optional<LockInfo> lock;
-};
-} // namespace
-
-Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
-    if (options.maxCount < 1 || options.maxCount > kMaxBatch)
+Result<void> checkBatchSize(int maxCount) {
+    if (maxCount < 1 || maxCount > kMaxBatch)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("maxCount must be between 1 and %1; got %2.")
                              .arg(kMaxBatch)
-                             .arg(options.maxCount));
-    const bool peekLock = options.mode == ReceiveMode::PeekLock;
-    std::vector<Taken> taken;
-    qint64 entityId;
-    SubQueue subQueue;
-    QString entityPath;
-    Instant now;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        auto target = enterLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (auto ok = checkReceivable(entity); !ok)
-            return ok.error();
-        entityId = entity.id;
-        subQueue = target->subQueue;
-        entityPath = entity.path;
-        // The rows handed out were written by earlier operations: those must be readable. The
-        // delivery counts and activity logged below are stored with the next commit rather than
-        // waited for (a crash may forget a delivery count increment, never a message).
-        ticket = m_store->readTicket();
-        touchLocked(entity, now); // A2: a receive is activity
-        MessageIndex& index = entity.index(subQueue);
-        const bool main = subQueue == SubQueue::Main;
-        while (static_cast<int>(taken.size()) < options.maxCount) {
-            const auto next = index.firstAvailable();
-            if (!next)
-                break;
-            const qint64 seq = *next;
-            MessageMeta* meta = index.find(seq);
-            if (main && meta->expiresAt() <= now) {
-                expireLocked(entity, seq, now); // T5: never hand out an expired message
-                continue;
-            }
-            if (main && meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
-                deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
-                                 QStringLiteral("The message was delivered %1 times, the "
-                                                "entity's MaxDeliveryCount.")
-                                     .arg(meta->deliveryCount),
-                                 now);
-                continue;
-            }
-            ++meta->deliveryCount;
-            ++entity.flow.received;
-            Taken item{seq, meta->deliveryCount, std::nullopt};
-            if (peekLock) {
-                LockInfo info{QUuid::createUuid(), options.receiver,
-                              addSaturating(now, entity.properties.lockDuration)};
-                index.lock(seq, info);
-                m_lockTokens.insert(info.token, {entity.id, subQueue, seq});
-                m_timers.push({info.lockedUntil, seq, static_cast<quint32>(entity.id),
-                               TimerKind::LockExpire, static_cast<quint8>(subQueue)});
-                m_store->log(op::SetDeliveryCount{entity.id, subQueue, seq, meta->deliveryCount});
-                item.lock = info;
-            } else {
-                // L3: consumed now. The row is deleted once it has been read back below.
-                index.remove(seq);
-            }
-            taken.push_back(item);
-        }
-        if (!taken.empty()) {
-            m_feed->markRemoved(subQueue == SubQueue::Main ? entity.qualified()
-                                                           : entity.qualifiedDeadLetter());
-            m_feed->markCounts(entity.qualified());
-        }
-        // Expiry and dead-lettering done on the way are stored lazily too: they follow from
-        // the stored state and the clock, so after a crash they simply happen again.
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
+                             .arg(maxCount));
+    return {};
+}
+} // namespace
 
+bool BrokerImpl::keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
+                                       Moment moment) {
+    const MessageMeta* meta = entity.index(subQueue).find(seq);
+    if (!meta)
+        return false;
+    if (subQueue != SubQueue::Main)
+        return true; // no MaxDeliveryCount and no expiry inside a dead-letter queue (L7, T8)
+    if (meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
+        deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
+                         QStringLiteral("The message was delivered %1 times, the entity's "
+                                        "MaxDeliveryCount.")
+                             .arg(meta->deliveryCount),
+                         now); // L6
+        return false;
+    }
+    // T5 and T8 at a hand-out (a deferred message is checked when it is asked for); T6 at a
+    // release, where a deferred message stays as it is (T8).
+    const bool expires = meta->state == MessageState::Active ||
+                         (moment == Moment::HandOut && meta->state == MessageState::Deferred);
+    if (expires && meta->expiresAt() <= now) {
+        expireLocked(entity, seq, now);
+        return false;
+    }
+    return true;
+}
+
+BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                                            const QString* lockHolder, Instant now, qint64 record) {
+    MessageIndex& index = entity.index(subQueue);
+    MessageMeta* meta = index.find(seq);
+    ++entity.flow.received;
+    // The receiver sees this delivery counted, whatever the mode.
+    Taken taken{seq, meta->deliveryCount + 1, std::nullopt};
+    if (!lockHolder) {
+        // L3: consumed now. The row is deleted once it has been read back.
+        index.remove(seq);
+        return taken;
+    }
+    // L4: deliveries under lock. The journal row `record` stores this one (D2).
+    meta->deliveryCount = taken.deliveryCount;
+    LockInfo info{QUuid::createUuid(), *lockHolder,
+                  addSaturating(now, entity.properties.lockDuration), record};
+    index.lock(seq, info);
+    m_lockTokens.insert(info.token, {entity.id, subQueue, seq});
+    m_timers.push({info.lockedUntil, seq, static_cast<quint32>(entity.id), TimerKind::LockExpire,
+                   static_cast<quint8>(subQueue)});
+    taken.lock = info;
+    return taken;
+}
+
+void BrokerImpl::recordDeliveriesLocked(const Entity& entity, SubQueue subQueue,
+                                        const std::vector<Taken>& taken, qint64 record) {
+    if (taken.empty())
+        return;
+    std::vector<qint64> seqs;
+    seqs.reserve(taken.size());
+    for (const Taken& item : taken)
+        seqs.push_back(item.seq);
+    m_openDeliveryRecords.emplace(record, static_cast<int>(taken.size()));
+    m_store->log(op::RecordDeliveries{record, entity.id, subQueue, std::move(seqs)});
+}
+
+void BrokerImpl::endLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, LockEnd end) {
+    MessageIndex& index = entity.index(subQueue);
+    const LockInfo* lock = index.lockOf(seq);
+    if (!lock)
+        return;
+    const qint64 record = lock->deliveryRecord;
+    m_lockTokens.remove(lock->token);
+    index.unlock(seq);
+    if (end == LockEnd::MessageStays) {
+        if (const MessageMeta* meta = index.find(seq))
+            m_store->log(
+                op::SetDeliveryCount{entity.id, subQueue, seq, meta->deliveryCount, record});
+        settleDeliveryRecordLocked(record);
+    }
+    // A message that goes settles its row after its removal is logged (removeMessageLocked).
+}
+
+void BrokerImpl::settleDeliveryRecordLocked(qint64 record) {
+    const auto it = m_openDeliveryRecords.find(record);
+    if (it == m_openDeliveryRecords.end())
+        return;
+    if (--it->second > 0)
+        return;
+    m_openDeliveryRecords.erase(it);
+    m_store->log(op::ForgetDeliveries{record});
+}
+
+Result<QList<MessageView>> BrokerImpl::handedOut(const HandOut& handOut) {
     QList<MessageView> out;
-    for (const Taken& item : taken) {
-        auto row = m_store->readOne(entityId, subQueue, item.seq, true);
-        if (!row)
-            return row.error();
-        if (!*row)
-            continue; // removed meanwhile (its entity was deleted)
-        MessageView view = viewFromRow(**row, entityPath, now);
+    if (handOut.taken.empty())
+        return out;
+    std::vector<qint64> seqs;
+    seqs.reserve(handOut.taken.size());
+    for (const Taken& item : handOut.taken)
+        seqs.push_back(item.seq);
+    auto rows = m_store->readMany(handOut.entityId, handOut.subQueue, seqs, true);
+    if (!rows)
+        return rows.error();
+    // Rows come back in the order asked for; one whose entity was deleted meanwhile is missing.
+    std::size_t next = 0;
+    for (const StoredMessage& row : *rows) {
+        while (next < handOut.taken.size() && handOut.taken[next].seq != row.sequenceNumber)
+            ++next;
+        if (next == handOut.taken.size())
+            break;
+        const Taken& item = handOut.taken[next];
+        MessageView view = viewFromRow(row, handOut.entityPath, handOut.now);
         view.deliveryCount = item.deliveryCount;
         if (item.lock) {
             view.locked = true;
@@ -125,44 +159,87 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         }
         out.append(view);
     }
-    if (!peekLock && !taken.empty()) {
-        {
-            std::lock_guard lock(m_mutex);
-            for (const Taken& item : taken)
-                m_store->log(op::DeleteMessage{entityId, subQueue, item.seq});
-            ticket = m_store->ticket();
-        }
-        if (auto durable = m_store->waitDurable(ticket); !durable)
-            return durable.error();
-    }
     return out;
 }
 
-Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
-                                                const QString& receiver) {
-    qint64 entityId;
-    SubQueue subQueue;
-    QString entityPath;
-    Instant now;
+Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
+    if (auto ok = checkBatchSize(options.maxCount); !ok)
+        return ok.error();
+    const bool peekLock = options.mode == ReceiveMode::PeekLock;
+    HandOut handOut;
     quint64 ticket;
-    Taken item{seq, 0, std::nullopt};
-    std::optional<Error> failure;
     {
         std::lock_guard lock(m_mutex);
-        auto target = enterLocked(path, now);
+        auto target = enterLocked(path, handOut.now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
         if (auto ok = checkReceivable(entity); !ok)
             return ok.error();
-        entityId = entity.id;
-        subQueue = target->subQueue;
-        entityPath = entity.path;
-        ticket = m_store->readTicket(); // as in receive(): earlier writes must be readable
+        const Instant now = handOut.now;
+        handOut.entityId = entity.id;
+        handOut.subQueue = target->subQueue;
+        handOut.entityPath = entity.path;
+        touchLocked(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
+        MessageIndex& index = entity.index(handOut.subQueue);
+        const qint64 record = m_nextDeliveryRecord++;
+        while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
+            const auto next = index.firstAvailable();
+            if (!next)
+                break;
+            if (!keepDeliverableLocked(entity, handOut.subQueue, *next, now, Moment::HandOut))
+                continue;
+            handOut.taken.push_back(handOutLocked(entity, handOut.subQueue, *next,
+                                                  peekLock ? &options.receiver : nullptr, now,
+                                                  record));
+        }
+        if (peekLock)
+            recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
+        if (!handOut.taken.empty()) {
+            m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
+                                                                   : entity.qualifiedDeadLetter());
+            m_feed->markCounts(entity.qualified());
+        }
+        // Everything logged so far: the rows handed out, their delivery counts, the activity,
+        // and what expired or was dead-lettered on the way.
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    auto out = handedOut(handOut);
+    if (!out || peekLock || handOut.taken.empty())
+        return out;
+    // Receive-and-delete: the rows go once they have been read.
+    {
+        std::lock_guard lock(m_mutex);
+        for (const Taken& item : handOut.taken)
+            m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return out;
+}
+
+Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
+                                                const QString& receiver) {
+    HandOut handOut;
+    quint64 ticket;
+    std::optional<Error> failure;
+    {
+        std::lock_guard lock(m_mutex);
+        auto target = enterLocked(path, handOut.now);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        if (auto ok = checkReceivable(entity); !ok)
+            return ok.error();
+        const Instant now = handOut.now;
+        handOut.entityId = entity.id;
+        handOut.subQueue = target->subQueue;
+        handOut.entityPath = entity.path;
         touchLocked(entity, now);
-        MessageIndex& index = entity.index(subQueue);
-        MessageMeta* meta = index.find(seq);
-        const bool main = subQueue == SubQueue::Main;
+        const MessageMeta* meta = entity.index(handOut.subQueue).find(seq);
         if (!meta || meta->state != MessageState::Deferred) {
             failure = makeError(ErrorCode::MessageNotFound,
                                 QStringLiteral("No deferred message with sequence number %1 in "
@@ -174,62 +251,38 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
                                 QStringLiteral("The deferred message %1 is locked by another "
                                                "receiver.")
                                     .arg(seq));
-        } else if (main && meta->expiresAt() <= now) {
-            // T8: a deferred message expires only when asked for.
-            expireLocked(entity, seq, now);
+        } else if (!keepDeliverableLocked(entity, handOut.subQueue, seq, now, Moment::HandOut)) {
+            // T8 (expired when asked for) or L6.
             failure = makeError(ErrorCode::MessageNotFound,
-                                QStringLiteral("The deferred message %1 had expired.").arg(seq));
-        } else if (main && meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
-            deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
-                             QStringLiteral("The message was delivered %1 times, the entity's "
-                                            "MaxDeliveryCount.")
-                                 .arg(meta->deliveryCount),
-                             now);
-            failure = makeError(ErrorCode::MessageNotFound,
-                                QStringLiteral("The deferred message %1 reached MaxDeliveryCount "
-                                               "and was dead-lettered.")
+                                QStringLiteral("The deferred message %1 had expired or reached "
+                                               "MaxDeliveryCount; it is no longer deferred.")
                                     .arg(seq));
         } else {
-            ++meta->deliveryCount;
-            ++entity.flow.received;
-            LockInfo info{QUuid::createUuid(), receiver,
-                          addSaturating(now, entity.properties.lockDuration)};
-            index.lock(seq, info);
-            m_lockTokens.insert(info.token, {entity.id, subQueue, seq});
-            m_timers.push({info.lockedUntil, seq, static_cast<quint32>(entity.id),
-                           TimerKind::LockExpire, static_cast<quint8>(subQueue)});
-            m_store->log(op::SetDeliveryCount{entity.id, subQueue, seq, meta->deliveryCount});
-            item.deliveryCount = meta->deliveryCount;
-            item.lock = info;
+            const qint64 record = m_nextDeliveryRecord++;
+            handOut.taken.push_back(
+                handOutLocked(entity, handOut.subQueue, seq, &receiver, now, record));
+            recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
             m_feed->markCounts(entity.qualified());
         }
+        ticket = m_store->ticket();
     }
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();
     if (failure)
         return *failure;
-    auto row = m_store->readOne(entityId, subQueue, seq, true);
-    if (!row)
-        return row.error();
-    if (!*row)
+    auto out = handedOut(handOut);
+    if (!out)
+        return out.error();
+    if (out->isEmpty())
         return makeError(ErrorCode::MessageNotFound,
                          QStringLiteral("The message %1 is gone.").arg(seq));
-    MessageView view = viewFromRow(**row, entityPath, now);
-    view.deliveryCount = item.deliveryCount;
-    view.locked = true;
-    view.lockToken = item.lock->token;
-    view.lockHolder = item.lock->receiver;
-    view.lockedUntil = item.lock->lockedUntil;
-    return view;
+    return out->first();
 }
 
 Result<QList<MessageView>> BrokerImpl::peek(const QString& path, qint64 fromSeq, int maxCount) {
-    if (maxCount < 1 || maxCount > kMaxBatch)
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("maxCount must be between 1 and %1; got %2.")
-                             .arg(kMaxBatch)
-                             .arg(maxCount));
-    return listMessages(path, fromSeq, maxCount, true, true);
+    if (auto ok = checkBatchSize(maxCount); !ok)
+        return ok.error();
+    return listMessages(path, fromSeq, maxCount, true, Read::Peek);
 }
 
 } // namespace hourglass

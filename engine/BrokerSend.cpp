@@ -3,6 +3,7 @@
 #include "BrokerImpl.h"
 
 #include <QDateTime>
+#include <QScopeGuard>
 #include <QUuid>
 
 namespace hourglass {
@@ -126,34 +127,14 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
         }
 
         touchLocked(entity, now); // A2: a send (or a schedule) is activity
-        const bool dedup = entity.properties.requiresDuplicateDetection;
-        if (dedup) {
-            const Instant horizon = now - entity.properties.duplicateDetectionHistoryTimeWindow;
-            bool forgot = false;
-            while (!entity.seenOrder.empty() && entity.seenOrder.front().first < horizon) {
-                const auto& [seenAt, id] = entity.seenOrder.front();
-                auto it = entity.seenIds.find(id);
-                if (it != entity.seenIds.end() && it.value() == seenAt)
-                    entity.seenIds.erase(it);
-                entity.seenOrder.pop_front();
-                forgot = true;
-            }
-            if (forgot)
-                m_store->log(op::ForgetMessageIds{entity.id, horizon});
-        }
         for (OutgoingMessage message : batch) {
             if (message.messageId.isEmpty())
                 message.messageId = QUuid::createUuid().toString(QUuid::Id128);
-            SendResult result;
-            if (dedup) {
-                if (entity.seenIds.contains(message.messageId)) {
-                    result.duplicate = true; // L13: acknowledged and dropped
-                    results.append(result);
-                    continue;
-                }
-                entity.seenIds.insert(message.messageId, now);
-                entity.seenOrder.emplace_back(now, message.messageId);
-                m_store->log(op::RememberMessageId{entity.id, message.messageId, now});
+            if (seenBeforeLocked(entity, message.messageId, now)) {
+                SendResult duplicate;
+                duplicate.duplicate = true; // L13: acknowledged and dropped
+                results.append(duplicate);
+                continue;
             }
             results.append(enqueueLocked(entity, std::move(message), now));
         }
@@ -163,6 +144,30 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();
     return results;
+}
+
+bool BrokerImpl::seenBeforeLocked(Entity& entity, const QString& messageId, Instant now) {
+    if (!entity.properties.requiresDuplicateDetection)
+        return false;
+    // Forget what left the window first (oldest first in seenOrder).
+    const Instant horizon = now - entity.properties.duplicateDetectionHistoryTimeWindow;
+    bool forgot = false;
+    while (!entity.seenOrder.empty() && entity.seenOrder.front().first < horizon) {
+        const auto& [seenAt, id] = entity.seenOrder.front();
+        auto it = entity.seenIds.find(id);
+        if (it != entity.seenIds.end() && it.value() == seenAt)
+            entity.seenIds.erase(it);
+        entity.seenOrder.pop_front();
+        forgot = true;
+    }
+    if (forgot)
+        m_store->log(op::ForgetMessageIds{entity.id, horizon});
+    if (entity.seenIds.contains(messageId))
+        return true;
+    entity.seenIds.insert(messageId, now);
+    entity.seenOrder.emplace_back(now, messageId);
+    m_store->log(op::RememberMessageId{entity.id, messageId, now});
+    return false;
 }
 
 qint64 BrokerImpl::takeSequenceNumberLocked(Entity& entity) {
@@ -239,8 +244,16 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                           .arg(forwardTo, entityStatusName(target->properties.status));
         if (failure.isEmpty()) {
             touchLocked(*target, now); // a forwarded message is a send on the destination
+            // T3: the TTL this entity lowered the message to is its own from here on, so a
+            // forward never lengthens its life.
+            OutgoingMessage forwarded = message;
+            const Millis lowered = effectiveTtlLocked(entity, message.timeToLive);
+            if (message.timeToLive || lowered != kInfinite)
+                forwarded.timeToLive = lowered;
+            if (seenBeforeLocked(*target, forwarded.messageId, now))
+                return; // L13 at the destination: acknowledged and dropped
             ++target->flow.sent;
-            deliverLocked(*target, message, now, extras, hop + 1);
+            deliverLocked(*target, forwarded, now, extras, hop + 1);
             return;
         }
         // What cannot be forwarded stays with the source, in its dead-letter queue.
@@ -318,6 +331,9 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
     MessageMeta* meta = entity.main.find(seq);
     if (!meta || meta->state != MessageState::Scheduled)
         return;
+    // A4: the entity was not idle while it held the message; its idle time starts now.
+    touchLocked(entity, at);
+    const auto rearm = qScopeGuard([&] { scheduleAutoDeleteLocked(entity); });
     if (entity.kind == EntityKind::Topic) {
         const OutgoingMessage message = entity.scheduledTopicMessages.value(seq);
         removeMessageLocked(entity, SubQueue::Main, seq);
@@ -325,7 +341,7 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
         return;
     }
     if (!entity.properties.forwardTo.isEmpty()) {
-        const auto whole = loadWholeLocked(entity, SubQueue::Main, seq);
+        const auto whole = loadWholeLocked(entity, seq);
         removeMessageLocked(entity, SubQueue::Main, seq);
         if (whole)
             deliverLocked(entity, outgoingFromStored(*whole), at, {}, 0);
@@ -374,13 +390,19 @@ Result<void> BrokerImpl::cancelScheduled(const QString& path, qint64 seq) {
 
 void BrokerImpl::removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq) {
     MessageIndex& index = entity.index(subQueue);
-    if (const LockInfo* lock = index.lockOf(seq))
-        m_lockTokens.remove(lock->token);
-    if (!index.remove(seq))
+    const LockInfo* lock = index.lockOf(seq);
+    const qint64 record = lock ? lock->deliveryRecord : 0;
+    endLockLocked(entity, subQueue, seq, LockEnd::MessageGoes);
+    const auto removed = index.remove(seq);
+    if (!removed)
         return;
+    if (removed->state == MessageState::Scheduled)
+        scheduleAutoDeleteLocked(entity); // A4: it may be idle again from its last activity
     if (subQueue == SubQueue::Main)
         entity.scheduledTopicMessages.remove(seq);
     m_store->log(op::DeleteMessage{entity.id, subQueue, seq});
+    if (record != 0)
+        settleDeliveryRecordLocked(record); // after the removal, so a crash never loses both
     m_feed->markRemoved(subQueue == SubQueue::Main ? entity.qualified()
                                                    : entity.qualifiedDeadLetter());
     m_feed->markCounts(entity.qualified());

@@ -99,15 +99,12 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
         case Settle::Abandon:
             releaseLockLocked(entity, subQueue, seq, now); // L5, then L6 / T6
             break;
-        case Settle::DeadLetter: {
-            m_lockTokens.remove(ref.lockToken);
-            index.unlock(seq);
+        case Settle::DeadLetter:
+            endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
             deadLetterLocked(entity, seq, options.reason, options.description, now); // L7
             break;
-        }
         case Settle::Defer:
-            m_lockTokens.remove(ref.lockToken);
-            index.unlock(seq);
+            endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
             if (index.find(seq)->state != MessageState::Deferred) {
                 index.setState(seq, MessageState::Deferred); // L8
                 m_store->log(op::SetState{entity.id, subQueue, seq, MessageState::Deferred});
@@ -122,45 +119,38 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
 }
 
 Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {
-    std::lock_guard lock(m_mutex);
-    const Instant now = m_clock->now();
-    processDueLocked(now);
-    auto location = checkLockLocked(ref, now);
-    if (!location)
-        return location.error();
-    Entity& entity = *entityByIdLocked(location->entityId);
-    LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
-    info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
-    m_timers.push({info->lockedUntil, location->seq, static_cast<quint32>(entity.id),
-                   TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
-    touchLocked(entity, now);
-    // Locks are volatile (L9): nothing to store, so nothing to wait for.
-    return info->lockedUntil;
+    Instant lockedUntil;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        auto location = checkLockLocked(ref, now);
+        if (!location)
+            return location.error();
+        Entity& entity = *entityByIdLocked(location->entityId);
+        LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
+        info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
+        lockedUntil = info->lockedUntil;
+        m_timers.push({lockedUntil, location->seq, static_cast<quint32>(entity.id),
+                       TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
+        touchLocked(entity, now);
+        // Locks are volatile (L9) and not stored; the activity is (D2).
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return lockedUntil;
 }
 
 void BrokerImpl::releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {
-    MessageIndex& index = entity.index(subQueue);
-    if (const LockInfo* lock = index.lockOf(seq))
-        m_lockTokens.remove(lock->token);
-    index.unlock(seq);
-    const MessageMeta* meta = index.find(seq);
-    if (!meta)
+    endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
+    if (!entity.index(subQueue).find(seq))
         return;
     m_feed->markCounts(entity.qualified());
     m_feed->markAdded(subQueue == SubQueue::Main ? entity.qualified()
                                                  : entity.qualifiedDeadLetter());
-    if (subQueue != SubQueue::Main)
-        return; // no max delivery count and no expiry inside a dead-letter queue (L7, T8)
-    if (meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
-        deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
-                         QStringLiteral("The message was delivered %1 times, the entity's "
-                                        "MaxDeliveryCount.")
-                             .arg(meta->deliveryCount),
-                         now); // L6
-        return;
-    }
-    if (meta->state == MessageState::Active && meta->expiresAt() <= now)
-        expireLocked(entity, seq, now); // T6: expiry takes effect at once
+    keepDeliverableLocked(entity, subQueue, seq, now, Moment::Release); // L6, T6
 }
 
 void BrokerImpl::expireLocked(Entity& entity, qint64 seq, Instant now) {
@@ -177,18 +167,17 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
     const MessageMeta* found = entity.main.find(seq);
     if (!found)
         return;
-    if (const LockInfo* lock = entity.main.lockOf(seq))
-        m_lockTokens.remove(lock->token);
+    endLockLocked(entity, SubQueue::Main, seq, LockEnd::MessageStays);
     ++entity.flow.deadLettered;
     const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
     if (!forwardTo.isEmpty()) {
         Entity* target = findLocked(entity.namespaceName, forwardTo);
-        const bool open = target && target->properties.status != EntityStatus::Disabled &&
-                          target->properties.status != EntityStatus::SendDisabled;
-        if (open) {
-            if (const auto whole = loadWholeLocked(entity, SubQueue::Main, seq)) {
+        if (target && acceptsSends(*target)) {
+            if (const auto whole = loadWholeLocked(entity, seq)) {
                 removeMessageLocked(entity, SubQueue::Main, seq);
                 touchLocked(*target, now);
+                if (seenBeforeLocked(*target, whole->messageId, now))
+                    return; // L13 at the destination: dropped
                 ++target->flow.sent;
                 deliverLocked(*target, outgoingFromStored(*whole), now,
                               {reason, description, entity.path}, 1);
@@ -207,13 +196,8 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
     m_feed->markCounts(entity.qualified());
 }
 
-std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, SubQueue subQueue,
-                                                         qint64 seq) {
-    // The row may still be in the write log: commit what is pending first (this holds the
-    // Broker mutex, which the flusher never needs).
-    if (!m_store->sync())
-        return std::nullopt;
-    auto row = m_store->readOne(entity.id, subQueue, seq, true);
+std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, qint64 seq) {
+    auto row = m_store->readLatest(entity.id, seq);
     if (!row)
         return std::nullopt;
     return *row;
@@ -221,7 +205,7 @@ std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, S
 
 Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                                                 const QVariantMap& changes) {
-    const auto whole = loadWholeLocked(entity, subQueue, seq);
+    const auto whole = loadWholeLocked(entity, seq);
     if (!whole)
         return makeError(ErrorCode::GeneralError,
                          QStringLiteral("The message %1 could not be read to modify its "
@@ -230,11 +214,15 @@ Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueu
     OutgoingMessage probe = outgoingFromStored(*whole);
     for (auto it = changes.cbegin(); it != changes.cend(); ++it)
         probe.applicationProperties.insert(it.key(), it.value());
-    if (auto ok = checkSendableLocked(entity, probe, -messageSize(probe));
+    const qint64 oldSize = whole->size;
+    if (auto ok = checkSendableLocked(entity, probe, -oldSize);
         !ok && ok.error().code != ErrorCode::QuotaExceeded)
         return ok.error();
-    m_store->log(op::SetApplicationProperties{entity.id, subQueue, seq,
-                                              encodeProperties(probe.applicationProperties)});
+    // The quota counts the message at its new size.
+    const qint64 newSize = messageSize(probe);
+    entity.index(subQueue).resize(seq, static_cast<quint32>(newSize));
+    m_store->log(op::SetApplicationProperties{
+        entity.id, subQueue, seq, encodeProperties(probe.applicationProperties), newSize});
     return {};
 }
 

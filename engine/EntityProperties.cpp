@@ -276,6 +276,12 @@ Result<void> EntityProperties::validate(EntityKind kind, Tier tier) const {
         return r;
     if (requiresSession)
         return invalid(QStringLiteral("RequiresSession: sessions are not supported"));
+    if (tier == Tier::Basic && kind != EntityKind::Queue)
+        return invalid(QStringLiteral("A Basic namespace has queues only, no topics or "
+                                      "subscriptions (E5); use the Standard or Premium tier"));
+    if (kind == EntityKind::Subscription && requiresDuplicateDetection)
+        return invalid(QStringLiteral("RequiresDuplicateDetection: a subscription has no duplicate "
+                                      "detection of its own; its topic detects duplicates (E5)"));
 
     if (kind == EntityKind::Topic) {
         // A topic has no receivers of its own: lock, delivery and forwarding settings do not

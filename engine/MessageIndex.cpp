@@ -103,6 +103,14 @@ void MessageIndex::setState(qint64 seq, MessageState state) {
         markAvailable(seq);
 }
 
+void MessageIndex::resize(qint64 seq, quint32 size) {
+    MessageMeta* meta = find(seq);
+    if (!meta)
+        return;
+    m_counts.sizeInBytes += static_cast<qint64>(size) - static_cast<qint64>(meta->size);
+    meta->size = size;
+}
+
 void MessageIndex::clear() {
     m_messages.clear();
     m_cursor = std::numeric_limits<qint64>::max();

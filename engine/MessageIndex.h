@@ -41,6 +41,8 @@ struct LockInfo {
     QUuid token;
     QString receiver;
     Instant lockedUntil = 0;
+    // The delivery journal row that records this delivery (StoreSchema.h).
+    qint64 deliveryRecord = 0;
 };
 
 struct IndexCounts {
@@ -71,6 +73,8 @@ public:
     LockInfo* lockOf(qint64 seq);
     // Changes the state of an unlocked message (Active <-> Deferred, Scheduled -> removed).
     void setState(qint64 seq, MessageState state);
+    // A message's new size in bytes (its properties were modified): the quota counts it.
+    void resize(qint64 seq, quint32 size);
 
     const std::map<qint64, MessageMeta>& messages() const { return m_messages; }
     const std::unordered_map<qint64, LockInfo>& locks() const { return m_locks; }

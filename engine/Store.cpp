@@ -135,25 +135,16 @@ Result<void> Store::initialise(Durability durability) {
     m_write.exec(sync);
     m_write.exec("PRAGMA cache_size=-65536");
     m_write.exec("PRAGMA temp_store=MEMORY");
-    if (fresh) {
-        QString failed = m_write.exec("BEGIN IMMEDIATE");
-        for (int i = 0; failed.isEmpty() && i < schema::kCreateStatementCount; ++i)
-            failed = m_write.exec(schema::kCreateStatements[i]);
-        if (failed.isEmpty()) {
-            const QByteArray pragmas = QStringLiteral("PRAGMA application_id=%1; "
-                                                      "PRAGMA user_version=%2;")
-                                           .arg(schema::kApplicationId)
-                                           .arg(schema::kVersion)
-                                           .toUtf8();
-            failed = m_write.exec(pragmas.constData());
-        }
-        if (failed.isEmpty())
-            failed = m_write.exec("COMMIT");
-        if (!failed.isEmpty()) {
-            m_write.exec("ROLLBACK");
+    std::vector<const char*> change;
+    if (fresh)
+        change.assign(schema::kCreateStatements,
+                      schema::kCreateStatements + schema::kCreateStatementCount);
+    else if (*version == 1)
+        change.assign(schema::kUpgradeFrom1, schema::kUpgradeFrom1 + schema::kUpgradeFrom1Count);
+    if (fresh || *version < schema::kVersion) {
+        if (const QString failed = changeSchema(change); !failed.isEmpty())
             return storeError(
                 QStringLiteral("cannot create the schema in %1: %2").arg(m_path, failed));
-        }
     }
     if (auto prepared = prepareWriteStatements(); !prepared)
         return prepared.error();
@@ -182,6 +173,27 @@ Result<void> Store::initialise(Durability durability) {
         return storeError(
             QStringLiteral("%1 does not have the expected schema: %2").arg(m_path, failed));
     return {};
+}
+
+QString Store::changeSchema(const std::vector<const char*>& statements) {
+    QString failed = m_write.exec("BEGIN IMMEDIATE");
+    for (const char* statement : statements) {
+        if (failed.isEmpty())
+            failed = m_write.exec(statement);
+    }
+    if (failed.isEmpty()) {
+        const QByteArray pragmas = QStringLiteral("PRAGMA application_id=%1; "
+                                                  "PRAGMA user_version=%2;")
+                                       .arg(schema::kApplicationId)
+                                       .arg(schema::kVersion)
+                                       .toUtf8();
+        failed = m_write.exec(pragmas.constData());
+    }
+    if (failed.isEmpty())
+        failed = m_write.exec("COMMIT");
+    if (!failed.isEmpty())
+        m_write.exec("ROLLBACK");
+    return failed;
 }
 
 Store::~Store() {
@@ -242,7 +254,8 @@ Result<void> Store::loadMessageKeys(const std::function<void(const MessageKey&)>
     SqliteStatement s;
     if (const auto failed =
             s.prepare(m_write.handle(), "SELECT entity_id, sub_queue, seq, state, delivery_count, "
-                                        "scheduled_at, expires_at, ttl, size FROM messages");
+                                        "scheduled_at, expires_at, ttl, size, delivery_record "
+                                        "FROM messages");
         !failed.isEmpty())
         return storeError(failed);
     int rc;
@@ -258,6 +271,7 @@ Result<void> Store::loadMessageKeys(const std::function<void(const MessageKey&)>
         if (!s.columnIsNull(7))
             k.timeToLive = s.columnInt(7);
         k.size = s.columnInt(8);
+        k.deliveryRecord = s.columnInt(9);
         each(k);
     }
     if (rc != SQLITE_DONE)
@@ -281,6 +295,24 @@ Store::loadMessageIds(const std::function<void(qint64, const QString&, Instant)>
     if (rc != SQLITE_DONE)
         return storeError(
             QStringLiteral("cannot read duplicate detection history: %1").arg(s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadDeliveries(const std::function<void(const DeliveryRecord&)>& each) {
+    SqliteStatement s;
+    if (const auto failed =
+            s.prepare(m_write.handle(), "SELECT id, entity_id, sub_queue, seqs FROM deliveries");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        DeliveryRecord record{s.columnInt(0), s.columnInt(1), static_cast<SubQueue>(s.columnInt(2)),
+                              schema::decodeSequenceNumbers(s.columnBlob(3))};
+        each(record);
+    }
+    if (rc != SQLITE_DONE)
+        return storeError(QStringLiteral("cannot read the delivery journal of %1: %2")
+                              .arg(m_path, s.lastError()));
     return {};
 }
 
@@ -311,10 +343,6 @@ quint64 Store::readTicket() const {
     return m_log.empty() && m_progress.empty() ? m_openBatch - 1 : m_openBatch;
 }
 
-Result<void> Store::sync() {
-    return waitDurable(readTicket());
-}
-
 Result<void> Store::waitDurable(quint64 ticket) {
     std::unique_lock lock(m_commitMutex);
     while (m_durableBatch < ticket) {
@@ -326,24 +354,27 @@ Result<void> Store::waitDurable(quint64 ticket) {
         }
         // Become the flusher: take everything logged so far as one batch.
         m_flushing = true;
-        std::vector<WriteOp> ops;
         std::map<qint64, std::pair<qint64, Instant>> progress;
         quint64 batch;
         {
             std::lock_guard logLock(m_logMutex);
-            ops.swap(m_log);
+            m_inflight.swap(m_log);
             progress.swap(m_progress);
             batch = m_openBatch++;
         }
         lock.unlock();
-        QString failed;
-        if (!ops.empty() || !progress.empty())
-            failed = writeBatch(ops, progress);
+        const bool writes = !m_inflight.empty() || !progress.empty();
+        const QString failed = writes ? writeBatch(m_inflight, progress) : QString();
+        if (failed.isEmpty()) {
+            // Committed: readers find these rows in the database now.
+            std::lock_guard logLock(m_logMutex);
+            m_inflight.clear();
+        }
         lock.lock();
         m_flushing = false;
         if (failed.isEmpty()) {
             m_durableBatch = batch;
-            if (!ops.empty() || !progress.empty())
+            if (writes)
                 ++m_commits;
         } else {
             // The memory state is ahead of the disk now; refuse everything from here on rather
@@ -360,8 +391,8 @@ Result<void> Store::waitDurable(quint64 ticket) {
     return {};
 }
 
-QString Store::writeBatch(std::vector<WriteOp>& ops,
-                          std::map<qint64, std::pair<qint64, Instant>>& progress) {
+QString Store::writeBatch(const std::vector<WriteOp>& ops,
+                          const std::map<qint64, std::pair<qint64, Instant>>& progress) {
     auto& w = *m_ws;
     QString failed = w.begin.run();
     for (const auto& operation : ops) {

@@ -75,11 +75,13 @@ struct DeleteMessage {
     SubQueue subQueue;
     qint64 seq;
 };
+// A delivery journal row's delivery written into the message's count ("folded", StoreSchema.h).
 struct SetDeliveryCount {
     qint64 entityId;
     SubQueue subQueue;
     qint64 seq;
     quint32 deliveryCount;
+    qint64 deliveryRecord;
 };
 struct SetState {
     qint64 entityId;
@@ -87,11 +89,13 @@ struct SetState {
     qint64 seq;
     MessageState state;
 };
+// A settlement that modifies properties: the new properties and the size they give the message.
 struct SetApplicationProperties {
     qint64 entityId;
     SubQueue subQueue;
     qint64 seq;
     QByteArray cbor;
+    qint64 size;
 };
 // Main -> dead-letter sub-queue, with the reason columns (L7, T7, L6).
 struct MoveToDeadLetter {
@@ -127,6 +131,17 @@ struct UpdateEntity {
 struct DeleteEntity {
     qint64 id;
 };
+// The delivery journal (StoreSchema.h): one peek-lock hand-out of these messages, and the end
+// of all of them.
+struct RecordDeliveries {
+    qint64 id;
+    qint64 entityId;
+    SubQueue subQueue;
+    std::vector<qint64> seqs;
+};
+struct ForgetDeliveries {
+    qint64 id;
+};
 struct RememberMessageId {
     qint64 entityId;
     QString messageId;
@@ -142,7 +157,8 @@ using WriteOp =
     std::variant<op::InsertMessage, op::DeleteMessage, op::SetDeliveryCount, op::SetState,
                  op::SetApplicationProperties, op::MoveToDeadLetter, op::Activate,
                  op::UpsertNamespace, op::DeleteNamespace, op::InsertEntity, op::UpdateEntity,
-                 op::DeleteEntity, op::RememberMessageId, op::ForgetMessageIds>;
+                 op::DeleteEntity, op::RememberMessageId, op::ForgetMessageIds,
+                 op::RecordDeliveries, op::ForgetDeliveries>;
 
 class Store {
 public:
@@ -165,9 +181,18 @@ public:
         Instant expiresAt;
         std::optional<Millis> timeToLive;
         qint64 size;
+        qint64 deliveryRecord; // the last delivery journal row folded into deliveryCount
     };
     Result<void> loadMessageKeys(const std::function<void(const MessageKey&)>& each);
     Result<void> loadMessageIds(const std::function<void(qint64, const QString&, Instant)>& each);
+    // The delivery journal's rows: hand-outs whose deliveries are not in their messages' counts.
+    struct DeliveryRecord {
+        qint64 id;
+        qint64 entityId;
+        SubQueue subQueue;
+        std::vector<qint64> seqs;
+    };
+    Result<void> loadDeliveries(const std::function<void(const DeliveryRecord&)>& each);
 
     // ---- Writes (call with the Broker mutex held, so that the log follows memory's order).
     void log(WriteOp operation);
@@ -181,10 +206,17 @@ public:
     quint64 readTicket() const;
     // Returns once everything up to `ticket` is committed (or the store has failed).
     Result<void> waitDurable(quint64 ticket);
-    // Makes everything logged so far readable: waitDurable(readTicket()).
-    Result<void> sync();
     // How many transactions have been committed (tests prove group commit with it).
     quint64 commitCount() const;
+
+    // ---- Reads that include what is logged but not committed yet (for the Broker, under its
+    // mutex): the committed row with every logged change to it replayed on top, so that no disk
+    // sync is waited for. A message is named by its entity and its sequence number now (numbers
+    // are unique across an entity and its dead-letter queue; an activation renumbers a row, and
+    // the read follows it). Rows that are gone are left out.
+    Result<std::optional<StoredMessage>> readLatest(qint64 entityId, qint64 seq);
+    Result<std::vector<StoredMessage>> readLatestMany(qint64 entityId,
+                                                      const std::vector<qint64>& seqs);
 
     // ---- Reads of committed data (any thread).
     // The rows of the given sequence numbers that still exist, in the given order.
@@ -198,10 +230,13 @@ public:
 private:
     Store() = default;
     Result<void> initialise(Durability durability);
+    // Runs the statements in one transaction and stamps the current schema version; empty on
+    // success, else why it failed (and nothing changed).
+    QString changeSchema(const std::vector<const char*>& statements);
     Result<void> prepareWriteStatements();
     QString apply(const WriteOp& operation);
-    QString writeBatch(std::vector<WriteOp>& ops,
-                       std::map<qint64, std::pair<qint64, Instant>>& progress);
+    QString writeBatch(const std::vector<WriteOp>& ops,
+                       const std::map<qint64, std::pair<qint64, Instant>>& progress);
 
     QString m_path;
     SqliteConnection m_write; // only the flusher uses it
@@ -209,7 +244,11 @@ private:
     std::unique_ptr<WriteStatements> m_ws; // only the flusher uses it
 
     mutable std::mutex m_logMutex;
-    std::vector<WriteOp> m_log;                              // guarded by m_logMutex
+    std::vector<WriteOp> m_log; // guarded by m_logMutex
+    // The batch the flusher is writing: kept until it is committed so that readLatest() sees it.
+    // Changed only under m_logMutex; the flusher reads it without that lock while it writes
+    // (readers only read it too).
+    std::vector<WriteOp> m_inflight;
     std::map<qint64, std::pair<qint64, Instant>> m_progress; // guarded by m_logMutex
     quint64 m_openBatch = 1; // the batch new operations join; guarded by m_logMutex
 

@@ -1,5 +1,7 @@
 #include "StoreSchema.h"
 
+#include <QtEndian>
+
 namespace hourglass::schema {
 
 const char* const kCreateStatements[] = {
@@ -16,12 +18,38 @@ const char* const kCreateStatements[] = {
     "ttl INTEGER, effective_ttl INTEGER NOT NULL, size INTEGER NOT NULL, message_id TEXT, "
     "correlation_id TEXT, session_id TEXT, reply_to TEXT, reply_to_session_id TEXT, "
     "to_address TEXT, subject TEXT, content_type TEXT, app_properties BLOB, dl_reason TEXT, "
-    "dl_description TEXT, dl_source TEXT, PRIMARY KEY(entity_id, seq)) WITHOUT ROWID",
+    "dl_description TEXT, dl_source TEXT, delivery_record INTEGER NOT NULL DEFAULT 0, "
+    "PRIMARY KEY(entity_id, seq)) WITHOUT ROWID",
     "CREATE TABLE bodies(key INTEGER PRIMARY KEY, body BLOB NOT NULL)",
     // Duplicate detection history (L13), kept across restarts.
     "CREATE TABLE duplicates(entity_id INTEGER NOT NULL, message_id TEXT NOT NULL, "
     "seen_at INTEGER NOT NULL, PRIMARY KEY(entity_id, message_id)) WITHOUT ROWID",
+    kCreateDeliveries,
 };
 const int kCreateStatementCount = sizeof(kCreateStatements) / sizeof(kCreateStatements[0]);
+
+const char* const kUpgradeFrom1[] = {
+    "ALTER TABLE messages ADD COLUMN delivery_record INTEGER NOT NULL DEFAULT 0",
+    kCreateDeliveries,
+};
+const int kUpgradeFrom1Count = sizeof(kUpgradeFrom1) / sizeof(kUpgradeFrom1[0]);
+
+QByteArray encodeSequenceNumbers(const std::vector<qint64>& seqs) {
+    QByteArray blob(qsizetype(seqs.size() * sizeof(qint64)), Qt::Uninitialized);
+    char* out = blob.data();
+    for (qint64 seq : seqs) {
+        qToLittleEndian(seq, out);
+        out += sizeof(qint64);
+    }
+    return blob;
+}
+
+std::vector<qint64> decodeSequenceNumbers(const QByteArray& blob) {
+    std::vector<qint64> seqs;
+    seqs.reserve(std::size_t(blob.size()) / sizeof(qint64));
+    for (qsizetype at = 0; at + qsizetype(sizeof(qint64)) <= blob.size(); at += sizeof(qint64))
+        seqs.push_back(qFromLittleEndian<qint64>(blob.constData() + at));
+    return seqs;
+}
 
 } // namespace hourglass::schema

@@ -11,24 +11,49 @@
 // - `bodies` holds bodies apart, in a rowid table keyed by bodyKey(entity, seq), so a body is read
 //   only on demand and never on reopen.
 // - Locks are not stored: they are volatile (L9, D2).
+// - `deliveries` is the delivery journal (D2): one row per peek-lock hand-out (a receive's batch),
+//   naming the sequence numbers it delivered, committed before the receive returns; so a
+//   receive costs one small insert, not an update of every message row it hands out. While a
+//   lock is held, the message's stored delivery_count lags by the one delivery its journal row
+//   records. When the lock ends and the message stays, its count is written into its row with
+//   `delivery_record` = the journal row's id ("folded"); the journal row is deleted once every
+//   message it names is settled, always logged after those writes. After a crash, each journal
+//   row left adds its delivery back to the messages it names that still exist and have not
+//   folded it (delivery_record below its id). Journal ids only grow: a new one is above every
+//   id a stored message names.
 
+#include <QByteArray>
 #include <QtGlobal>
+
+#include <vector>
 
 namespace hourglass::schema {
 
-// Bumped on every incompatible change; a database with a higher version is refused.
-inline constexpr int kVersion = 1;
+// Bumped on every incompatible change; a database with a higher version is refused. Version 2
+// added `deliveries`; a version 1 database gets it when opened.
+inline constexpr int kVersion = 2;
 // PRAGMA application_id, "HGls": tells an Hourglass database from any other SQLite file.
 inline constexpr int kApplicationId = 0x48476c73;
 
 // Statements that create a new database, in order.
 extern const char* const kCreateStatements[];
 extern const int kCreateStatementCount;
+// The delivery journal.
+inline constexpr const char* kCreateDeliveries =
+    "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, entity_id INTEGER NOT NULL, "
+    "sub_queue INTEGER NOT NULL, seqs BLOB NOT NULL)";
+// What turns a version 1 database into the current version.
+extern const char* const kUpgradeFrom1[];
+extern const int kUpgradeFrom1Count;
 
 // Bodies live in a rowid table; the key packs the entity id above 40 bits of sequence number.
 inline constexpr qint64 bodyKey(qint64 entityId, qint64 sequenceNumber) {
     return (entityId << 40) | (sequenceNumber & ((qint64(1) << 40) - 1));
 }
+
+// A delivery journal row's sequence numbers, as 64-bit little-endian integers.
+QByteArray encodeSequenceNumbers(const std::vector<qint64>& seqs);
+std::vector<qint64> decodeSequenceNumbers(const QByteArray& blob);
 
 // The statements that store one new message: its metadata row and its body row.
 inline constexpr const char* kInsertMessage =

@@ -11,7 +11,8 @@ struct Store::WriteStatements {
     SqliteStatement insertMessage, insertBody, deleteMessage, deleteBody, setDeliveryCount,
         setState, setProperties, moveToDeadLetter, activateMessage, activateBody, upsertNamespace,
         deleteNamespace, insertEntity, updateEntity, deleteEntityMessages, deleteEntityBodies,
-        deleteEntityIds, deleteEntity, progress, rememberId, forgetIds, begin, commit, rollback;
+        deleteEntityIds, deleteEntityDeliveries, deleteEntity, progress, rememberId, forgetIds,
+        recordDeliveries, forgetDeliveries, begin, commit, rollback;
 };
 
 } // namespace hourglass

@@ -15,12 +15,12 @@ Result<void> Store::prepareWriteStatements() {
         {&w.insertBody, schema::kInsertBody},
         {&w.deleteMessage, "DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3"},
         {&w.deleteBody, "DELETE FROM bodies WHERE key=?1"},
-        {&w.setDeliveryCount, "UPDATE messages SET delivery_count=?4 WHERE entity_id=?1 AND "
-                              "sub_queue=?2 AND seq=?3"},
+        {&w.setDeliveryCount, "UPDATE messages SET delivery_count=?4, delivery_record=?5 WHERE "
+                              "entity_id=?1 AND sub_queue=?2 AND seq=?3"},
         {&w.setState,
          "UPDATE messages SET state=?4 WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3"},
-        {&w.setProperties, "UPDATE messages SET app_properties=?4 WHERE entity_id=?1 AND "
-                           "sub_queue=?2 AND seq=?3"},
+        {&w.setProperties, "UPDATE messages SET app_properties=?4, size=?5 WHERE entity_id=?1 "
+                           "AND sub_queue=?2 AND seq=?3"},
         {&w.moveToDeadLetter, "UPDATE messages SET sub_queue=1, state=0, dl_reason=?3, "
                               "dl_description=?4 WHERE entity_id=?1 AND seq=?2"},
         {&w.activateMessage, "UPDATE messages SET seq=?3, state=0, enqueued_at=?4, "
@@ -37,11 +37,15 @@ Result<void> Store::prepareWriteStatements() {
         {&w.deleteEntityMessages, "DELETE FROM messages WHERE entity_id=?1"},
         {&w.deleteEntityBodies, "DELETE FROM bodies WHERE key>=?1 AND key<?2"},
         {&w.deleteEntityIds, "DELETE FROM duplicates WHERE entity_id=?1"},
+        {&w.deleteEntityDeliveries, "DELETE FROM deliveries WHERE entity_id=?1"},
         {&w.deleteEntity, "DELETE FROM entities WHERE id=?1"},
         {&w.progress, "UPDATE entities SET next_seq=?2, last_activity=?3 WHERE id=?1"},
         {&w.rememberId,
          "INSERT OR REPLACE INTO duplicates(entity_id, message_id, seen_at) VALUES(?1, ?2, ?3)"},
         {&w.forgetIds, "DELETE FROM duplicates WHERE entity_id=?1 AND seen_at<?2"},
+        {&w.recordDeliveries,
+         "INSERT INTO deliveries(id, entity_id, sub_queue, seqs) VALUES(?1, ?2, ?3, ?4)"},
+        {&w.forgetDeliveries, "DELETE FROM deliveries WHERE id=?1"},
         {&w.begin, "BEGIN IMMEDIATE"},
         {&w.commit, "COMMIT"},
         {&w.rollback, "ROLLBACK"},
@@ -110,6 +114,7 @@ QString Store::apply(const WriteOp& operation) {
                 w.setDeliveryCount.bind(2, static_cast<int>(o.subQueue));
                 w.setDeliveryCount.bind(3, o.seq);
                 w.setDeliveryCount.bind(4, static_cast<qint64>(o.deliveryCount));
+                w.setDeliveryCount.bind(5, o.deliveryRecord);
                 return w.setDeliveryCount.run();
             } else if constexpr (std::is_same_v<T, op::SetState>) {
                 w.setState.bind(1, o.entityId);
@@ -122,6 +127,7 @@ QString Store::apply(const WriteOp& operation) {
                 w.setProperties.bind(2, static_cast<int>(o.subQueue));
                 w.setProperties.bind(3, o.seq);
                 w.setProperties.bindBlob(4, o.cbor);
+                w.setProperties.bind(5, o.size);
                 return w.setProperties.run();
             } else if constexpr (std::is_same_v<T, op::MoveToDeadLetter>) {
                 w.moveToDeadLetter.bind(1, o.entityId);
@@ -184,6 +190,10 @@ QString Store::apply(const WriteOp& operation) {
                     failed = w.deleteEntityIds.run();
                 }
                 if (failed.isEmpty()) {
+                    w.deleteEntityDeliveries.bind(1, o.id);
+                    failed = w.deleteEntityDeliveries.run();
+                }
+                if (failed.isEmpty()) {
                     w.deleteEntity.bind(1, o.id);
                     failed = w.deleteEntity.run();
                 }
@@ -197,6 +207,15 @@ QString Store::apply(const WriteOp& operation) {
                 w.forgetIds.bind(1, o.entityId);
                 w.forgetIds.bind(2, o.seenBefore);
                 return w.forgetIds.run();
+            } else if constexpr (std::is_same_v<T, op::RecordDeliveries>) {
+                w.recordDeliveries.bind(1, o.id);
+                w.recordDeliveries.bind(2, o.entityId);
+                w.recordDeliveries.bind(3, static_cast<int>(o.subQueue));
+                w.recordDeliveries.bindBlob(4, schema::encodeSequenceNumbers(o.seqs));
+                return w.recordDeliveries.run();
+            } else if constexpr (std::is_same_v<T, op::ForgetDeliveries>) {
+                w.forgetDeliveries.bind(1, o.id);
+                return w.forgetDeliveries.run();
             }
         },
         operation);

@@ -66,7 +66,7 @@ StepAction parseStepBody(int type, const QJsonValue& value, const QString& path,
     else if (type == typeIndex<DeleteStep>())
         action = parseDelete(reader);
     else if (type == typeIndex<AddRuleStep>())
-        action = parseAddRule(reader, context);
+        action = parseAddRule(reader);
     else if (type == typeIndex<RemoveRuleStep>())
         action = parseRemoveRule(reader);
     else if (type == typeIndex<PeekStep>())
@@ -125,7 +125,7 @@ ScenarioStep parseStep(const QJsonObject& json, int index, const QString& path, 
         reader.fail(QStringLiteral("ExpectError"), QStringLiteral("an Expect step cannot fail"));
         return step;
     }
-    const StepContext context{tier, step.expectError ? BoundsCheck::Skip : BoundsCheck::Check};
+    const StepContext context{tier};
     step.action = parseStepBody(type, json.value(name), memberPath(path, name), context, error);
     return step;
 }

@@ -150,8 +150,6 @@ SendStep parseSend(JsonReader& reader) {
             QStringLiteral("Body"),
             QStringLiteral("expected a string, object or array, got %1").arg(jsonTypeName(body)));
     step.timeToLive = reader.duration(QStringLiteral("TimeToLive"));
-    if (step.timeToLive && *step.timeToLive <= 0)
-        reader.fail(QStringLiteral("TimeToLive"), QStringLiteral("must be greater than zero"));
     step.scheduledEnqueueOffset = reader.duration(QStringLiteral("ScheduledEnqueueTime"));
     step.properties =
         readScalarObject(reader, QStringLiteral("Properties")).value_or(QJsonObject());
@@ -241,12 +239,12 @@ CreateStep parseCreate(JsonReader& reader, const StepContext& context) {
         const QString path = reader.pathOf(kinds[k]);
         ParseError& error = reader.error();
         if (step.kind == EntityKind::Queue)
-            step.queue = parseConfigQueue(*object, path, context.tier, context.check, error);
+            step.queue = parseConfigQueue(*object, path, context.tier, BoundsCheck::Skip, error);
         else if (step.kind == EntityKind::Topic)
-            step.topic = parseConfigTopic(*object, path, context.tier, context.check, error);
+            step.topic = parseConfigTopic(*object, path, context.tier, BoundsCheck::Skip, error);
         else
             step.subscription =
-                parseConfigSubscription(*object, path, {}, context.tier, context.check, error);
+                parseConfigSubscription(*object, path, {}, context.tier, BoundsCheck::Skip, error);
     }
     if (found != 1)
         reader.error().set(reader.path(),
@@ -259,8 +257,7 @@ UpdateStep parseUpdate(JsonReader& reader, const StepContext& context) {
     step.entity = readPath(reader, QStringLiteral("Entity"));
     step.properties =
         reader.object(QStringLiteral("Properties"), Need::Required).value_or(QJsonObject());
-    // The full check needs the entity's current properties; what can be judged alone is judged
-    // now: member names, types and the bounds of the members given.
+    // Member names and types are judged now; the values, by the engine when the step runs.
     const auto parsed =
         EntityProperties::fromJson(step.properties, EntityProperties::defaults(context.tier));
     const QString propertiesPath = reader.pathOf(QStringLiteral("Properties"));
@@ -270,13 +267,6 @@ UpdateStep parseUpdate(JsonReader& reader, const StepContext& context) {
         reader.error().set(memberPath(propertiesPath, text.left(colon)), text.mid(colon + 2));
         return step;
     }
-    if (context.check == BoundsCheck::Check) {
-        const EntityKind kind = step.entity.contains(QStringLiteral("/Subscriptions/"))
-                                    ? EntityKind::Subscription
-                                    : EntityKind::Queue;
-        if (auto valid = parsed->validate(kind, context.tier); !valid)
-            reader.error().set(propertiesPath, valid.error().description);
-    }
     return step;
 }
 
@@ -284,7 +274,7 @@ DeleteStep parseDelete(JsonReader& reader) {
     return DeleteStep{readPath(reader, QStringLiteral("Entity"))};
 }
 
-AddRuleStep parseAddRule(JsonReader& reader, const StepContext& context) {
+AddRuleStep parseAddRule(JsonReader& reader) {
     AddRuleStep step;
     step.entity = readPath(reader, QStringLiteral("Entity"));
     const auto object = reader.object(QStringLiteral("Rule"), Need::Required);
@@ -297,10 +287,6 @@ AddRuleStep parseAddRule(JsonReader& reader, const StepContext& context) {
         const auto colon = text.indexOf(QStringLiteral(": "));
         reader.error().set(memberPath(rulePath, text.left(colon)), text.mid(colon + 2));
         return step;
-    }
-    if (context.check == BoundsCheck::Check) {
-        if (auto valid = rule->validate(); !valid)
-            reader.error().set(rulePath, valid.error().description);
     }
     step.rule = *rule;
     return step;

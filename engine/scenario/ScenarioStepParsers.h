@@ -6,10 +6,12 @@
 
 namespace hourglass::scenario_parsing {
 
+// A step's values are judged by the engine when the step runs, not here (SCENARIOS.md): a
+// well-formed value the engine refuses (a zero TTL, a lock duration out of bounds, a bad name)
+// makes that step fail with the engine's code, so ExpectError can test the refusal. The parsers
+// refuse only what is not well-formed (not a duration, a missing field, an unknown member).
 struct StepContext {
     Tier tier = Tier::Standard; // of the first namespace: what unqualified paths resolve in
-    // Skip when the step expects an error, so that the broker's refusal can be observed.
-    BoundsCheck check = BoundsCheck::Check;
 };
 
 SendStep parseSend(JsonReader& reader);
@@ -20,7 +22,7 @@ CancelScheduledStep parseCancelScheduled(JsonReader& reader);
 CreateStep parseCreate(JsonReader& reader, const StepContext& context);
 UpdateStep parseUpdate(JsonReader& reader, const StepContext& context);
 DeleteStep parseDelete(JsonReader& reader);
-AddRuleStep parseAddRule(JsonReader& reader, const StepContext& context);
+AddRuleStep parseAddRule(JsonReader& reader);
 RemoveRuleStep parseRemoveRule(JsonReader& reader);
 PeekStep parsePeek(JsonReader& reader);
 ExpectStep parseExpect(JsonReader& reader);

@@ -1,7 +1,7 @@
 // engine_bench: throughput, latency and memory figures of the broker engine for 1 KB messages on
 // one queue, each next to a raw SQLite baseline measured in the same run (BenchFigures.h).
 //
-//   engine_bench [--messages N] [--quick]
+//   engine_bench [--messages N] [--quick] [--figures sends,settle,scale]
 //
 // --messages sizes the large database of figures 4-7 (default 1,000,000); --quick shrinks every
 // figure (20,000 messages) for a smoke run. Databases go in a temporary directory, removed at
@@ -32,12 +32,19 @@ int main(int argc, char* argv[]) {
         QStringLiteral("N"));
     const QCommandLineOption quickOption(QStringLiteral("quick"),
                                          QStringLiteral("small sizes, for a smoke run"));
+    // Profiling one part means running only that part.
+    const QCommandLineOption figuresOption(
+        QStringLiteral("figures"),
+        QStringLiteral("the groups to run, comma-separated: sends (1-2), settle (3), scale (4-7); "
+                       "all by default"),
+        QStringLiteral("groups"), QStringLiteral("sends,settle,scale"));
     // Internal: the fresh process of figure 7.
     QCommandLineOption measureOpenOption(QStringLiteral("measure-open"),
                                          QStringLiteral("(internal)"), QStringLiteral("db"));
     measureOpenOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(messagesOption);
     parser.addOption(quickOption);
+    parser.addOption(figuresOption);
     parser.addOption(measureOpenOption);
     parser.process(app);
 
@@ -72,10 +79,21 @@ int main(int argc, char* argv[]) {
                 sqlite3_libversion(), QThread::idealThreadCount(), qPrintable(options.directory));
     std::fflush(stdout);
 
+    const QStringList groups = parser.value(figuresOption).split(QLatin1Char(','));
+    for (const QString& group : groups) {
+        if (group != QLatin1String("sends") && group != QLatin1String("settle") &&
+            group != QLatin1String("scale")) {
+            std::fprintf(stderr, "engine_bench: unknown figure group '%s'\n", qPrintable(group));
+            return 2;
+        }
+    }
     BenchReport report;
-    measureSends(options, report);
-    measureSettlement(options, report);
-    measureScale(options, report);
+    if (groups.contains(QLatin1String("sends")))
+        measureSends(options, report);
+    if (groups.contains(QLatin1String("settle")))
+        measureSettlement(options, report);
+    if (groups.contains(QLatin1String("scale")))
+        measureScale(options, report);
     report.note(QStringLiteral("durable sends and settlements use Durability::PowerSafe "
                                "(WAL, synchronous=FULL); the raw SQLite baselines use the same "
                                "pragmas. Baselines write rows only, not the engine's per-commit "

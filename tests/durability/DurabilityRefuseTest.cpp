@@ -1,9 +1,10 @@
 // D2 from the other side: a database that cannot be ours as it was left (random bytes, a torn or
 // truncated file, somebody else's SQLite file, a newer schema) is refused by Broker::open with a
 // clear error, and the file is left exactly as it was: opening must never "repair" or
-// re-initialise data it does not understand. A state a crash can leave (messages stored in the
-// batch before the one that stores their entity's counter) is ours, though: it opens and numbers
-// new messages after the stored ones.
+// re-initialise data it does not understand. States a crash can leave are ours, though: messages
+// stored in the batch before the one that stores their entity's counter open and number new
+// messages after the stored ones; delivery journal rows add their deliveries back (D2). A
+// database of the previous schema is upgraded in place.
 
 #include "Broker.h"
 #include "ResultText.h"
@@ -99,6 +100,8 @@ private slots:
     void durability_D2_refusesForeignSqliteDatabase();
     void durability_D2_refusesNewerSchemaVersion();
     void durability_D2_numbersAfterMessagesAheadOfTheCounter();
+    void durability_D2_deliveryJournalAddsBackDeliveries();
+    void durability_D2_schemaOneIsUpgraded();
 
 private:
     // Writes a real Hourglass database (a queue with 1 KB messages) and closes it cleanly.
@@ -268,6 +271,79 @@ void DurabilityRefuseTest::durability_D2_numbersAfterMessagesAheadOfTheCounter()
     const auto counts = broker.counts(QStringLiteral("q"));
     QVERIFY(counts.ok());
     QCOMPARE(counts->active, 4);
+}
+
+// What a kill -9 leaves while messages are locked (StoreSchema.h): journal rows of hand-outs whose
+// deliveries are not in the messages' counts yet, beside a message that already folded its row.
+void DurabilityRefuseTest::durability_D2_deliveryJournalAddsBackDeliveries() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 3); // sequence numbers 1 to 3, never delivered
+    // Row 7 handed out 1 and 2; 2's lock ended (folded: count 1, delivery_record 7), 1's did not.
+    // Row 9 handed out 1 again (its count was folded by an earlier row 4, say: count 1).
+    const QByteArray oneAndTwo = schema::encodeSequenceNumbers({1, 2}).toHex();
+    const QByteArray one = schema::encodeSequenceNumbers({1}).toHex();
+    const QString sql =
+        QStringLiteral("UPDATE messages SET delivery_count = 1, delivery_record = 7 WHERE seq = 2; "
+                       "UPDATE messages SET delivery_count = 1, delivery_record = 4 WHERE seq = 1; "
+                       "INSERT INTO deliveries(id, entity_id, sub_queue, seqs) "
+                       "SELECT 7, id, 0, x'%1' FROM entities; "
+                       "INSERT INTO deliveries(id, entity_id, sub_queue, seqs) "
+                       "SELECT 9, id, 0, x'%2' FROM entities;")
+            .arg(QString::fromLatin1(oneAndTwo), QString::fromLatin1(one));
+    QCOMPARE(execSql(path, sql), QString());
+
+    {
+        auto opened = openAt(path);
+        QVERIFY2(opened.ok(), errorText(opened).constData());
+        Broker& broker = *opened.value();
+        const auto listed = broker.listMessages(QStringLiteral("q"), 0, 10);
+        QVERIFY2(listed.ok(), errorText(listed).constData());
+        QCOMPARE(listed->size(), 3);
+        QCOMPARE(listed->at(0).deliveryCount, quint32(3)); // 1 folded + rows 7 and 9
+        QCOMPARE(listed->at(1).deliveryCount, quint32(1)); // row 7 already folded
+        QCOMPARE(listed->at(2).deliveryCount, quint32(0));
+    }
+    // Opening folded the rows into the messages and forgot them: a second restart adds nothing.
+    QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion));
+    auto reopened = openAt(path);
+    QVERIFY2(reopened.ok(), errorText(reopened).constData());
+    Broker& broker = *reopened.value();
+    const auto got =
+        broker.receive(QStringLiteral("q"), {ReceiveMode::PeekLock, 3, QStringLiteral("r")});
+    QVERIFY2(got.ok(), errorText(got).constData());
+    QCOMPARE(got->size(), 3);
+    QCOMPARE(got->at(0).deliveryCount, quint32(4));
+    QCOMPARE(got->at(1).deliveryCount, quint32(2));
+    QCOMPARE(got->at(2).deliveryCount, quint32(1));
+}
+
+// Schema 1 (before the delivery journal) opens: it gets the journal and keeps every message.
+void DurabilityRefuseTest::durability_D2_schemaOneIsUpgraded() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 3);
+    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE deliveries; "
+                                          "ALTER TABLE messages DROP COLUMN delivery_record; "
+                                          "PRAGMA user_version=1;")),
+             QString());
+    QCOMPARE(pragmaValue(path, "user_version"), qint64(1));
+
+    auto opened = openAt(path);
+    QVERIFY2(opened.ok(), errorText(opened).constData());
+    Broker& broker = *opened.value();
+    QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion));
+    const auto got =
+        broker.receive(QStringLiteral("q"), {ReceiveMode::PeekLock, 10, QStringLiteral("r")});
+    QVERIFY2(got.ok(), errorText(got).constData());
+    QCOMPARE(got->size(), 3);
+    QVERIFY(broker.abandon(LockRef::of(got->first())).ok());
+    const auto again =
+        broker.receive(QStringLiteral("q"), {ReceiveMode::PeekLock, 1, QStringLiteral("r")});
+    QVERIFY2(again.ok(), errorText(again).constData());
+    QCOMPARE(again->first().deliveryCount, quint32(2));
 }
 
 QTEST_GUILESS_MAIN(DurabilityRefuseTest)

@@ -38,6 +38,8 @@ private slots:
     void locks_L5_completeRemoves();
     void locks_L5_abandonReturnsAtOnceToFront();
     void locks_L5_lockRunningOutReleases();
+    void locks_L5_modifiedPropertiesCountInTheQuota_data();
+    void locks_L5_modifiedPropertiesCountInTheQuota();
     void locks_L6_maxDeliveryCountDeadLetters_data();
     void locks_L6_maxDeliveryCountDeadLetters();
     void locks_L7_deadLetterKeepsReceiverReason();

@@ -39,6 +39,8 @@ private slots:
     void ttl_T2_scheduledExpiresAtScheduledPlusTtl();
     void ttl_T3_entityDefaultAppliesAndCapsMessageTtl_data();
     void ttl_T3_entityDefaultAppliesAndCapsMessageTtl();
+    void ttl_T3_forwardingNeverLengthensLife_data();
+    void ttl_T3_forwardingNeverLengthensLife();
     void ttl_T4_subscriptionTtlIsSmallestOfThree_data();
     void ttl_T4_subscriptionTtlIsSmallestOfThree();
     void ttl_T5_receiveNeverReturnsExpired_data();

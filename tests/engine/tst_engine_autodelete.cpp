@@ -1,5 +1,6 @@
-// Temporary entities (SEMANTICS.md A1-A3): auto-delete on idle, what counts as activity for each
-// kind of entity, and forwarding entities that never go idle.
+// Temporary entities (SEMANTICS.md A1-A4): auto-delete on idle, what counts as activity for each
+// kind of entity, forwarding entities that never go idle, and scheduled messages that keep their
+// entity.
 
 #include "BrokerSnapshot.h"
 #include "EngineChecks.h"
@@ -24,6 +25,26 @@ EntityProperties idleAfter(Millis autoDeleteOnIdle) {
 bool exists(TestBroker& tb, const QString& path) {
     return tb->entity(path).ok();
 }
+
+// When the entity's idle time starts after an activity at `at` (A2): at once, or for a schedule
+// (a message due two minutes later) when the message becomes active (A4). Checks the
+// auto-delete instant the entity shows on the way.
+void checkIdleFrom(TestBroker& tb, const QString& path, const QString& activity, Instant at,
+                   Instant& idleFrom) {
+    idleFrom = at;
+    auto info = tb->entity(path);
+    HG_VERIFY_OK(info);
+    if (activity != QLatin1String("schedule")) {
+        QCOMPARE(info->autoDeleteAt, at + minutes(10));
+        return;
+    }
+    QCOMPARE(info->autoDeleteAt, kNever); // A4: not idle while it holds the message
+    tb.advance(minutes(2));
+    info = tb->entity(path);
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->autoDeleteAt, at + minutes(12));
+    idleFrom = at + minutes(2);
+}
 } // namespace
 
 class TestEngineAutoDelete : public QObject {
@@ -46,6 +67,9 @@ private slots:
     void autodelete_A2_topicSendIsNotSubscriptionActivity();
     void autodelete_A3_forwardingEntityNeverIdle_data();
     void autodelete_A3_forwardingEntityNeverIdle();
+    void autodelete_A4_scheduledMessagesKeepEntity_data();
+    void autodelete_A4_scheduledMessagesKeepEntity();
+    void autodelete_A4_cancellingLastScheduledMessageEndsIt();
 };
 
 void TestEngineAutoDelete::autodelete_A1_idleQueueIsDeletedWithItsMessages() {
@@ -175,16 +199,20 @@ void TestEngineAutoDelete::autodelete_A2_queueActivitiesResetIdleTimer() {
         p.maxDeliveryCount = 3;
         HG_VERIFY_OK(tb->updateEntity(kQueue, p));
     } else if (activity == QLatin1String("schedule")) {
-        HG_VERIFY_OK(tb->schedule(kQueue, TestBroker::message(QStringLiteral("s")), at + hours(1)));
+        HG_VERIFY_OK(
+            tb->schedule(kQueue, TestBroker::message(QStringLiteral("s")), at + minutes(2)));
     } else if (activity == QLatin1String("peek")) {
         HG_VERIFY_OK(tb->peek(kQueue, 0, 1));
     }
     const auto info = tb->entity(kQueue);
     HG_VERIFY_OK(info);
     QCOMPARE(info->lastActivityAt, at);
-    QCOMPARE(info->autoDeleteAt, at + minutes(10));
+    Instant idleFrom;
+    checkIdleFrom(tb, kQueue, activity, at, idleFrom);
+    if (QTest::currentTestFailed())
+        return;
 
-    tb.advance(minutes(10) - 1);
+    tb.advance(idleFrom + minutes(10) - 1 - tb.clock().now());
     QVERIFY2(exists(tb, kQueue), "deleted although the activity reset its idle timer");
     tb.advance(2);
     QVERIFY(!exists(tb, kQueue));
@@ -250,7 +278,8 @@ void TestEngineAutoDelete::autodelete_A2_topicActivitiesResetIdleTimer() {
         p.defaultMessageTimeToLive = hours(1);
         HG_VERIFY_OK(tb->updateEntity(kTopic, p));
     } else if (activity == QLatin1String("schedule")) {
-        HG_VERIFY_OK(tb->schedule(kTopic, TestBroker::message(QStringLiteral("s")), at + hours(1)));
+        HG_VERIFY_OK(
+            tb->schedule(kTopic, TestBroker::message(QStringLiteral("s")), at + minutes(2)));
     } else if (activity == QLatin1String("subscription receive")) {
         const auto got = tb->receive(kSub, receiveAndDelete());
         HG_VERIFY_OK(got);
@@ -272,8 +301,11 @@ void TestEngineAutoDelete::autodelete_A2_topicActivitiesResetIdleTimer() {
     const auto info = tb->entity(kTopic);
     HG_VERIFY_OK(info);
     QCOMPARE(info->lastActivityAt, at);
-    QCOMPARE(info->autoDeleteAt, at + minutes(10));
-    tb.advance(minutes(10) - 1);
+    Instant idleFrom;
+    checkIdleFrom(tb, kTopic, activity, at, idleFrom);
+    if (QTest::currentTestFailed())
+        return;
+    tb.advance(idleFrom + minutes(10) - 1 - tb.clock().now());
     QVERIFY2(exists(tb, kTopic), "deleted although the activity reset its idle timer");
     tb.advance(2);
     QVERIFY(!exists(tb, kTopic));
@@ -368,6 +400,64 @@ void TestEngineAutoDelete::autodelete_A3_forwardingEntityNeverIdle() {
     tb.advance(minutes(5) + 1);
     QVERIFY(!exists(tb, path));
     QVERIFY(exists(tb, QStringLiteral("target")));
+}
+
+void TestEngineAutoDelete::autodelete_A4_scheduledMessagesKeepEntity_data() {
+    QTest::addColumn<QString>("path");
+    QTest::newRow("queue") << kQueue;
+    QTest::newRow("topic") << kTopic;
+}
+
+// An entity holding a message scheduled an hour ahead is not idle while it waits: auto-delete
+// never destroys a message someone scheduled for the future. Its idle time starts when the
+// message becomes active.
+void TestEngineAutoDelete::autodelete_A4_scheduledMessagesKeepEntity() {
+    QFETCH(QString, path);
+    TestBroker tb;
+    if (path == kTopic)
+        HG_VERIFY_OK(tb->createTopic(kTopic, idleAfter(minutes(5))));
+    else
+        HG_VERIFY_OK(tb->createQueue(kQueue, idleAfter(minutes(5))));
+    HG_VERIFY_OK(
+        tb->schedule(path, TestBroker::message(QStringLiteral("later")), kTestStart + hours(1)));
+    auto info = tb->entity(path);
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->autoDeleteAt, kNever);
+
+    tb.advance(minutes(5) + 1);
+    QVERIFY2(exists(tb, path), "deleted after five idle minutes with a message scheduled");
+    tb.advance(hours(1) - minutes(5) - 1); // the message becomes active now
+    info = tb->entity(path);
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->lastActivityAt, kTestStart + hours(1));
+    QCOMPARE(info->autoDeleteAt, kTestStart + hours(1) + minutes(5));
+    tb.advance(minutes(5) - 1);
+    QVERIFY(exists(tb, path));
+    tb.advance(1);
+    QVERIFY(!exists(tb, path));
+}
+
+void TestEngineAutoDelete::autodelete_A4_cancellingLastScheduledMessageEndsIt() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(kQueue, idleAfter(minutes(5))));
+    const auto first =
+        tb->schedule(kQueue, TestBroker::message(QStringLiteral("a")), kTestStart + hours(1));
+    HG_VERIFY_OK(first);
+    const auto second =
+        tb->schedule(kQueue, TestBroker::message(QStringLiteral("b")), kTestStart + hours(2));
+    HG_VERIFY_OK(second);
+    tb.advance(minutes(10));
+    HG_VERIFY_OK(tb->cancelScheduled(kQueue, first->sequenceNumber));
+    tb.advance(minutes(10));
+    QVERIFY2(exists(tb, kQueue), "one scheduled message is still held");
+    HG_VERIFY_OK(tb->cancelScheduled(kQueue, second->sequenceNumber)); // activity at 20 minutes
+    const auto info = tb->entity(kQueue);
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->autoDeleteAt, kTestStart + minutes(25));
+    tb.advance(minutes(5) - 1);
+    QVERIFY(exists(tb, kQueue));
+    tb.advance(1);
+    QVERIFY(!exists(tb, kQueue));
 }
 
 QTEST_GUILESS_MAIN(TestEngineAutoDelete)

@@ -16,6 +16,52 @@ const QString& kQueue = kLockQueue;
 const QString& kDeadLetters = kLockDeadLetters;
 } // namespace
 
+void TestEngineLocks::locks_L5_modifiedPropertiesCountInTheQuota_data() {
+    QTest::addColumn<QString>("settlement");
+    QTest::newRow("abandon") << QStringLiteral("abandon");
+    QTest::newRow("defer") << QStringLiteral("defer");
+    QTest::newRow("dead-letter") << QStringLiteral("deadLetter");
+}
+
+// A settlement that modifies application properties changes the message's size, and the
+// quota (MaxSizeInMegabytes) counts the new size, after a restart too.
+void TestEngineLocks::locks_L5_modifiedPropertiesCountInTheQuota() {
+    QFETCH(QString, settlement);
+    TestBroker tb;
+    EntityProperties small;
+    small.maxSizeInMegabytes = 1;
+    small.maxMessageSizeInKilobytes = 1000; // room for the grown message itself
+    HG_VERIFY_OK(tb->createQueue(kQueue, small));
+    HG_VERIFY_OK(tb->send(kQueue, TestBroker::message(QStringLiteral("m"), "tiny")));
+    const auto before = tb->counts(kQueue);
+    HG_VERIFY_OK(before);
+    const auto got = tb->receive(kQueue, peekLock(QStringLiteral("r")));
+    HG_VERIFY_OK(got);
+    QCOMPARE(got->size(), 1);
+    const QVariantMap grown{{QStringLiteral("note"), QString(600 * 1024, QLatin1Char('n'))}};
+    if (settlement == QLatin1String("abandon"))
+        HG_VERIFY_OK(tb->abandon(LockRef::of(got->first()), grown));
+    else if (settlement == QLatin1String("defer"))
+        HG_VERIFY_OK(tb->defer(LockRef::of(got->first()), grown));
+    else
+        HG_VERIFY_OK(tb->deadLetter(LockRef::of(got->first()), {{}, {}, grown}));
+    const auto after = tb->counts(kQueue);
+    HG_VERIFY_OK(after);
+    QVERIFY2(after->sizeInBytes > before->sizeInBytes + 600 * 1024,
+             qPrintable(QStringLiteral("%1 bytes before, %2 after")
+                            .arg(before->sizeInBytes)
+                            .arg(after->sizeInBytes)));
+    // 600 KiB of the 1 MiB quota are taken now: a 500 KiB message no longer fits.
+    const OutgoingMessage big =
+        TestBroker::message(QStringLiteral("big"), QByteArray(500 * 1024, 'x'));
+    HG_VERIFY_ERROR(tb->send(kQueue, big), ErrorCode::QuotaExceeded);
+    tb.reopen();
+    const auto reopened = tb->counts(kQueue);
+    HG_VERIFY_OK(reopened);
+    QCOMPARE(reopened->sizeInBytes, after->sizeInBytes);
+    HG_VERIFY_ERROR(tb->send(kQueue, big), ErrorCode::QuotaExceeded);
+}
+
 void TestEngineLocks::locks_L7_deadLetterKeepsReceiverReason() {
     TestBroker tb;
     HG_VERIFY_OK(tb->createQueue(kQueue, {}));

@@ -150,6 +150,56 @@ void TestEngineTtl::ttl_T3_entityDefaultAppliesAndCapsMessageTtl() {
     QVERIFY2(got->isEmpty(), qPrintable(describe(got->value(0))));
 }
 
+void TestEngineTtl::ttl_T3_forwardingNeverLengthensLife_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<qint64>("messageTtl"); // -1: none of its own
+    QTest::addColumn<qint64>("lowered");
+    // A queue with a 1-minute default forwarding to a queue with none: the message keeps the
+    // minute it got in the first queue (today it would never expire).
+    QTest::newRow("queue default, no own TTL") << "src" << qint64(-1) << qint64(minutes(1));
+    QTest::newRow("queue default lowers own TTL")
+        << "src" << qint64(hours(1)) << qint64(minutes(1));
+    QTest::newRow("own TTL below the default")
+        << "src" << qint64(seconds(30)) << qint64(seconds(30));
+    // A subscription applies T4 first (topic 2 minutes, subscription 90 seconds), then forwards.
+    QTest::newRow("subscription") << "t" << qint64(-1) << qint64(seconds(90));
+}
+
+void TestEngineTtl::ttl_T3_forwardingNeverLengthensLife() {
+    QFETCH(QString, source);
+    QFETCH(qint64, messageTtl);
+    QFETCH(qint64, lowered);
+    TestBroker tb;
+    const QString destination = QStringLiteral("dst");
+    HG_VERIFY_OK(tb->createQueue(destination, ttlProperties(kInfinite, false)));
+    EntityProperties forwarding = ttlProperties(minutes(1), false);
+    forwarding.forwardTo = destination;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("src"), forwarding));
+    HG_VERIFY_OK(tb->createTopic(QStringLiteral("t"), ttlProperties(minutes(2), false)));
+    forwarding.defaultMessageTimeToLive = seconds(90);
+    HG_VERIFY_OK(tb->createSubscription(QStringLiteral("t/Subscriptions/fwd"), forwarding));
+
+    tb.advance(seconds(1));
+    const Instant sentAt = tb.clock().now();
+    HG_VERIFY_OK(tb->send(source, messageWithTtl(QStringLiteral("m"), optionalTtl(messageTtl))));
+    const auto arrived = tb->listMessages(destination, 0, 10);
+    HG_VERIFY_OK(arrived);
+    QCOMPARE(arrived->size(), 1);
+    // The lowered TTL is the message's own from the first hop on.
+    QCOMPARE(arrived->first().timeToLive, std::optional<Millis>(lowered));
+    QCOMPARE(arrived->first().effectiveTimeToLive, lowered);
+    QCOMPARE(arrived->first().expiresAt, sentAt + lowered);
+
+    tb.advance(lowered - 1);
+    auto counts = tb->counts(destination);
+    HG_VERIFY_OK(counts);
+    QCOMPARE(counts->active, qint64(1));
+    tb.advance(1);
+    counts = tb->counts(destination);
+    HG_VERIFY_OK(counts);
+    QCOMPARE(counts->active, qint64(0));
+}
+
 void TestEngineTtl::ttl_T4_subscriptionTtlIsSmallestOfThree_data() {
     QTest::addColumn<qint64>("topicDefault");
     QTest::addColumn<qint64>("subscriptionDefault");

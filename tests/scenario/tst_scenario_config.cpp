@@ -181,13 +181,15 @@ private slots:
         }
     }
 
-    // Every property survives, including ours that the emulator lacks, and the tier.
+    // Every property survives, including ours that the emulator lacks, and the tier (a Basic
+    // namespace has queues only, E5; the topic lives in a Premium one).
     void roundTripKeepsOurExtras() {
         EmptyBroker first;
         const auto error = importInto(*first.broker, R"({ "UserConfig": { "Namespaces": [ {
             "Name": "basic-ns", "Tier": "Basic",
             "Queues": [ { "Name": "tmp", "Properties": { "AutoDeleteOnIdle": "PT5M", "Status": "SendDisabled",
-                          "MaxSizeInMegabytes": 2048, "MaxMessageSizeInKilobytes": 1024 } } ],
+                          "MaxSizeInMegabytes": 2048, "MaxMessageSizeInKilobytes": 1024 } } ] }, {
+            "Name": "premium-ns", "Tier": "Premium",
             "Topics": [ { "Name": "t", "Properties": { "AutoDeleteOnIdle": "PT1H", "Status": "Disabled" },
                           "Subscriptions": [ { "Name": "s", "Rules": [
                               { "Name": "none", "Properties": { "FilterType": "False" } },
@@ -198,16 +200,19 @@ private slots:
         QCOMPARE(tmp->properties.defaultMessageTimeToLive, days(14)); // Basic default
         QCOMPARE(tmp->properties.status, EntityStatus::SendDisabled);
 
-        const auto exported = exportUserConfig(*first.broker, QStringLiteral("basic-ns"));
-        QVERIFY(exported.ok());
         EmptyBroker second;
-        QVERIFY(!importInto(*second.broker,
-                            QJsonDocument(QJsonObject{{"UserConfig", *exported}}).toJson()));
-        QCOMPARE(second.broker->namespaces().first().tier, Tier::Basic);
-        const auto again = exportUserConfig(*second.broker, QStringLiteral("basic-ns"));
-        QVERIFY(again.ok());
-        QCOMPARE(*again, *exported);
-        const auto s = second.broker->entity("t/Subscriptions/s");
+        for (const QString& ns : {QStringLiteral("basic-ns"), QStringLiteral("premium-ns")}) {
+            const auto exported = exportUserConfig(*first.broker, ns);
+            QVERIFY(exported.ok());
+            QVERIFY(!importInto(*second.broker,
+                                QJsonDocument(QJsonObject{{"UserConfig", *exported}}).toJson()));
+            const auto again = exportUserConfig(*second.broker, ns);
+            QVERIFY(again.ok());
+            QCOMPARE(*again, *exported);
+        }
+        QCOMPARE(second.broker->namespaces().at(0).tier, Tier::Basic);
+        QCOMPARE(second.broker->namespaces().at(1).tier, Tier::Premium);
+        const auto s = second.broker->entity("premium-ns:t/Subscriptions/s");
         QVERIFY(s.ok());
         QCOMPARE(s->rules.size(), 2);
         QCOMPARE(s->rules.at(0).filterType, FilterType::False);

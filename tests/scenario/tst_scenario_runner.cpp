@@ -184,6 +184,36 @@ private slots:
         VERIFY_ALL_PASSED(report, 4);
     }
 
+    // SCENARIOS.md: a well-formed value the engine refuses is handed to the engine, so
+    // ExpectError can test the refusal; without ExpectError the step fails with the code.
+    void stepValuesAreJudgedByTheEngine() {
+        const auto report = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
+            { "At": "PT0S", "Send": { "To": "jobs", "TimeToLive": "PT0S" }, "ExpectError": "InvalidArgument" },
+            { "At": "PT0S", "Create": { "Queue": { "Name": "q", "Properties": { "LockDuration": "PT10M" } } }, "ExpectError": "InvalidArgument" },
+            { "At": "PT0S", "Create": { "Queue": { "Name": "bad name" } }, "ExpectError": "InvalidArgument" },
+            { "At": "PT0S", "Update": { "Entity": "jobs", "Properties": { "AutoDeleteOnIdle": "PT1M" } }, "ExpectError": "InvalidArgument" },
+            { "At": "PT1S", "Expect": { "Entity": "jobs", "Exists": true, "Active": 0 } },
+            { "At": "PT1S", "Expect": { "Entity": "q", "Exists": false } })"));
+        VERIFY_ALL_PASSED(report, 7);
+        const auto refused = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
+            { "At": "PT0S", "Send": { "To": "jobs", "TimeToLive": "PT0S" } })"));
+        QVERIFY(refused.has_value());
+        QCOMPARE(refused->failures.size(), 1);
+        QVERIFY2(refused->failures.first().line().contains(QStringLiteral("InvalidArgument")),
+                 qPrintable(refused->failures.first().line()));
+    }
+
+    // SCENARIOS.md: the counts of a dead-letter queue's path are the queue's own.
+    void expect_E1_deadLetterQueuePathCountsItsOwnMessages() {
+        const auto report = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
+            { "At": "PT0S", "Send": { "To": "jobs", "Count": 4, "MessageId": "m-{n}" } },
+            { "At": "PT0S", "Receive": { "From": "jobs", "Count": 3, "Receiver": "r", "Then": "DeadLetter" } },
+            { "At": "PT1S", "Receive": { "From": "jobs/$deadletterqueue", "Receiver": "r", "Then": "Hold" } },
+            { "At": "PT2S", "Expect": { "Entity": "jobs/$deadletterqueue", "Active": 2, "Locked": 1, "DeadLettered": 0 } },
+            { "At": "PT2S", "Expect": { "Entity": "jobs", "Active": 1, "Locked": 0, "DeadLettered": 3 } })"));
+        VERIFY_ALL_PASSED(report, 6);
+    }
+
     void failedExpectationsNameFieldExpectedAndActual() {
         const auto report = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
             { "At": "PT0S", "Send": { "To": "jobs", "Count": 2, "MessageId": "m-{n}" } },

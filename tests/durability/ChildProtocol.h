@@ -30,6 +30,9 @@ inline constexpr char kModeSendThreads[] = "send-threads";     // --threads thre
 inline constexpr char kModeComplete[] = "complete";            // receive --batch, complete each
 inline constexpr char kModeReceiveDelete[] = "receive-delete"; // receive-and-delete --batch
 inline constexpr char kModeLock[] = "lock";                    // receive --batch, never settle
+// A receiver stuck on poison messages: receive --batch, print the 'L' lines, abandon each (so it
+// comes back until MaxDeliveryCount dead-letters it). Ends when the queue is empty.
+inline constexpr char kModePoison[] = "poison";
 
 // Options (QCommandLineParser names).
 inline constexpr char kOptDatabase[] = "db";

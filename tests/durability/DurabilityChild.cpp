@@ -157,6 +157,26 @@ void lockAll(Broker& broker, int batchSize) {
     }
 }
 
+// The 'L' lines go out after the receive returned and before the abandons: a kill between them
+// leaves deliveries that only the broker's own stored count remembers (D2).
+void abandonAll(Broker& broker, int batchSize) {
+    for (;;) {
+        const auto messages = receiveOrFail(broker, ReceiveMode::PeekLock, batchSize);
+        if (messages.isEmpty())
+            return;
+        QByteArray lines;
+        for (const auto& message : messages)
+            lines.append(
+                formatAck('L', message.messageId, message.sequenceNumber, message.lockToken));
+        acknowledge(lines);
+        for (const auto& message : messages) {
+            const auto abandoned = broker.abandon(LockRef::of(message));
+            if (!abandoned)
+                fail("abandon", abandoned.error());
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -216,6 +236,8 @@ int main(int argc, char* argv[]) {
         receiveAndDeleteAll(broker, batch);
     else if (mode == QLatin1String(kModeLock))
         lockAll(broker, batch);
+    else if (mode == QLatin1String(kModePoison))
+        abandonAll(broker, batch);
     else {
         std::fprintf(stderr, "unknown mode %s\n", qPrintable(mode));
         return 2;

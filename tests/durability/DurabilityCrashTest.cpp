@@ -6,81 +6,17 @@
 // kills the child after a random number of acknowledgement lines. The seed is printed; set
 // HOURGLASS_DURABILITY_SEED to replay a run.
 
-#include "ChildProtocol.h"
-#include "CrashedChild.h"
+#include "DurabilityCrashTest.h"
+
 #include "ResultText.h"
 #include "StoreSnapshot.h"
 #include "TestBroker.h"
 
-#include <QHash>
-#include <QRandomGenerator>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace hourglass;
 using namespace hourglass::durability;
-
-namespace {
-
-constexpr int kRounds = 3;
-// Queues hold more than the child can ever get through: at most the kill point plus what fits in
-// the pipe (64 KiB) ahead of the test's reading, per round. So every kill lands mid-run.
-constexpr int kSettleQueueSize = 12000;
-constexpr int kLockQueueSize = 2000;
-const QString kQueuePath = QString::fromLatin1(kQueue);
-const QString kReceiverName = QString::fromLatin1(kReceiver);
-
-EntityProperties queueProperties() {
-    EntityProperties properties = EntityProperties::defaults(Tier::Standard);
-    // The longest lock: a lock that survived the crash would still hold when the test looks.
-    properties.lockDuration = minutes(5);
-    // Rounds redeliver messages; dead-lettering for delivery count is not what is tested here.
-    properties.maxDeliveryCount = 100;
-    return properties;
-}
-
-QString durabilityArgument(Durability durability) {
-    return durability == Durability::PowerSafe ? QStringLiteral("power")
-                                               : QStringLiteral("process");
-}
-
-// What the test knows about the queue across rounds.
-struct Ledger {
-    QHash<QString, qint64> sent;  // every acknowledged send (child's and test's) -> sequence number
-    QSet<QString> settled;        // acknowledged completions and receive-and-deletes
-    qint64 maxSequenceNumber = 0; // the highest number ever seen, acknowledged or stored
-    int unacknowledgedAllowance = 0; // operations that may have been in flight at the kills
-};
-
-} // namespace
-
-class DurabilityCrashTest : public QObject {
-    Q_OBJECT
-
-private slots:
-    void initTestCase();
-
-    void durability_D1_killDuringSends_data();
-    void durability_D1_killDuringSends();
-    void durability_D1_killDuringSettlements_data();
-    void durability_D1_killDuringSettlements();
-    void durability_D2_locksLostAfterCrash_data();
-    void durability_D2_locksLostAfterCrash();
-
-private:
-    std::unique_ptr<Broker> open(const QString& databasePath, Durability durability,
-                                 Instant clockStart);
-    void createQueue(Broker& broker);
-    void fillQueue(Broker& broker, int count, Ledger& ledger);
-    CrashedChild runChild(const QStringList& arguments, int killAfterLines);
-    void checkMessage(const MessageView& stored, const QString& messageId, qint64 sequenceNumber);
-    void checkSequenceContinues(Broker& broker, const QString& messageId, Ledger& ledger);
-    void checkEntity(Broker& broker);
-    int randomKillPoint(int low, int high) { return int(m_random.bounded(low, high + 1)); }
-
-    QRandomGenerator m_random;
-};
 
 void DurabilityCrashTest::initTestCase() {
     quint32 seed = QRandomGenerator::global()->generate();
@@ -106,10 +42,10 @@ std::unique_ptr<Broker> DurabilityCrashTest::open(const QString& databasePath,
     return std::move(opened).value();
 }
 
-void DurabilityCrashTest::createQueue(Broker& broker) {
+void DurabilityCrashTest::createQueue(Broker& broker, const EntityProperties& properties) {
     const auto space = broker.createNamespace({QStringLiteral("durability"), Tier::Standard});
     QVERIFY2(space.ok(), errorText(space).constData());
-    const auto queue = broker.createQueue(kQueuePath, queueProperties());
+    const auto queue = broker.createQueue(kQueuePath, properties);
     QVERIFY2(queue.ok(), errorText(queue).constData());
 }
 
@@ -168,11 +104,11 @@ void DurabilityCrashTest::checkSequenceContinues(Broker& broker, const QString& 
 }
 
 // D2: the entity is as it was created.
-void DurabilityCrashTest::checkEntity(Broker& broker) {
+void DurabilityCrashTest::checkEntity(Broker& broker, const EntityProperties& properties) {
     const auto info = broker.entity(kQueuePath);
     QVERIFY2(info.ok(), errorText(info).constData());
     QCOMPARE(info->kind, EntityKind::Queue);
-    QVERIFY(info->properties == queueProperties());
+    QVERIFY(info->properties == properties);
 }
 
 // ---- D1: kill -9 while sending
@@ -491,4 +427,3 @@ void DurabilityCrashTest::durability_D2_locksLostAfterCrash() {
 }
 
 QTEST_GUILESS_MAIN(DurabilityCrashTest)
-#include "DurabilityCrashTest.moc"

@@ -50,6 +50,12 @@ BrokerSnapshot BrokerSnapshot::take(const Broker& broker) {
     return snapshot;
 }
 
+BrokerSnapshot BrokerSnapshot::fromLines(const QStringList& lines) {
+    BrokerSnapshot snapshot;
+    snapshot.m_lines = lines;
+    return snapshot;
+}
+
 QString BrokerSnapshot::differenceFrom(const BrokerSnapshot& other) const {
     if (m_lines == other.m_lines)
         return {};

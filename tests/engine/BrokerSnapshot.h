@@ -14,6 +14,8 @@ class BrokerSnapshot {
 public:
     // Reads only through the explorer's side-effect-free reads (no peek: peek is activity, A2).
     static BrokerSnapshot take(const Broker& broker);
+    // A snapshot taken elsewhere (in the child process of a kill -9 restart) from its lines.
+    static BrokerSnapshot fromLines(const QStringList& lines);
 
     // Empty when equal; otherwise the first lines that differ.
     QString differenceFrom(const BrokerSnapshot& other) const;

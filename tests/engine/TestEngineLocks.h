@@ -1,7 +1,9 @@
 #pragma once
 // Transfers, locks and settlement (SEMANTICS.md L1-L12): sending and delivery (L1-L6) in
 // tst_engine_locks.cpp, settlement, deferral, lock loss, sequence numbers and peek (L7-L12) in
-// tst_engine_locks_settlement.cpp. Duplicate detection (L13) is with the topics tests.
+// tst_engine_locks_settlement.cpp. Duplicate detection (L13) is with the topics tests. Tests that
+// restart the engine run twice (KilledRestart.h): after a clean close and after a kill -9 of a
+// child process right after its last acknowledged operation (D1).
 
 #include "Broker.h"
 
@@ -25,13 +27,17 @@ class TestEngineLocks : public QObject {
     Q_OBJECT
 
 private slots:
+    void locks_L1_sendReturnsOnlyWhenStored_data();
     void locks_L1_sendReturnsOnlyWhenStored();
+    void locks_L1_acknowledgedSendsAreWholeAfterRestart_data();
+    void locks_L1_acknowledgedSendsAreWholeAfterRestart();
     void locks_L1_sendErrorsCarryCodeDescriptionTrackingIdAndRetry_data();
     void locks_L1_sendErrorsCarryCodeDescriptionTrackingIdAndRetry();
     void locks_L1_quotaExceededIsRetryable();
     void locks_L1_batchIsAllOrNothing();
     void locks_L2_batchSettlesEachMessage();
     void locks_L2_concurrentSendersEachSettle();
+    void locks_L3_receiveAndDeleteConsumesAtOnce_data();
     void locks_L3_receiveAndDeleteConsumesAtOnce();
     void locks_L4_peekLockHandsOutExclusiveLocks();
     void locks_L4_deliveryCountCountsLockedDeliveries();

@@ -3,6 +3,7 @@
 
 #include "BrokerSnapshot.h"
 #include "EngineChecks.h"
+#include "KilledRestart.h"
 #include "TestBroker.h"
 
 #include <QSet>
@@ -18,23 +19,119 @@ using namespace hourglass::testing;
 namespace {
 const QString& kQueue = kLockQueue;
 const QString& kDeadLetters = kLockDeadLetters;
+
+// Sizes from one byte to near MaxMessageSizeInKilobytes (256), so that bodies span many pages.
+constexpr int kWholeSizes[] = {1, 3000, 64 * 1024, 200 * 1024};
+
+// A message whose every part can be told from its number: a torn or swapped one shows.
+OutgoingMessage wholeMessage(int n) {
+    OutgoingMessage m = TestBroker::message(QStringLiteral("w%1").arg(n), {});
+    for (int i = 0; i < kWholeSizes[n]; ++i)
+        m.body.append(char('a' + (i * 7 + n) % 26));
+    m.subject = QStringLiteral("subject %1").arg(n);
+    m.applicationProperties.insert(QStringLiteral("n"), n);
+    m.applicationProperties.insert(QStringLiteral("text"), QStringLiteral("héllo %1").arg(n));
+    return m;
+}
+
+QString sequenceKey(const QString& messageId) {
+    return QStringLiteral("seq.") + messageId;
+}
+
+const BeforeRestart kSendOne{"sendOne", [](TestBroker& tb, Handoff& handoff) {
+                                 HG_VERIFY_OK(tb->createQueue(kQueue, {}));
+                                 OutgoingMessage m = TestBroker::message(
+                                     QStringLiteral("m1"), QByteArrayLiteral("durable"));
+                                 const auto sent = tb->send(kQueue, m);
+                                 HG_VERIFY_OK(sent);
+                                 QVERIFY(sent->sequenceNumber > 0);
+                                 QCOMPARE(sent->scheduled, false);
+                                 QCOMPARE(sent->duplicate, false);
+                                 handoff.put(QStringLiteral("seq"), sent->sequenceNumber);
+                             }};
+
+// A batch, then a single send, whose acknowledgement is the last thing before the restart.
+const BeforeRestart kBatchThenSingle{
+    "batchThenSingle", [](TestBroker& tb, Handoff& handoff) {
+        HG_VERIFY_OK(tb->createQueue(kQueue, {}));
+        const QList<OutgoingMessage> batch{wholeMessage(0), wholeMessage(1), wholeMessage(2)};
+        const auto sentBatch = tb->sendBatch(kQueue, batch);
+        HG_VERIFY_OK(sentBatch);
+        QCOMPARE(sentBatch->size(), batch.size());
+        for (qsizetype i = 0; i < batch.size(); ++i)
+            handoff.put(sequenceKey(batch[i].messageId), sentBatch->at(i).sequenceNumber);
+        const OutgoingMessage single = wholeMessage(3);
+        const auto sent = tb->send(kQueue, single);
+        HG_VERIFY_OK(sent);
+        handoff.put(sequenceKey(single.messageId), sent->sequenceNumber);
+    }};
+
+const BeforeRestart kReceiveAndDeleteTwo{
+    "receiveAndDeleteTwo", [](TestBroker& tb, Handoff&) {
+        HG_VERIFY_OK(tb->createQueue(kQueue, {}));
+        for (const char* id : {"m1", "m2", "m3"})
+            HG_VERIFY_OK(tb->send(kQueue, TestBroker::message(QLatin1String(id))));
+        const auto got = tb->receive(kQueue, receiveAndDelete(2));
+        HG_VERIFY_OK(got);
+        QCOMPARE(messageIds(*got), (QStringList{QStringLiteral("m1"), QStringLiteral("m2")}));
+        for (const MessageView& m : *got) {
+            QCOMPARE(m.locked, false);
+            QVERIFY(m.lockToken.isNull());
+            QCOMPARE(m.body, QByteArrayLiteral("body"));
+        }
+        const auto counts = tb->counts(kQueue);
+        HG_VERIFY_OK(counts);
+        QCOMPARE(counts->active, qint64(1));
+        QCOMPARE(counts->locked, qint64(0));
+    }};
 } // namespace
 
+void TestEngineLocks::locks_L1_sendReturnsOnlyWhenStored_data() {
+    addRestartRows();
+}
+
 void TestEngineLocks::locks_L1_sendReturnsOnlyWhenStored() {
+    QFETCH(Restart, restart);
     TestBroker tb;
-    HG_VERIFY_OK(tb->createQueue(kQueue, {}));
-    OutgoingMessage m = TestBroker::message(QStringLiteral("m1"), QByteArrayLiteral("durable"));
-    const auto sent = tb->send(kQueue, m);
-    HG_VERIFY_OK(sent);
-    QVERIFY(sent->sequenceNumber > 0);
-    QCOMPARE(sent->scheduled, false);
-    QCOMPARE(sent->duplicate, false);
-    // Acknowledged means stored: a fresh engine on the same file has it.
-    tb.reopen();
-    const auto stored = tb->message(kQueue, sent->sequenceNumber);
+    // Acknowledged means stored: a fresh engine on the same file has it, even after a kill -9
+    // right after the acknowledgement.
+    const Handoff handed = kSendOne.runThenRestart(tb, restart);
+    if (QTest::currentTestFailed())
+        return;
+    const auto stored = tb->message(kQueue, handed.number(QStringLiteral("seq")));
     HG_VERIFY_OK(stored);
     QCOMPARE(stored->messageId, QStringLiteral("m1"));
     QCOMPARE(stored->body, QByteArrayLiteral("durable"));
+}
+
+void TestEngineLocks::locks_L1_acknowledgedSendsAreWholeAfterRestart_data() {
+    addRestartRows();
+}
+
+void TestEngineLocks::locks_L1_acknowledgedSendsAreWholeAfterRestart() {
+    QFETCH(Restart, restart);
+    TestBroker tb;
+    const Handoff handed = kBatchThenSingle.runThenRestart(tb, restart);
+    if (QTest::currentTestFailed())
+        return;
+    for (int n = 0; n < int(std::size(kWholeSizes)); ++n) {
+        const OutgoingMessage sent = wholeMessage(n);
+        const qint64 seq = handed.number(sequenceKey(sent.messageId));
+        QVERIFY(seq > 0);
+        const auto stored = tb->message(kQueue, seq);
+        HG_VERIFY_OK(stored);
+        QCOMPARE(stored->messageId, sent.messageId);
+        QVERIFY2(stored->body == sent.body,
+                 qPrintable(QStringLiteral("%1: body of %2 bytes stored as %3 bytes, or altered")
+                                .arg(sent.messageId)
+                                .arg(sent.body.size())
+                                .arg(stored->body.size())));
+        QCOMPARE(stored->subject, sent.subject);
+        QCOMPARE(stored->applicationProperties, sent.applicationProperties);
+    }
+    const auto counts = tb->counts(kQueue);
+    HG_VERIFY_OK(counts);
+    QCOMPARE(counts->active, qint64(std::size(kWholeSizes)));
 }
 
 void TestEngineLocks::locks_L1_sendErrorsCarryCodeDescriptionTrackingIdAndRetry_data() {
@@ -170,31 +267,23 @@ void TestEngineLocks::locks_L2_concurrentSendersEachSettle() {
     QCOMPARE(counts->active, qint64(kThreads * kPerThread));
 }
 
+void TestEngineLocks::locks_L3_receiveAndDeleteConsumesAtOnce_data() {
+    addRestartRows();
+}
+
 void TestEngineLocks::locks_L3_receiveAndDeleteConsumesAtOnce() {
+    QFETCH(Restart, restart);
     TestBroker tb;
-    HG_VERIFY_OK(tb->createQueue(kQueue, {}));
-    for (const char* id : {"m1", "m2", "m3"})
-        HG_VERIFY_OK(tb->send(kQueue, TestBroker::message(QLatin1String(id))));
-    const auto got = tb->receive(kQueue, receiveAndDelete(2));
-    HG_VERIFY_OK(got);
-    QCOMPARE(messageIds(*got), (QStringList{QStringLiteral("m1"), QStringLiteral("m2")}));
-    for (const MessageView& m : *got) {
-        QCOMPARE(m.locked, false);
-        QVERIFY(m.lockToken.isNull());
-        QCOMPARE(m.body, QByteArrayLiteral("body"));
-    }
-    auto counts = tb->counts(kQueue);
+    // Consumed for good: not back after a restart, even a kill -9 right after the receive.
+    kReceiveAndDeleteTwo.runThenRestart(tb, restart);
+    if (QTest::currentTestFailed())
+        return;
+    const auto counts = tb->counts(kQueue);
     HG_VERIFY_OK(counts);
     QCOMPARE(counts->active, qint64(1));
-    QCOMPARE(counts->locked, qint64(0));
     const auto listed = tb->listMessages(kQueue, 0, 10);
     HG_VERIFY_OK(listed);
     QCOMPARE(messageIds(*listed), QStringList{QStringLiteral("m3")});
-    // Consumed for good: not back after a restart.
-    tb.reopen();
-    counts = tb->counts(kQueue);
-    HG_VERIFY_OK(counts);
-    QCOMPARE(counts->active, qint64(1));
 }
 
 void TestEngineLocks::locks_L4_peekLockHandsOutExclusiveLocks() {
@@ -375,4 +464,4 @@ void TestEngineLocks::locks_L6_maxDeliveryCountDeadLetters() {
     QCOMPARE(*reasons, (QMap<QString, qint64>{{QStringLiteral("MaxDeliveryCountExceeded"), 1}}));
 }
 
-QTEST_GUILESS_MAIN(TestEngineLocks)
+HG_RESTART_TEST_MAIN(TestEngineLocks)

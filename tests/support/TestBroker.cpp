@@ -5,19 +5,27 @@
 namespace hourglass::testing {
 
 TestBroker::TestBroker(Tier tier)
-    : m_clock(std::make_shared<VirtualClock>(kTestStart)) {
+    : m_dir(std::make_unique<QTemporaryDir>())
+    , m_databasePath(m_dir->filePath(QStringLiteral("broker.db")))
+    , m_clock(std::make_shared<VirtualClock>(kTestStart)) {
     reopen();
     const auto created = m_broker->createNamespace({QStringLiteral("test"), tier});
     if (!created)
         qFatal("createNamespace failed: %s", qPrintable(created.error().toString()));
 }
 
-QString TestBroker::databasePath() const {
-    return m_dir.filePath(QStringLiteral("broker.db"));
+TestBroker::TestBroker(const QString& databasePath, Instant now)
+    : m_databasePath(databasePath)
+    , m_clock(std::make_shared<VirtualClock>(now)) {
+    reopen();
+}
+
+void TestBroker::close() {
+    m_broker.reset();
 }
 
 void TestBroker::reopen() {
-    m_broker.reset();
+    close();
     BrokerOptions options;
     options.databasePath = databasePath();
     options.clock = m_clock;

@@ -186,7 +186,7 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         if (target->subQueue == SubQueue::DeadLetter)
@@ -231,7 +231,7 @@ Result<void> BrokerImpl::deleteEntity(const QString& path) {
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         if (target->subQueue == SubQueue::DeadLetter)
@@ -271,7 +271,7 @@ Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -300,7 +300,7 @@ Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;

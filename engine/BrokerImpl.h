@@ -83,7 +83,24 @@ struct DeliveryExtras {
 class BrokerImpl {
 public:
     BrokerImpl(std::unique_ptr<Store> store, std::shared_ptr<Clock> clock);
+
+    // ---- Opening (BrokerLoad.cpp): the steps of load(), in order.
     Result<void> load();
+    Result<void> loadEntitiesLocked();
+    Result<void> linkSubscriptionsLocked();
+    // The delivery journal's rows a crash left (StoreSchema.h), and what they add to counts.
+    struct DeliveryJournal {
+        std::vector<qint64> rows;
+        QHash<std::pair<qint64, qint64>, std::vector<qint64>> rowsNaming; // (entity, seq) -> ids
+        std::vector<op::SetDeliveryCount> folds;
+        qint64 highestId = 0; // of the rows and of every id a stored message names
+        // The deliveries of this message that rows record and its count does not include yet.
+        quint32 deliveriesNotFolded(const Store::MessageKey& key);
+    };
+    Result<void> loadDeliveryJournalLocked(DeliveryJournal& journal);
+    Result<void> loadMessagesLocked(DeliveryJournal& journal);
+    Result<void> loadScheduledTopicMessagesLocked();
+    void foldDeliveryJournalLocked(const DeliveryJournal& journal);
 
     // ---- Resolution (m_mutex held)
     struct Target {
@@ -96,16 +113,17 @@ public:
     // Cleared whenever an entity or namespace comes or goes.
     mutable QHash<QString, Target> m_resolved;
     Result<Target> resolveUncachedLocked(const QString& path) const;
-    // How every call on a path starts: fire what is due at the clock's now, then find the path.
-    Result<Target> enterLocked(const QString& path, Instant& now);
-    // A read of one path that needs nothing but memory: under the lock, after enterLocked,
-    // read(target) gives the value (or the path's error).
+    // How every call on a path starts: fire every timer due at the clock's now (activations,
+    // expiries, lock expiries, auto-deletes, each at its own instant), then find the path.
+    Result<Target> fireDueAndResolveLocked(const QString& path, Instant& now);
+    // A read of one path that needs nothing but memory: under the lock, after
+    // fireDueAndResolveLocked, read(target) gives the value (or the path's error).
     template <typename Read>
     auto readTarget(const QString& path, Read read)
         -> Result<std::invoke_result_t<Read, const Target&>> {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         return read(*target);
@@ -142,16 +160,20 @@ public:
     Result<void> cancelScheduled(const QString& path, qint64 seq);
     Result<void> checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
                                      qint64 extraBytes) const;
-    // A checked message into an entity: scheduled when its ScheduledEnqueueTime is still ahead,
-    // else delivered now. The result names its sequence number.
-    SendResult enqueueLocked(Entity& entity, OutgoingMessage message, Instant now);
-    // Puts a message into an entity now: queues and subscriptions store it (or forward it),
-    // topics fan it out (R1). Never fails: what cannot be delivered is dead-lettered.
-    void deliverLocked(Entity& entity, const OutgoingMessage& message, Instant now,
-                       const DeliveryExtras& extras, int hop);
-    void storeLocked(Entity& entity, SubQueue subQueue, qint64 seq, const OutgoingMessage& message,
-                     Instant now, MessageState state, Instant scheduledAt,
-                     const DeliveryExtras& extras);
+    // The three steps a message takes into an entity, outermost first:
+    // 1. scheduleOrDeliverLocked: a checked message arrives; it is scheduled when its
+    //    ScheduledEnqueueTime is still ahead, else routed now. The result names its number.
+    SendResult scheduleOrDeliverLocked(Entity& entity, OutgoingMessage message, Instant now);
+    // 2. routeLocked: where the message goes now. A topic fans it out to its matching
+    //    subscriptions (R1), a ForwardTo entity forwards it (T3, L13 at the destination), the
+    //    rest keep it. Never fails: what cannot be forwarded is dead-lettered in the source.
+    void routeLocked(Entity& entity, const OutgoingMessage& message, Instant now,
+                     const DeliveryExtras& extras, int hop);
+    // 3. insertMessageLocked: one message row into one sub-queue under a given number: the
+    //    index, the store's log, its timer (activation or expiry) and the change feed.
+    void insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                             const OutgoingMessage& message, Instant now, MessageState state,
+                             Instant scheduledAt, const DeliveryExtras& extras);
     Millis effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const;
     // L13: whether the entity saw this MessageId within its duplicate detection window (a send,
     // or a message forwarded to it); an id not seen is remembered. False without detection.

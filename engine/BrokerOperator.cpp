@@ -54,7 +54,7 @@ Result<void> BrokerImpl::deleteMessages(const QString& path, const QList<qint64>
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         auto present = checkPresentLocked(*target, seqs);
@@ -78,7 +78,7 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto source = enterLocked(sourcePath, now);
+        auto source = fireDueAndResolveLocked(sourcePath, now);
         if (!source)
             return source.error();
         auto target = resolveLocked(targetPath);
@@ -136,7 +136,7 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
                 removeMessageLocked(*source->entity, source->subQueue, seq);
         touchLocked(destination, now); // A2: like a send, a transfer is activity on the target
         for (OutgoingMessage& message : outgoing)
-            results.append(enqueueLocked(destination, std::move(message), now));
+            results.append(scheduleOrDeliverLocked(destination, std::move(message), now));
         logProgressLocked(destination);
         ticket = m_store->ticket();
     }

@@ -16,7 +16,7 @@ void applyOverlay(MessageView& view, const Overlay& overlay, Instant now) {
     view.state = overlay.meta.state;
     view.deliveryCount = overlay.meta.deliveryCount;
     if (overlay.meta.state != MessageState::Scheduled)
-        view.expiresAt = overlay.meta.instant;
+        view.expiresAt = overlay.meta.activatesOrExpiresAt;
     view.expired = view.subQueue == SubQueue::Main && view.state != MessageState::Scheduled &&
                    view.expiresAt <= now;
     if (overlay.lock) {
@@ -86,7 +86,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -147,7 +147,7 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
     quint64 ticket;
     {
         std::lock_guard lock(d.m_mutex);
-        auto target = d.enterLocked(path, now);
+        auto target = d.fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         const Entity& entity = *target->entity;
@@ -208,14 +208,14 @@ EntityCounts BrokerImpl::countsLocked(const Entity& entity, SubQueue subQueue) {
     EntityCounts counts;
     if (subQueue == SubQueue::DeadLetter) {
         // The dead-letter queue as its receivers see it: what it holds and can hand out.
-        counts.active = dead.available;
+        counts.active = dead.receivable;
         counts.scheduled = dead.scheduled;
         counts.deferred = dead.deferred;
         counts.locked = dead.locked;
         counts.sizeInBytes = dead.sizeInBytes;
         return counts;
     }
-    counts.active = main.available;
+    counts.active = main.receivable;
     counts.scheduled = main.scheduled;
     counts.deferred = main.deferred;
     counts.locked = main.locked;
@@ -237,7 +237,7 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
     {
         std::lock_guard lock(d.m_mutex);
         Instant now;
-        auto target = d.enterLocked(path, now);
+        auto target = d.fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         if (target->entity->kind == EntityKind::Topic)

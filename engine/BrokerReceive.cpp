@@ -170,7 +170,7 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        auto target = enterLocked(path, handOut.now);
+        auto target = fireDueAndResolveLocked(path, handOut.now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -184,7 +184,7 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         MessageIndex& index = entity.index(handOut.subQueue);
         const qint64 record = m_nextDeliveryRecord++;
         while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
-            const auto next = index.firstAvailable();
+            const auto next = index.firstReceivable();
             if (!next)
                 break;
             if (!keepDeliverableLocked(entity, handOut.subQueue, *next, now, Moment::HandOut))
@@ -228,7 +228,7 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
     std::optional<Error> failure;
     {
         std::lock_guard lock(m_mutex);
-        auto target = enterLocked(path, handOut.now);
+        auto target = fireDueAndResolveLocked(path, handOut.now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;

@@ -100,7 +100,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
@@ -136,7 +136,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                 results.append(duplicate);
                 continue;
             }
-            results.append(enqueueLocked(entity, std::move(message), now));
+            results.append(scheduleOrDeliverLocked(entity, std::move(message), now));
         }
         logProgressLocked(entity);
         ticket = m_store->ticket();
@@ -181,19 +181,20 @@ qint64 BrokerImpl::takeSequenceNumberLocked(Entity& entity) {
     return seq;
 }
 
-SendResult BrokerImpl::enqueueLocked(Entity& entity, OutgoingMessage message, Instant now) {
+SendResult BrokerImpl::scheduleOrDeliverLocked(Entity& entity, OutgoingMessage message,
+                                               Instant now) {
     SendResult result;
     ++entity.flow.sent; // a scheduled message counts when it is sent, not when it activates
     if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
         result.sequenceNumber = takeSequenceNumberLocked(entity);
         result.scheduled = true;
-        storeLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
-                    MessageState::Scheduled, *message.scheduledEnqueueTime, {});
+        insertMessageLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
+                            MessageState::Scheduled, *message.scheduledEnqueueTime, {});
         return result;
     }
     message.scheduledEnqueueTime.reset();
     const qint64 before = entity.nextSeq;
-    deliverLocked(entity, message, now, {}, 0);
+    routeLocked(entity, message, now, {}, 0);
     // 0 when the entity forwarded it on (ForwardTo) without numbering it itself. A topic's
     // message has the first number it took: a subscription's dead-lettered copy
     // (ForwardingFailed) may take the next one from the topic's counter.
@@ -204,8 +205,8 @@ SendResult BrokerImpl::enqueueLocked(Entity& entity, OutgoingMessage message, In
     return result;
 }
 
-void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, Instant now,
-                               const DeliveryExtras& extras, int hop) {
+void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Instant now,
+                             const DeliveryExtras& extras, int hop) {
     if (entity.kind == EntityKind::Topic) {
         // R1: one sequence number for the message, copied to every matching subscription.
         const qint64 seq = takeSequenceNumberLocked(entity);
@@ -220,12 +221,12 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
                 continue;
             ++subscription->flow.sent;
             if (!subscription->properties.forwardTo.isEmpty()) {
-                deliverLocked(*subscription, message, now, extras, hop);
+                routeLocked(*subscription, message, now, extras, hop);
                 continue;
             }
             subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
-            storeLocked(*subscription, SubQueue::Main, seq, message, now, MessageState::Active, 0,
-                        extras);
+            insertMessageLocked(*subscription, SubQueue::Main, seq, message, now,
+                                MessageState::Active, 0, extras);
             logProgressLocked(*subscription);
         }
         return;
@@ -253,7 +254,7 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
             if (seenBeforeLocked(*target, forwarded.messageId, now))
                 return; // L13 at the destination: acknowledged and dropped
             ++target->flow.sent;
-            deliverLocked(*target, forwarded, now, extras, hop + 1);
+            routeLocked(*target, forwarded, now, extras, hop + 1);
             return;
         }
         // What cannot be forwarded stays with the source, in its dead-letter queue.
@@ -264,18 +265,20 @@ void BrokerImpl::deliverLocked(Entity& entity, const OutgoingMessage& message, I
         dead.deadLetterDescription = failure;
         const qint64 seq = takeSequenceNumberLocked(entity);
         ++entity.flow.deadLettered;
-        storeLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
+        insertMessageLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active,
+                            0, dead);
         logProgressLocked(entity);
         return;
     }
     const qint64 seq = takeSequenceNumberLocked(entity);
-    storeLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
+    insertMessageLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
     logProgressLocked(entity);
 }
 
-void BrokerImpl::storeLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                             const OutgoingMessage& message, Instant now, MessageState state,
-                             Instant scheduledAt, const DeliveryExtras& extras) {
+void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                                     const OutgoingMessage& message, Instant now,
+                                     MessageState state, Instant scheduledAt,
+                                     const DeliveryExtras& extras) {
     const Millis effective = effectiveTtlLocked(entity, message.timeToLive);
     const bool scheduled = state == MessageState::Scheduled;
     const Instant enqueuedAt = scheduled ? scheduledAt : now;       // T2
@@ -308,7 +311,7 @@ void BrokerImpl::storeLocked(Entity& entity, SubQueue subQueue, qint64 seq,
 
     MessageMeta meta;
     meta.state = state;
-    meta.instant = scheduled ? scheduledAt : expiresAt;
+    meta.activatesOrExpiresAt = scheduled ? scheduledAt : expiresAt;
     meta.ownTtl = message.timeToLive.value_or(-1);
     meta.size = static_cast<quint32>(row.size);
     entity.index(subQueue).insert(seq, meta);
@@ -337,14 +340,14 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
     if (entity.kind == EntityKind::Topic) {
         const OutgoingMessage message = entity.scheduledTopicMessages.value(seq);
         removeMessageLocked(entity, SubQueue::Main, seq);
-        deliverLocked(entity, message, at, {}, 0); // L11: a new sequence number, then R1
+        routeLocked(entity, message, at, {}, 0); // L11: a new sequence number, then R1
         return;
     }
     if (!entity.properties.forwardTo.isEmpty()) {
         const auto whole = loadWholeLocked(entity, seq);
         removeMessageLocked(entity, SubQueue::Main, seq);
         if (whole)
-            deliverLocked(entity, outgoingFromStored(*whole), at, {}, 0);
+            routeLocked(entity, outgoingFromStored(*whole), at, {}, 0);
         return;
     }
     MessageMeta active = *meta;
@@ -353,13 +356,14 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
     const Millis effective =
         effectiveTtlLocked(entity, active.ownTtl < 0 ? std::nullopt : std::optional(active.ownTtl));
     active.state = MessageState::Active;
-    active.instant = addSaturating(at, effective); // T2: expires at scheduled time + TTL
+    active.activatesOrExpiresAt =
+        addSaturating(at, effective); // T2: expires at scheduled time + TTL
     entity.main.insert(newSeq, active);
-    m_store->log(op::Activate{entity.id, seq, newSeq, at, active.instant, effective});
+    m_store->log(op::Activate{entity.id, seq, newSeq, at, active.activatesOrExpiresAt, effective});
     logProgressLocked(entity);
-    if (active.instant != kNever)
-        m_timers.push(
-            {active.instant, newSeq, static_cast<quint32>(entity.id), TimerKind::Expire, 0});
+    if (active.activatesOrExpiresAt != kNever)
+        m_timers.push({active.activatesOrExpiresAt, newSeq, static_cast<quint32>(entity.id),
+                       TimerKind::Expire, 0});
     m_feed->markAdded(entity.qualified());
     m_feed->markRemoved(entity.qualified());
     m_feed->markCounts(entity.qualified());
@@ -370,7 +374,7 @@ Result<void> BrokerImpl::cancelScheduled(const QString& path, qint64 seq) {
     {
         std::lock_guard lock(m_mutex);
         Instant now;
-        auto target = enterLocked(path, now);
+        auto target = fireDueAndResolveLocked(path, now);
         if (!target)
             return target.error();
         Entity& entity = *target->entity;

@@ -179,8 +179,8 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
                 if (seenBeforeLocked(*target, whole->messageId, now))
                     return; // L13 at the destination: dropped
                 ++target->flow.sent;
-                deliverLocked(*target, outgoingFromStored(*whole), now,
-                              {reason, description, entity.path}, 1);
+                routeLocked(*target, outgoingFromStored(*whole), now,
+                            {reason, description, entity.path}, 1);
                 return;
             }
         }

@@ -11,12 +11,13 @@ bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
     switch (event.kind) {
     case TimerKind::Activate: {
         const MessageMeta* meta = entity->main.find(event.seq);
-        return meta && meta->state == MessageState::Scheduled && meta->instant == event.due;
+        return meta && meta->state == MessageState::Scheduled &&
+               meta->activatesOrExpiresAt == event.due;
     }
     case TimerKind::Expire: {
         const MessageMeta* meta = entity->main.find(event.seq);
         return meta && meta->state == MessageState::Active && !meta->locked &&
-               meta->instant == event.due;
+               meta->activatesOrExpiresAt == event.due;
     }
     case TimerKind::LockExpire: {
         const LockInfo* lock =

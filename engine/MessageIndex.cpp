@@ -10,7 +10,7 @@ void MessageIndex::count(const MessageMeta& meta, int sign) {
     else if (meta.state == MessageState::Deferred)
         m_counts.deferred += sign;
     else
-        m_counts.available += sign;
+        m_counts.receivable += sign;
     m_counts.sizeInBytes += sign * static_cast<qint64>(meta.size);
 }
 
@@ -20,7 +20,7 @@ void MessageIndex::insert(qint64 seq, const MessageMeta& meta) {
     // Sends append in sequence order, so the hint makes the common insert O(1).
     m_messages.emplace_hint(m_messages.end(), seq, stored);
     if (stored.state == MessageState::Active)
-        markAvailable(seq);
+        markReceivable(seq);
     count(stored, +1);
 }
 
@@ -46,8 +46,8 @@ const MessageMeta* MessageIndex::find(qint64 seq) const {
     return it == m_messages.end() ? nullptr : &it->second;
 }
 
-std::optional<qint64> MessageIndex::firstAvailable() {
-    if (m_counts.available == 0)
+std::optional<qint64> MessageIndex::firstReceivable() {
+    if (m_counts.receivable == 0)
         return std::nullopt;
     for (auto it = m_messages.lower_bound(m_cursor); it != m_messages.end(); ++it) {
         if (it->second.state == MessageState::Active && !it->second.locked) {
@@ -79,7 +79,7 @@ void MessageIndex::unlock(qint64 seq) {
     count(*meta, +1);
     m_locks.erase(seq);
     if (meta->state == MessageState::Active)
-        markAvailable(seq);
+        markReceivable(seq);
 }
 
 const LockInfo* MessageIndex::lockOf(qint64 seq) const {
@@ -100,7 +100,7 @@ void MessageIndex::setState(qint64 seq, MessageState state) {
     meta->state = state;
     count(*meta, +1);
     if (!meta->locked && state == MessageState::Active)
-        markAvailable(seq);
+        markReceivable(seq);
 }
 
 void MessageIndex::resize(qint64 seq, quint32 size) {

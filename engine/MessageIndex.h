@@ -26,7 +26,7 @@ namespace hourglass {
 
 struct MessageMeta {
     // For a Scheduled message: the instant it becomes active. Otherwise its expiry (kNever).
-    Instant instant = kNever;
+    Instant activatesOrExpiresAt = kNever;
     // The message's own TimeToLive, or -1 when it has none (it then takes entity defaults).
     Millis ownTtl = -1;
     quint32 deliveryCount = 0;
@@ -34,7 +34,9 @@ struct MessageMeta {
     MessageState state = MessageState::Active;
     bool locked = false;
 
-    Instant expiresAt() const { return state == MessageState::Scheduled ? kNever : instant; }
+    Instant expiresAt() const {
+        return state == MessageState::Scheduled ? kNever : activatesOrExpiresAt;
+    }
 };
 
 struct LockInfo {
@@ -46,12 +48,12 @@ struct LockInfo {
 };
 
 struct IndexCounts {
-    qint64 available = 0; // Active and not locked
+    qint64 receivable = 0; // Active and not locked: what a receive can take now
     qint64 scheduled = 0;
     qint64 deferred = 0; // not locked
     qint64 locked = 0;
     qint64 sizeInBytes = 0;
-    qint64 total() const { return available + scheduled + deferred + locked; }
+    qint64 total() const { return receivable + scheduled + deferred + locked; }
 };
 
 class MessageIndex {
@@ -64,7 +66,7 @@ public:
     const MessageMeta* find(qint64 seq) const;
 
     // The lowest receivable sequence number, if any.
-    std::optional<qint64> firstAvailable();
+    std::optional<qint64> firstReceivable();
     // Locks a receivable (or deferred) message.
     void lock(qint64 seq, const LockInfo& info);
     // Releases a lock; an Active message becomes receivable again, a Deferred one stays deferred.
@@ -84,7 +86,7 @@ public:
 private:
     void count(const MessageMeta& meta, int sign);
 
-    void markAvailable(qint64 seq) { m_cursor = std::min(m_cursor, seq); }
+    void markReceivable(qint64 seq) { m_cursor = std::min(m_cursor, seq); }
 
     std::map<qint64, MessageMeta> m_messages;
     // No receivable message has a lower sequence number than this.

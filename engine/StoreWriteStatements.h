@@ -13,6 +13,24 @@ struct Store::WriteStatements {
         deleteNamespace, insertEntity, updateEntity, deleteEntityMessages, deleteEntityBodies,
         deleteEntityIds, deleteEntityDeliveries, deleteEntity, progress, rememberId, forgetIds,
         recordDeliveries, forgetDeliveries, begin, commit, rollback;
+
+    // Writes one logged operation (StoreWrites.cpp); empty on success, else SQLite's message.
+    QString apply(const op::InsertMessage& o);
+    QString apply(const op::DeleteMessage& o);
+    QString apply(const op::SetDeliveryCount& o);
+    QString apply(const op::SetState& o);
+    QString apply(const op::SetApplicationProperties& o);
+    QString apply(const op::MoveToDeadLetter& o);
+    QString apply(const op::Activate& o);
+    QString apply(const op::UpsertNamespace& o);
+    QString apply(const op::DeleteNamespace& o);
+    QString apply(const op::InsertEntity& o);
+    QString apply(const op::UpdateEntity& o);
+    QString apply(const op::DeleteEntity& o);
+    QString apply(const op::RememberMessageId& o);
+    QString apply(const op::ForgetMessageIds& o);
+    QString apply(const op::RecordDeliveries& o);
+    QString apply(const op::ForgetDeliveries& o);
 };
 
 } // namespace hourglass

@@ -61,164 +61,192 @@ Result<void> Store::prepareWriteStatements() {
 }
 
 QString Store::apply(const WriteOp& operation) {
-    auto& w = *m_ws;
-    return std::visit(
-        [&](const auto& o) -> QString {
-            using T = std::decay_t<decltype(o)>;
-            if constexpr (std::is_same_v<T, op::InsertMessage>) {
-                const StoredMessage& r = o.row;
-                auto& s = w.insertMessage;
-                s.bind(1, r.entityId);
-                s.bind(2, static_cast<int>(r.subQueue));
-                s.bind(3, r.sequenceNumber);
-                s.bind(4, static_cast<int>(r.state));
-                s.bind(5, static_cast<qint64>(r.deliveryCount));
-                s.bind(6, r.enqueuedAt);
-                s.bind(7, r.scheduledAt);
-                s.bind(8, r.expiresAt);
-                if (r.timeToLive)
-                    s.bind(9, *r.timeToLive);
-                else
-                    s.bindNull(9);
-                s.bind(10, r.effectiveTimeToLive);
-                s.bind(11, r.size);
-                s.bindText(12, r.messageId);
-                s.bindText(13, r.correlationId);
-                s.bindText(14, r.sessionId);
-                s.bindText(15, r.replyTo);
-                s.bindText(16, r.replyToSessionId);
-                s.bindText(17, r.to);
-                s.bindText(18, r.subject);
-                s.bindText(19, r.contentType);
-                s.bindBlob(20, r.applicationProperties);
-                s.bindText(21, r.deadLetterReason);
-                s.bindText(22, r.deadLetterDescription);
-                s.bindText(23, r.deadLetterSource);
-                QString failed = s.run();
-                if (!failed.isEmpty())
-                    return failed;
-                w.insertBody.bind(1, schema::bodyKey(r.entityId, r.sequenceNumber));
-                w.insertBody.bindBlob(2, r.body.isNull() ? QByteArray("") : r.body);
-                return w.insertBody.run();
-            } else if constexpr (std::is_same_v<T, op::DeleteMessage>) {
-                w.deleteMessage.bind(1, o.entityId);
-                w.deleteMessage.bind(2, static_cast<int>(o.subQueue));
-                w.deleteMessage.bind(3, o.seq);
-                QString failed = w.deleteMessage.run();
-                if (!failed.isEmpty())
-                    return failed;
-                w.deleteBody.bind(1, schema::bodyKey(o.entityId, o.seq));
-                return w.deleteBody.run();
-            } else if constexpr (std::is_same_v<T, op::SetDeliveryCount>) {
-                w.setDeliveryCount.bind(1, o.entityId);
-                w.setDeliveryCount.bind(2, static_cast<int>(o.subQueue));
-                w.setDeliveryCount.bind(3, o.seq);
-                w.setDeliveryCount.bind(4, static_cast<qint64>(o.deliveryCount));
-                w.setDeliveryCount.bind(5, o.deliveryRecord);
-                return w.setDeliveryCount.run();
-            } else if constexpr (std::is_same_v<T, op::SetState>) {
-                w.setState.bind(1, o.entityId);
-                w.setState.bind(2, static_cast<int>(o.subQueue));
-                w.setState.bind(3, o.seq);
-                w.setState.bind(4, static_cast<int>(o.state));
-                return w.setState.run();
-            } else if constexpr (std::is_same_v<T, op::SetApplicationProperties>) {
-                w.setProperties.bind(1, o.entityId);
-                w.setProperties.bind(2, static_cast<int>(o.subQueue));
-                w.setProperties.bind(3, o.seq);
-                w.setProperties.bindBlob(4, o.cbor);
-                w.setProperties.bind(5, o.size);
-                return w.setProperties.run();
-            } else if constexpr (std::is_same_v<T, op::MoveToDeadLetter>) {
-                w.moveToDeadLetter.bind(1, o.entityId);
-                w.moveToDeadLetter.bind(2, o.seq);
-                w.moveToDeadLetter.bindText(3, o.reason);
-                w.moveToDeadLetter.bindText(4, o.description);
-                return w.moveToDeadLetter.run();
-            } else if constexpr (std::is_same_v<T, op::Activate>) {
-                w.activateMessage.bind(1, o.entityId);
-                w.activateMessage.bind(2, o.oldSeq);
-                w.activateMessage.bind(3, o.newSeq);
-                w.activateMessage.bind(4, o.enqueuedAt);
-                w.activateMessage.bind(5, o.expiresAt);
-                w.activateMessage.bind(6, o.effectiveTtl);
-                QString failed = w.activateMessage.run();
-                if (!failed.isEmpty())
-                    return failed;
-                w.activateBody.bind(1, schema::bodyKey(o.entityId, o.oldSeq));
-                w.activateBody.bind(2, schema::bodyKey(o.entityId, o.newSeq));
-                return w.activateBody.run();
-            } else if constexpr (std::is_same_v<T, op::UpsertNamespace>) {
-                w.upsertNamespace.bindText(1, o.name);
-                w.upsertNamespace.bind(2, static_cast<int>(o.tier));
-                w.upsertNamespace.bind(3, o.ordinal);
-                return w.upsertNamespace.run();
-            } else if constexpr (std::is_same_v<T, op::DeleteNamespace>) {
-                w.deleteNamespace.bindText(1, o.name);
-                return w.deleteNamespace.run();
-            } else if constexpr (std::is_same_v<T, op::InsertEntity>) {
-                const StoredEntity& e = o.row;
-                auto& s = w.insertEntity;
-                s.bind(1, e.id);
-                s.bindText(2, e.namespaceName);
-                s.bindText(3, e.path);
-                s.bindText(4, e.path.toLower());
-                s.bind(5, static_cast<int>(e.kind));
-                s.bindText(6, QString::fromUtf8(e.propertiesJson));
-                s.bindText(7, QString::fromUtf8(e.rulesJson));
-                s.bind(8, e.createdAt);
-                s.bind(9, e.updatedAt);
-                s.bind(10, e.lastActivity);
-                s.bind(11, e.nextSequenceNumber);
-                return s.run();
-            } else if constexpr (std::is_same_v<T, op::UpdateEntity>) {
-                w.updateEntity.bind(1, o.id);
-                w.updateEntity.bindText(2, QString::fromUtf8(o.propertiesJson));
-                w.updateEntity.bindText(3, QString::fromUtf8(o.rulesJson));
-                w.updateEntity.bind(4, o.updatedAt);
-                return w.updateEntity.run();
-            } else if constexpr (std::is_same_v<T, op::DeleteEntity>) {
-                w.deleteEntityMessages.bind(1, o.id);
-                QString failed = w.deleteEntityMessages.run();
-                if (failed.isEmpty()) {
-                    w.deleteEntityBodies.bind(1, schema::bodyKey(o.id, 0));
-                    w.deleteEntityBodies.bind(2, schema::bodyKey(o.id + 1, 0));
-                    failed = w.deleteEntityBodies.run();
-                }
-                if (failed.isEmpty()) {
-                    w.deleteEntityIds.bind(1, o.id);
-                    failed = w.deleteEntityIds.run();
-                }
-                if (failed.isEmpty()) {
-                    w.deleteEntityDeliveries.bind(1, o.id);
-                    failed = w.deleteEntityDeliveries.run();
-                }
-                if (failed.isEmpty()) {
-                    w.deleteEntity.bind(1, o.id);
-                    failed = w.deleteEntity.run();
-                }
-                return failed;
-            } else if constexpr (std::is_same_v<T, op::RememberMessageId>) {
-                w.rememberId.bind(1, o.entityId);
-                w.rememberId.bindText(2, o.messageId);
-                w.rememberId.bind(3, o.seenAt);
-                return w.rememberId.run();
-            } else if constexpr (std::is_same_v<T, op::ForgetMessageIds>) {
-                w.forgetIds.bind(1, o.entityId);
-                w.forgetIds.bind(2, o.seenBefore);
-                return w.forgetIds.run();
-            } else if constexpr (std::is_same_v<T, op::RecordDeliveries>) {
-                w.recordDeliveries.bind(1, o.id);
-                w.recordDeliveries.bind(2, o.entityId);
-                w.recordDeliveries.bind(3, static_cast<int>(o.subQueue));
-                w.recordDeliveries.bindBlob(4, schema::encodeSequenceNumbers(o.seqs));
-                return w.recordDeliveries.run();
-            } else if constexpr (std::is_same_v<T, op::ForgetDeliveries>) {
-                w.forgetDeliveries.bind(1, o.id);
-                return w.forgetDeliveries.run();
-            }
-        },
-        operation);
+    return std::visit([this](const auto& o) { return m_ws->apply(o); }, operation);
+}
+
+// One write per logged operation kind (Store.h), with the statements prepared above.
+
+QString Store::WriteStatements::apply(const op::InsertMessage& o) {
+    const StoredMessage& r = o.row;
+    auto& s = insertMessage;
+    s.bind(1, r.entityId);
+    s.bind(2, static_cast<int>(r.subQueue));
+    s.bind(3, r.sequenceNumber);
+    s.bind(4, static_cast<int>(r.state));
+    s.bind(5, static_cast<qint64>(r.deliveryCount));
+    s.bind(6, r.enqueuedAt);
+    s.bind(7, r.scheduledAt);
+    s.bind(8, r.expiresAt);
+    if (r.timeToLive)
+        s.bind(9, *r.timeToLive);
+    else
+        s.bindNull(9);
+    s.bind(10, r.effectiveTimeToLive);
+    s.bind(11, r.size);
+    s.bindText(12, r.messageId);
+    s.bindText(13, r.correlationId);
+    s.bindText(14, r.sessionId);
+    s.bindText(15, r.replyTo);
+    s.bindText(16, r.replyToSessionId);
+    s.bindText(17, r.to);
+    s.bindText(18, r.subject);
+    s.bindText(19, r.contentType);
+    s.bindBlob(20, r.applicationProperties);
+    s.bindText(21, r.deadLetterReason);
+    s.bindText(22, r.deadLetterDescription);
+    s.bindText(23, r.deadLetterSource);
+    QString failed = s.run();
+    if (!failed.isEmpty())
+        return failed;
+    insertBody.bind(1, schema::bodyKey(r.entityId, r.sequenceNumber));
+    insertBody.bindBlob(2, r.body.isNull() ? QByteArray("") : r.body);
+    return insertBody.run();
+}
+
+QString Store::WriteStatements::apply(const op::DeleteMessage& o) {
+    deleteMessage.bind(1, o.entityId);
+    deleteMessage.bind(2, static_cast<int>(o.subQueue));
+    deleteMessage.bind(3, o.seq);
+    QString failed = deleteMessage.run();
+    if (!failed.isEmpty())
+        return failed;
+    deleteBody.bind(1, schema::bodyKey(o.entityId, o.seq));
+    return deleteBody.run();
+}
+
+QString Store::WriteStatements::apply(const op::SetDeliveryCount& o) {
+    setDeliveryCount.bind(1, o.entityId);
+    setDeliveryCount.bind(2, static_cast<int>(o.subQueue));
+    setDeliveryCount.bind(3, o.seq);
+    setDeliveryCount.bind(4, static_cast<qint64>(o.deliveryCount));
+    setDeliveryCount.bind(5, o.deliveryRecord);
+    return setDeliveryCount.run();
+}
+
+QString Store::WriteStatements::apply(const op::SetState& o) {
+    setState.bind(1, o.entityId);
+    setState.bind(2, static_cast<int>(o.subQueue));
+    setState.bind(3, o.seq);
+    setState.bind(4, static_cast<int>(o.state));
+    return setState.run();
+}
+
+QString Store::WriteStatements::apply(const op::SetApplicationProperties& o) {
+    setProperties.bind(1, o.entityId);
+    setProperties.bind(2, static_cast<int>(o.subQueue));
+    setProperties.bind(3, o.seq);
+    setProperties.bindBlob(4, o.cbor);
+    setProperties.bind(5, o.size);
+    return setProperties.run();
+}
+
+QString Store::WriteStatements::apply(const op::MoveToDeadLetter& o) {
+    moveToDeadLetter.bind(1, o.entityId);
+    moveToDeadLetter.bind(2, o.seq);
+    moveToDeadLetter.bindText(3, o.reason);
+    moveToDeadLetter.bindText(4, o.description);
+    return moveToDeadLetter.run();
+}
+
+QString Store::WriteStatements::apply(const op::Activate& o) {
+    activateMessage.bind(1, o.entityId);
+    activateMessage.bind(2, o.oldSeq);
+    activateMessage.bind(3, o.newSeq);
+    activateMessage.bind(4, o.enqueuedAt);
+    activateMessage.bind(5, o.expiresAt);
+    activateMessage.bind(6, o.effectiveTtl);
+    QString failed = activateMessage.run();
+    if (!failed.isEmpty())
+        return failed;
+    activateBody.bind(1, schema::bodyKey(o.entityId, o.oldSeq));
+    activateBody.bind(2, schema::bodyKey(o.entityId, o.newSeq));
+    return activateBody.run();
+}
+
+QString Store::WriteStatements::apply(const op::UpsertNamespace& o) {
+    upsertNamespace.bindText(1, o.name);
+    upsertNamespace.bind(2, static_cast<int>(o.tier));
+    upsertNamespace.bind(3, o.ordinal);
+    return upsertNamespace.run();
+}
+
+QString Store::WriteStatements::apply(const op::DeleteNamespace& o) {
+    deleteNamespace.bindText(1, o.name);
+    return deleteNamespace.run();
+}
+
+QString Store::WriteStatements::apply(const op::InsertEntity& o) {
+    const StoredEntity& e = o.row;
+    auto& s = insertEntity;
+    s.bind(1, e.id);
+    s.bindText(2, e.namespaceName);
+    s.bindText(3, e.path);
+    s.bindText(4, e.path.toLower());
+    s.bind(5, static_cast<int>(e.kind));
+    s.bindText(6, QString::fromUtf8(e.propertiesJson));
+    s.bindText(7, QString::fromUtf8(e.rulesJson));
+    s.bind(8, e.createdAt);
+    s.bind(9, e.updatedAt);
+    s.bind(10, e.lastActivity);
+    s.bind(11, e.nextSequenceNumber);
+    return s.run();
+}
+
+QString Store::WriteStatements::apply(const op::UpdateEntity& o) {
+    updateEntity.bind(1, o.id);
+    updateEntity.bindText(2, QString::fromUtf8(o.propertiesJson));
+    updateEntity.bindText(3, QString::fromUtf8(o.rulesJson));
+    updateEntity.bind(4, o.updatedAt);
+    return updateEntity.run();
+}
+
+QString Store::WriteStatements::apply(const op::DeleteEntity& o) {
+    deleteEntityMessages.bind(1, o.id);
+    QString failed = deleteEntityMessages.run();
+    if (failed.isEmpty()) {
+        deleteEntityBodies.bind(1, schema::bodyKey(o.id, 0));
+        deleteEntityBodies.bind(2, schema::bodyKey(o.id + 1, 0));
+        failed = deleteEntityBodies.run();
+    }
+    if (failed.isEmpty()) {
+        deleteEntityIds.bind(1, o.id);
+        failed = deleteEntityIds.run();
+    }
+    if (failed.isEmpty()) {
+        deleteEntityDeliveries.bind(1, o.id);
+        failed = deleteEntityDeliveries.run();
+    }
+    if (failed.isEmpty()) {
+        deleteEntity.bind(1, o.id);
+        failed = deleteEntity.run();
+    }
+    return failed;
+}
+
+QString Store::WriteStatements::apply(const op::RememberMessageId& o) {
+    rememberId.bind(1, o.entityId);
+    rememberId.bindText(2, o.messageId);
+    rememberId.bind(3, o.seenAt);
+    return rememberId.run();
+}
+
+QString Store::WriteStatements::apply(const op::ForgetMessageIds& o) {
+    forgetIds.bind(1, o.entityId);
+    forgetIds.bind(2, o.seenBefore);
+    return forgetIds.run();
+}
+
+QString Store::WriteStatements::apply(const op::RecordDeliveries& o) {
+    recordDeliveries.bind(1, o.id);
+    recordDeliveries.bind(2, o.entityId);
+    recordDeliveries.bind(3, static_cast<int>(o.subQueue));
+    recordDeliveries.bindBlob(4, schema::encodeSequenceNumbers(o.seqs));
+    return recordDeliveries.run();
+}
+
+QString Store::WriteStatements::apply(const op::ForgetDeliveries& o) {
+    forgetDeliveries.bind(1, o.id);
+    return forgetDeliveries.run();
 }
 
 } // namespace hourglass

@@ -12,7 +12,7 @@
 #include "Broker.h"
 #include "EntityPath.h"
 #include "MessageIndex.h"
-#include "Store.h"
+#include "store/Store.h"
 #include "TimerQueue.h"
 
 #include <QHash>

@@ -1,7 +1,7 @@
 #include "RawSqliteStore.h"
 
 #include "BenchSupport.h"
-#include "StoreSchema.h"
+#include "store/StoreSchema.h"
 
 #include <QFile>
 

@@ -8,7 +8,7 @@
 
 #include "Broker.h"
 #include "ResultText.h"
-#include "StoreSchema.h"
+#include "store/StoreSchema.h"
 #include "TestBroker.h"
 
 #include <QCryptographicHash>

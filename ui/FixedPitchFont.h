@@ -1,9 +1,9 @@
 #pragma once
 // A font that really is fixed-pitch, for message bodies and counters. The system's fixed font is
 // only a request ("monospace"): fontconfig may answer it with a face that is not fixed-pitch once
-// more fonts are installed (Noto Sans Mono from fonts-noto-core, which imagemagick brings, reports
-// proportional spacing), so the answer is checked with QFontInfo and, when it is not, known
-// fixed-pitch families are tried, then any installed one.
+// more fonts are installed (with fonts-noto-core and imagemagick's fonts, "monospace" resolves to
+// Noto Sans Mono, which Qt does not report as fixed-pitch), so the answer is checked with QFontInfo
+// and, when it is not fixed-pitch, known fixed-pitch families are tried, then any installed one.
 
 #include <QFont>
 #include <QFontDatabase>

@@ -2,7 +2,7 @@
 #   make run    installs missing packages, configures, builds into build/, runs the app
 #   make test   the same set-up, then every test through ctest
 # Other targets: make build, make bench (Release build, prints the engine and window benchmarks),
-# make format.
+# make format, make print-packages (the PACKAGES list, read by the set-up check in tests/setup).
 
 BUILD      ?= build
 BENCH_DIR  ?= build-release
@@ -10,7 +10,7 @@ PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev 
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2
 
-.PHONY: deps configure build run test bench format clean
+.PHONY: deps configure build run test bench format clean print-packages
 
 deps:
 	@missing=""; \
@@ -44,3 +44,6 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(BENCH_DIR)
+
+print-packages:
+	@echo $(PACKAGES)

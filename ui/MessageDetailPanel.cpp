@@ -1,11 +1,11 @@
 #include "MessageDetailPanel.h"
 
 #include "BrokerClient.h"
+#include "FixedPitchFont.h"
 
 #include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
-#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -135,7 +135,7 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     m_body->setObjectName(QStringLiteral("messageBody"));
     m_body->setReadOnly(true);
     m_body->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_body->setFont(fixedPitchFont());
     m_copyBody->setObjectName(QStringLiteral("copyBody"));
     m_copyProperties->setObjectName(QStringLiteral("copyProperties"));
 

@@ -1,5 +1,6 @@
 #include "ScenarioPanel.h"
 
+#include "FixedPitchFont.h"
 #include "ScenarioSession.h"
 #include "ScenarioStepText.h"
 #include "ScenarioStepsModel.h"
@@ -140,10 +141,7 @@ QWidget* ScenarioPanel::buildControls() {
     m_timeline->setMaximumHeight(8);
     m_progress = new QLabel;
     m_progress->setObjectName(QStringLiteral("scenarioProgress"));
-    QFont digits = m_progress->font();
-    digits.setFamily(QStringLiteral("monospace"));
-    digits.setStyleHint(QFont::Monospace);
-    m_progress->setFont(digits);
+    m_progress->setFont(fixedPitchFont(m_progress->font()));
 
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);

@@ -2,6 +2,7 @@
 
 #include "BodyFormatter.h"
 #include "DurationText.h"
+#include "FixedPitchFont.h"
 #include "PropertyTableEditor.h"
 
 #include <QButtonGroup>
@@ -11,7 +12,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -67,7 +67,7 @@ SendForm::SendForm(const Clock& clock, QWidget* parent)
     , m_properties(new PropertyTableEditor(this))
     , m_repeat(new QSpinBox(this)) {
     m_body->setObjectName(QStringLiteral("sendBody"));
-    m_body->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_body->setFont(fixedPitchFont());
     m_body->setPlaceholderText(tr("Message body (UTF-8 text), or load a file"));
     m_loadFile->setObjectName(QStringLiteral("sendLoadFile"));
     m_bodySource->setObjectName(QStringLiteral("sendBodySource"));

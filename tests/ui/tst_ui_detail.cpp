@@ -1,15 +1,17 @@
 // The message detail panel: the body formatter's layouts and view choice, and the panel over a
 // real broker (system properties including T9's derived expiry, application properties, body
-// views, copy buttons, inline errors, L7 dead-letter reasons).
+// views, copy buttons, inline errors, L7 dead-letter reasons), and the fixed-pitch body font.
 
 #include "BodyFormatter.h"
 #include "BrokerClient.h"
 #include "ClientCall.h"
+#include "FixedPitchFont.h"
 #include "MessageDetailPanel.h"
 #include "TestBroker.h"
 
 #include <QClipboard>
 #include <QComboBox>
+#include <QFontInfo>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -123,6 +125,7 @@ private slots:
     void bestView_data();
     void bestView();
 
+    void fixedPitchFontFromAProportionalOne();
     void panelShowsEveryProperty();
     void bodyViewSwitchesToHex();
     void copyButtonsFillTheClipboard();
@@ -216,6 +219,20 @@ void TestUiDetail::bestView() {
     QFETCH(QString, contentType);
     QFETCH(int, view);
     QCOMPARE(int(ui::bestView(body, contentType)), view);
+}
+
+// The system's fixed font is fixed-pitch on a machine with few fonts, so the panel test alone never
+// reaches the fallbacks; a proportional base (the application's sans-serif font) always does.
+void TestUiDetail::fixedPitchFontFromAProportionalOne() {
+    QFont base = QGuiApplication::font();
+    base.setFamily(QStringLiteral("DejaVu Sans"));
+    base.setPointSize(13);
+    base.setBold(true);
+    const QFont fixed = fixedPitchFont(base);
+    QVERIFY2(QFontInfo(fixed).fixedPitch(), qPrintable(QFontInfo(fixed).family()));
+    QCOMPARE(fixed.pointSize(), 13);
+    QVERIFY(fixed.bold());
+    QVERIFY(QFontInfo(fixedPitchFont()).fixedPitch());
 }
 
 void TestUiDetail::panelShowsEveryProperty() {

@@ -1,4 +1,4 @@
-#include "BodyFormatter.h"
+#include "common/BodyFormatter.h"
 
 #include <QJsonDocument>
 #include <QJsonParseError>

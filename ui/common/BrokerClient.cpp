@@ -1,4 +1,4 @@
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QThread>
 

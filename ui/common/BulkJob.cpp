@@ -1,6 +1,6 @@
-#include "BulkJob.h"
+#include "common/BulkJob.h"
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 namespace hourglass::ui {
 

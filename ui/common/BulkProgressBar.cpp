@@ -1,6 +1,6 @@
-#include "BulkProgressBar.h"
+#include "common/BulkProgressBar.h"
 
-#include "BulkJob.h"
+#include "common/BulkJob.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -5,7 +5,7 @@
 //
 // Object names for tests: "bulkTitle", "bulkProgress", "bulkCancel".
 
-#include "BulkJob.h"
+#include "common/BulkJob.h"
 
 #include <QPointer>
 #include <QWidget>

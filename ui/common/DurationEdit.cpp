@@ -1,7 +1,7 @@
-#include "DurationEdit.h"
+#include "common/DurationEdit.h"
 
-#include "DurationText.h"
-#include "InlineError.h"
+#include "common/DurationText.h"
+#include "common/InlineError.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

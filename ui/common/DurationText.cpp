@@ -1,4 +1,4 @@
-#include "DurationText.h"
+#include "common/DurationText.h"
 
 #include <algorithm>
 

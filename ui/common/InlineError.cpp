@@ -1,6 +1,6 @@
-#include "InlineError.h"
+#include "common/InlineError.h"
 
-#include "Theme.h"
+#include "common/Theme.h"
 
 #include <QLabel>
 #include <QPalette>

@@ -1,4 +1,4 @@
-#include "MessageDrag.h"
+#include "common/MessageDrag.h"
 
 #include <QDataStream>
 #include <QFile>

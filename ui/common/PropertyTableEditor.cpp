@@ -1,4 +1,4 @@
-#include "PropertyTableEditor.h"
+#include "common/PropertyTableEditor.h"
 
 #include <QComboBox>
 #include <QDateTime>

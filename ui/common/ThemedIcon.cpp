@@ -1,4 +1,4 @@
-#include "ThemedIcon.h"
+#include "common/ThemedIcon.h"
 
 #include <QPainter>
 #include <QPixmap>

@@ -1,12 +1,12 @@
 // The dead-letter panel: loading, selection, state and the reason filter. Its widgets are built in
 // DeadLetterPanelLayout.cpp, its actions (resubmit, delete, purge, export) are in
 // DeadLetterPanelActions.cpp.
-#include "DeadLetterPanel.h"
+#include "deadletter/DeadLetterPanel.h"
 
-#include "BrokerClient.h"
-#include "BulkProgressBar.h"
-#include "DeadLetterReasonsModel.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "common/BulkProgressBar.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageViewModel.h"
 
 #include <QAction>
 #include <QItemSelectionModel>

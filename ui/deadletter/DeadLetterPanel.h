@@ -16,9 +16,9 @@
 // "resubmitAll", "deleteSelected", "purgeDeadLetters", "exportSelected", dialogs "confirmPurge",
 // "confirmDelete", "exportDirectory"; the progress strip has "bulkProgress" and "bulkCancel".
 
-#include "BulkJob.h"
-#include "NamespaceTreeModel.h"
 #include "Status.h"
+#include "common/BulkJob.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -1,10 +1,10 @@
 // The dead-letter panel's actions: resubmit, delete, purge and export, each a BulkJob over
 // sequence numbers (DeadLetterPanel.h).
-#include "DeadLetterPanel.h"
+#include "deadletter/DeadLetterPanel.h"
 
-#include "BrokerClient.h"
-#include "BulkProgressBar.h"
-#include "MessageExport.h"
+#include "common/BrokerClient.h"
+#include "common/BulkProgressBar.h"
+#include "messages/MessageExport.h"
 
 #include <QAction>
 #include <QFileDialog>

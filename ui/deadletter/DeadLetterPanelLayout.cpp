@@ -1,10 +1,10 @@
 // The dead-letter panel's widgets: the action buttons, the reasons beside the messages, and the
 // "Load more" footer (DeadLetterPanel.h).
-#include "DeadLetterPanel.h"
+#include "deadletter/DeadLetterPanel.h"
 
-#include "DeadLetterReasonsModel.h"
-#include "MessageDragSource.h"
-#include "MessageViewModel.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageDragSource.h"
+#include "messages/MessageViewModel.h"
 
 #include <QAction>
 #include <QHBoxLayout>

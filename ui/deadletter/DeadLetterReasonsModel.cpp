@@ -1,6 +1,6 @@
-#include "DeadLetterReasonsModel.h"
+#include "deadletter/DeadLetterReasonsModel.h"
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QLocale>
 

@@ -1,6 +1,6 @@
-#include "CountsHistory.h"
+#include "demo/CountsHistory.h"
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 namespace hourglass::ui {
 

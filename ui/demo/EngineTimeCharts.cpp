@@ -1,6 +1,6 @@
-#include "EngineTimeCharts.h"
+#include "demo/EngineTimeCharts.h"
 
-#include "CountsHistory.h"
+#include "demo/CountsHistory.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,11 +1,11 @@
-#include "EntityChartsPanel.h"
+#include "demo/EntityChartsPanel.h"
 
-#include "BrokerClient.h"
 #include "ChangeFeed.h"
-#include "CountsHistory.h"
-#include "DeadLetterReasonsModel.h"
-#include "EngineTimeCharts.h"
-#include "Theme.h"
+#include "common/BrokerClient.h"
+#include "common/Theme.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/CountsHistory.h"
+#include "demo/EngineTimeCharts.h"
 
 #include <QAction>
 #include <QEvent>

@@ -15,8 +15,8 @@
 // Object names for tests: "chartsTitle", "chartsEmpty", chart views "countsChart",
 // "throughputChart", "reasonsChart", action "saveChartsPng", dialog "saveChartsDialog".
 
-#include "NamespaceTreeModel.h"
 #include "Status.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,4 +1,4 @@
-#include "PresentationCountTiles.h"
+#include "demo/PresentationCountTiles.h"
 
 #include <QEvent>
 #include <QFrame>

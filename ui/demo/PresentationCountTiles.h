@@ -8,7 +8,7 @@
 // "presentationLocked", "presentationDeferred", "presentationDeadLettered".
 
 #include "Broker.h"
-#include "EngineTimeCharts.h"
+#include "demo/EngineTimeCharts.h"
 
 #include <QColor>
 #include <QList>

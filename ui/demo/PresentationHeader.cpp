@@ -1,7 +1,7 @@
-#include "PresentationHeader.h"
+#include "demo/PresentationHeader.h"
 
-#include "BrokerClient.h"
-#include "TimeControlBar.h"
+#include "common/BrokerClient.h"
+#include "demo/TimeControlBar.h"
 
 #include <QDateTime>
 #include <QGridLayout>

@@ -1,11 +1,11 @@
-#include "PresentationMode.h"
+#include "demo/PresentationMode.h"
 
-#include "MainWindow.h"
-#include "MessageBar.h"
-#include "PresentationView.h"
-#include "ScenarioController.h"
-#include "ScenarioPanel.h"
-#include "ScenarioSession.h"
+#include "demo/PresentationView.h"
+#include "demo/ScenarioController.h"
+#include "demo/ScenarioPanel.h"
+#include "demo/ScenarioSession.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include <QAction>
 

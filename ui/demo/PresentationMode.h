@@ -8,7 +8,7 @@
 // restart), the view closes with the old client and opens again on the new one, on the same
 // entity, so the room keeps watching.
 
-#include "NamespaceTreeModel.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QObject>
 #include <QPointer>

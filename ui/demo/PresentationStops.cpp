@@ -1,4 +1,4 @@
-#include "PresentationStops.h"
+#include "demo/PresentationStops.h"
 
 #include <QCoreApplication>
 

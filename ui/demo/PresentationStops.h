@@ -5,7 +5,7 @@
 // picks here. Also the names the presentation header shows for a qualified path.
 
 #include "Broker.h"
-#include "NamespaceTreeModel.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QList>
 #include <QString>

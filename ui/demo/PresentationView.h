@@ -19,8 +19,8 @@
 // "presentationChart", "presentationEmpty" (unknown entity), "presentationHint", actions
 // "presentationExit", "presentationPrevious", "presentationNext", "presentationPlayPause".
 
-#include "NamespaceTreeModel.h"
 #include "Status.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,13 +1,13 @@
-#include "ScenarioController.h"
+#include "demo/ScenarioController.h"
 
-#include "BrokerClient.h"
-#include "MainWindow.h"
-#include "MessageBar.h"
-#include "NamespaceTreePanel.h"
-#include "ScenarioGallery.h"
-#include "ScenarioPanel.h"
-#include "ScenarioSession.h"
-#include "TimeControlBar.h"
+#include "common/BrokerClient.h"
+#include "demo/ScenarioGallery.h"
+#include "demo/ScenarioPanel.h"
+#include "demo/ScenarioSession.h"
+#include "demo/TimeControlBar.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include <QAction>
 #include <QCoreApplication>

@@ -1,6 +1,6 @@
-#include "ScenarioGallery.h"
+#include "demo/ScenarioGallery.h"
 
-#include "ScenarioStepText.h"
+#include "demo/ScenarioStepText.h"
 #include "scenario/ScenarioFile.h"
 
 #include <QDialogButtonBox>

@@ -1,9 +1,9 @@
-#include "ScenarioPanel.h"
+#include "demo/ScenarioPanel.h"
 
-#include "ScenarioSession.h"
-#include "ScenarioStepText.h"
-#include "ScenarioStepsModel.h"
-#include "ThemedIcon.h"
+#include "common/ThemedIcon.h"
+#include "demo/ScenarioSession.h"
+#include "demo/ScenarioStepText.h"
+#include "demo/ScenarioStepsModel.h"
 
 #include <QAction>
 #include <QComboBox>

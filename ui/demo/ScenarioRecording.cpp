@@ -1,7 +1,7 @@
-#include "ScenarioRecording.h"
+#include "demo/ScenarioRecording.h"
 
-#include "BrokerClient.h"
 #include "OperationObserver.h"
+#include "common/BrokerClient.h"
 #include "scenario/ScenarioRecorder.h"
 
 #include <QAction>

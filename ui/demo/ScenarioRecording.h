@@ -14,8 +14,8 @@
 // "scenarioSaveDialog"; the status-bar indicator "recordingIndicator" ("● REC 01:23 · 7 steps",
 // hidden while not recording).
 
-#include "NamespaceTreeModel.h"
 #include "Status.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QObject>
 #include <QPointer>

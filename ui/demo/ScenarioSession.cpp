@@ -1,4 +1,4 @@
-#include "ScenarioSession.h"
+#include "demo/ScenarioSession.h"
 
 #include "Broker.h"
 #include "scenario/ScenarioRunner.h"

@@ -1,6 +1,6 @@
-#include "ScenarioStepText.h"
+#include "demo/ScenarioStepText.h"
 
-#include "DurationText.h"
+#include "common/DurationText.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
-#include "ScenarioStepsModel.h"
+#include "demo/ScenarioStepsModel.h"
 
-#include "ScenarioSession.h"
-#include "ScenarioStepText.h"
+#include "demo/ScenarioSession.h"
+#include "demo/ScenarioStepText.h"
 
 #include <QApplication>
 #include <QBrush>

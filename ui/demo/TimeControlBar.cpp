@@ -1,10 +1,10 @@
-#include "TimeControlBar.h"
+#include "demo/TimeControlBar.h"
 
-#include "ThemedIcon.h"
+#include "common/ThemedIcon.h"
 
-#include "BrokerClient.h"
-#include "DurationEdit.h"
-#include "DurationText.h"
+#include "common/BrokerClient.h"
+#include "common/DurationEdit.h"
+#include "common/DurationText.h"
 
 #include <QAction>
 #include <QComboBox>

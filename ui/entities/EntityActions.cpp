@@ -1,9 +1,9 @@
-#include "EntityActions.h"
+#include "entities/EntityActions.h"
 
-#include "EntityDialog.h"
 #include "EntityPath.h"
-#include "NamespaceDialog.h"
-#include "RuleDialog.h"
+#include "entities/EntityDialog.h"
+#include "entities/NamespaceDialog.h"
+#include "entities/RuleDialog.h"
 #include "scenario/EmulatorConfig.h"
 
 #include <QAction>

@@ -9,8 +9,8 @@
 // Object names of what it opens: "namespaceDialog", "entityDialog", "ruleDialog" and the
 // "confirmDelete" message box (its Ok button deletes).
 
-#include "BrokerClient.h"
-#include "NamespaceTreeModel.h"
+#include "common/BrokerClient.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QKeySequence>
 #include <QObject>

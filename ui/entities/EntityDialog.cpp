@@ -1,8 +1,8 @@
-#include "EntityDialog.h"
+#include "entities/EntityDialog.h"
 
 #include "EntityPath.h"
-#include "EntityPropertyForm.h"
-#include "InlineError.h"
+#include "common/InlineError.h"
+#include "entities/EntityPropertyForm.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -10,7 +10,7 @@
 // subscription name; read-only when editing), "entityTopic" (subscriptions), the property fields
 // of EntityPropertyForm, "entityDialogError", "entityDialogOk", "entityDialogCancel".
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QDialog>
 

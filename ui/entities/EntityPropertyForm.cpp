@@ -1,7 +1,7 @@
-#include "EntityPropertyForm.h"
+#include "entities/EntityPropertyForm.h"
 
-#include "DurationEdit.h"
-#include "InlineError.h"
+#include "common/DurationEdit.h"
+#include "common/InlineError.h"
 
 #include <QCheckBox>
 #include <QComboBox>

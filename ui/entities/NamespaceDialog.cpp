@@ -1,6 +1,6 @@
-#include "NamespaceDialog.h"
+#include "entities/NamespaceDialog.h"
 
-#include "InlineError.h"
+#include "common/InlineError.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -6,7 +6,7 @@
 // Object names: "namespaceDialog", "namespaceName", "namespaceTier", "namespaceDialogError",
 // "namespaceDialogOk".
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QDialog>
 

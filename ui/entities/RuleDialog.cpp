@@ -1,7 +1,7 @@
-#include "RuleDialog.h"
+#include "entities/RuleDialog.h"
 
-#include "InlineError.h"
-#include "RuleEditor.h"
+#include "common/InlineError.h"
+#include "entities/RuleEditor.h"
 
 #include <QDialogButtonBox>
 #include <QGroupBox>

@@ -9,7 +9,7 @@
 // "addRule", "removeRule", "confirmRemoveRule" (the non-blocking confirmation), "ruleDialogError",
 // "ruleDialogClose", and the fields of RuleEditor.
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
-#include "RuleEditor.h"
+#include "entities/RuleEditor.h"
 
-#include "PropertyTableEditor.h"
+#include "common/PropertyTableEditor.h"
 
 #include <QComboBox>
 #include <QFormLayout>

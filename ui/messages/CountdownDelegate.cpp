@@ -1,7 +1,7 @@
-#include "CountdownDelegate.h"
+#include "messages/CountdownDelegate.h"
 
-#include "DurationText.h"
-#include "MessageListModel.h"
+#include "common/DurationText.h"
+#include "messages/MessageListModel.h"
 
 #include <QApplication>
 #include <QPainter>

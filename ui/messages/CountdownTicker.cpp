@@ -1,4 +1,4 @@
-#include "CountdownTicker.h"
+#include "messages/CountdownTicker.h"
 
 #include <QAbstractItemModel>
 #include <QTableView>

@@ -1,6 +1,6 @@
-#include "MessageColumns.h"
+#include "messages/MessageColumns.h"
 
-#include "DurationText.h"
+#include "common/DurationText.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -5,7 +5,7 @@
 // Pure functions: `now` comes from the engine's clock, `lockDuration` is the entity's.
 
 #include "Message.h"
-#include "MessageListModel.h"
+#include "messages/MessageListModel.h"
 
 #include <QVariant>
 

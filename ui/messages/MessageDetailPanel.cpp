@@ -1,6 +1,6 @@
-#include "MessageDetailPanel.h"
+#include "messages/MessageDetailPanel.h"
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QClipboard>
 #include <QComboBox>

@@ -7,10 +7,10 @@
 // engine reports that the shown message's path changed (a lock taken, a settlement), the panel
 // reads the message again and keeps the body view the user chose.
 
-#include "BodyFormatter.h"
 #include "ChangeFeed.h"
 #include "Message.h"
 #include "Status.h"
+#include "common/BodyFormatter.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
-#include "MessageDragFiles.h"
+#include "messages/MessageDragFiles.h"
 
-#include "BrokerClient.h"
-#include "MessageExport.h"
+#include "common/BrokerClient.h"
+#include "messages/MessageExport.h"
 
 #include <QDir>
 #include <QTemporaryDir>

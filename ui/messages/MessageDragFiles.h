@@ -10,7 +10,7 @@
 //
 // Threads: GUI thread only; the reads and writes run through BrokerClient.
 
-#include "MessageDrag.h"
+#include "common/MessageDrag.h"
 
 #include <QList>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "MessageDragSource.h"
+#include "messages/MessageDragSource.h"
 
-#include "MessageDragFiles.h"
+#include "messages/MessageDragFiles.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

@@ -11,8 +11,8 @@
 //
 // Threads: GUI thread only.
 
-#include "MessageDrag.h"
 #include "Status.h"
+#include "common/MessageDrag.h"
 
 #include <QModelIndex>
 #include <QObject>

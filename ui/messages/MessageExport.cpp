@@ -1,6 +1,6 @@
-#include "MessageExport.h"
+#include "messages/MessageExport.h"
 
-#include "BodyFormatter.h"
+#include "common/BodyFormatter.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "MessageFilterBar.h"
+#include "messages/MessageFilterBar.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -5,7 +5,7 @@
 //
 // Object names for tests: "messageFilter", "searchBodies", "messageFilterClear", "filterStatus".
 
-#include "MessageMatcher.h"
+#include "messages/MessageMatcher.h"
 
 #include <QWidget>
 

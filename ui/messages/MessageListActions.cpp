@@ -1,10 +1,10 @@
-#include "MessageListActions.h"
+#include "messages/MessageListActions.h"
 
-#include "BrokerClient.h"
-#include "BulkJob.h"
-#include "BulkProgressBar.h"
-#include "MessageExport.h"
-#include "MessageListPanel.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "common/BulkProgressBar.h"
+#include "messages/MessageExport.h"
+#include "messages/MessageListPanel.h"
 
 #include <QAction>
 #include <QClipboard>

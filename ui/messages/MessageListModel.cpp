@@ -1,8 +1,8 @@
-#include "MessageListModel.h"
+#include "messages/MessageListModel.h"
 
-#include "BrokerClient.h"
-#include "DurationText.h"
-#include "MessageColumns.h"
+#include "common/BrokerClient.h"
+#include "common/DurationText.h"
+#include "messages/MessageColumns.h"
 
 #include <QDateTime>
 

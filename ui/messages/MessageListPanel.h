@@ -15,10 +15,10 @@
 // "messageFilter", "searchBodies", "filterStatus", "messageFilterClear" (and the bulk strip's
 // "bulkProgress", "bulkCancel"; the delete confirmation "confirmDeleteMessages").
 
-#include "MessageFilterBar.h"
-#include "MessageMatcher.h"
-#include "MessageSelection.h"
 #include "Status.h"
+#include "messages/MessageFilterBar.h"
+#include "messages/MessageMatcher.h"
+#include "messages/MessageSelection.h"
 
 #include <QList>
 #include <QWidget>

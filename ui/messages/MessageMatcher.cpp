@@ -1,4 +1,4 @@
-#include "MessageMatcher.h"
+#include "messages/MessageMatcher.h"
 
 #include <initializer_list>
 

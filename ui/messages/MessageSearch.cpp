@@ -1,6 +1,6 @@
-#include "MessageSearch.h"
+#include "messages/MessageSearch.h"
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <optional>
 

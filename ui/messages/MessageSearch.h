@@ -11,8 +11,8 @@
 // Threads: GUI thread only; signals arrive there.
 
 #include "Message.h"
-#include "MessageMatcher.h"
 #include "Status.h"
+#include "messages/MessageMatcher.h"
 
 #include <QList>
 #include <QObject>

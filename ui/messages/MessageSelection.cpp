@@ -1,7 +1,7 @@
-#include "MessageSelection.h"
+#include "messages/MessageSelection.h"
 
-#include "BrokerClient.h"
-#include "MessageListModel.h"
+#include "common/BrokerClient.h"
+#include "messages/MessageListModel.h"
 
 #include <QItemSelectionModel>
 #include <QSet>

@@ -1,10 +1,10 @@
-#include "MessageTable.h"
+#include "messages/MessageTable.h"
 
-#include "BrokerClient.h"
-#include "CountdownDelegate.h"
-#include "DeadLetterReasonsModel.h"
-#include "MessageListModel.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/CountdownDelegate.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageViewModel.h"
 
 #include <QHeaderView>
 #include <QLabel>

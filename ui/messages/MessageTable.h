@@ -3,9 +3,9 @@
 // CountdownDelegate on the Time to live and Lock columns, alternating rows, no word wrap, no
 // row header, and the last column taking the spare width. One place, so the tables read alike.
 
-#include "NamespaceTreeModel.h"
 #include "Status.h"
 #include "Time.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <functional>
 

@@ -1,7 +1,7 @@
-#include "MessageViewModel.h"
+#include "messages/MessageViewModel.h"
 
-#include "BrokerClient.h"
-#include "MessageColumns.h"
+#include "common/BrokerClient.h"
+#include "messages/MessageColumns.h"
 
 namespace hourglass::ui {
 

@@ -7,7 +7,7 @@
 //
 // Threads: GUI thread only.
 
-#include "MessageListModel.h"
+#include "messages/MessageListModel.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,10 +1,10 @@
-#include "PeekPanel.h"
+#include "messages/PeekPanel.h"
 
-#include "BrokerClient.h"
-#include "CountdownTicker.h"
-#include "DeadLetterReasonsModel.h"
-#include "MessageTable.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/CountdownTicker.h"
+#include "messages/MessageTable.h"
+#include "messages/MessageViewModel.h"
 
 #include <QAction>
 #include <QHBoxLayout>

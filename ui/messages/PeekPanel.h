@@ -11,8 +11,8 @@
 // "peekNext", "peekList", "peekEmpty".
 
 #include "ChangeFeed.h"
-#include "NamespaceTreeModel.h"
 #include "Status.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "SelectionPrefetch.h"
+#include "messages/SelectionPrefetch.h"
 
 namespace hourglass::ui {
 

@@ -1,6 +1,6 @@
-#include "MessageTemplates.h"
+#include "send/MessageTemplates.h"
 
-#include "BodyFormatter.h"
+#include "common/BodyFormatter.h"
 
 #include <QDateTime>
 #include <QDir>

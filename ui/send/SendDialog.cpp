@@ -1,7 +1,7 @@
-#include "SendDialog.h"
+#include "send/SendDialog.h"
 
-#include "BrokerClient.h"
-#include "SettlementView.h"
+#include "common/BrokerClient.h"
+#include "send/SettlementView.h"
 
 #include <QAction>
 #include <QComboBox>

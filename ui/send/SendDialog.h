@@ -16,8 +16,8 @@
 // SendForm and SettlementView names.
 
 #include "Broker.h"
-#include "MessageTemplates.h"
-#include "SendForm.h"
+#include "send/MessageTemplates.h"
+#include "send/SendForm.h"
 
 #include <QDialog>
 

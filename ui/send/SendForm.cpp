@@ -1,8 +1,8 @@
-#include "SendForm.h"
+#include "send/SendForm.h"
 
-#include "BodyFormatter.h"
-#include "DurationText.h"
-#include "PropertyTableEditor.h"
+#include "common/BodyFormatter.h"
+#include "common/DurationText.h"
+#include "common/PropertyTableEditor.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -16,8 +16,8 @@
 
 #include "Clock.h"
 #include "Message.h"
-#include "MessageTemplates.h"
 #include "Status.h"
+#include "send/MessageTemplates.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,4 +1,4 @@
-#include "SettlementView.h"
+#include "send/SettlementView.h"
 
 #include <QDateTime>
 #include <QGridLayout>

@@ -1,10 +1,10 @@
-#include "HeldLocks.h"
+#include "settle/HeldLocks.h"
 
-#include "BrokerClient.h"
-#include "DeadLetterReasonsModel.h"
-#include "DurationText.h"
-#include "MessageListModel.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "common/DurationText.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageViewModel.h"
 
 #include <QBrush>
 #include <QPalette>

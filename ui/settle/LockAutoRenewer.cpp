@@ -1,7 +1,7 @@
-#include "LockAutoRenewer.h"
+#include "settle/LockAutoRenewer.h"
 
-#include "BrokerClient.h"
-#include "HeldLocks.h"
+#include "common/BrokerClient.h"
+#include "settle/HeldLocks.h"
 
 namespace hourglass::ui {
 

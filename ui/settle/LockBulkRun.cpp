@@ -1,7 +1,7 @@
-#include "LockBulkRun.h"
+#include "settle/LockBulkRun.h"
 
-#include "BulkJob.h"
-#include "HeldLocks.h"
+#include "common/BulkJob.h"
+#include "settle/HeldLocks.h"
 
 #include <mutex>
 

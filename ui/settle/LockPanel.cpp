@@ -1,14 +1,14 @@
-#include "LockPanel.h"
+#include "settle/LockPanel.h"
 
-#include "BrokerClient.h"
-#include "BulkJob.h"
-#include "BulkProgressBar.h"
-#include "CountdownTicker.h"
-#include "HeldLocks.h"
-#include "LockAutoRenewer.h"
-#include "LockSettler.h"
-#include "MessageTable.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "common/BulkProgressBar.h"
+#include "messages/CountdownTicker.h"
+#include "messages/MessageTable.h"
+#include "messages/MessageViewModel.h"
+#include "settle/HeldLocks.h"
+#include "settle/LockAutoRenewer.h"
+#include "settle/LockSettler.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -18,8 +18,8 @@
 // "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel").
 
 #include "Broker.h"
-#include "LockSettler.h"
-#include "NamespaceTreeModel.h"
+#include "settle/LockSettler.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
 

@@ -1,11 +1,11 @@
-#include "LockSettler.h"
+#include "settle/LockSettler.h"
 
-#include "BrokerClient.h"
-#include "BulkJob.h"
-#include "BulkProgressBar.h"
-#include "HeldLocks.h"
-#include "LockBulkRun.h"
-#include "SettleDialog.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "common/BulkProgressBar.h"
+#include "settle/HeldLocks.h"
+#include "settle/LockBulkRun.h"
+#include "settle/SettleDialog.h"
 
 #include <utility>
 #include <vector>

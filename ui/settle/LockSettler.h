@@ -7,7 +7,7 @@
 // Threads: GUI thread only.
 
 #include "Broker.h"
-#include "LockBulkRun.h"
+#include "settle/LockBulkRun.h"
 
 #include <QObject>
 #include <QPointer>

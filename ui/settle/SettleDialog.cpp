@@ -1,6 +1,6 @@
-#include "SettleDialog.h"
+#include "settle/SettleDialog.h"
 
-#include "PropertyTableEditor.h"
+#include "common/PropertyTableEditor.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,4 +1,4 @@
-#include "EntityIcons.h"
+#include "tree/EntityIcons.h"
 
 #include <QHash>
 #include <QPainter>

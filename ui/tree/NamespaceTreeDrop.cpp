@@ -1,7 +1,7 @@
 // NamespaceTreeModel as a drop target (see the header): messages dragged from a message list or
 // a dead-letter list, and files dragged from the desktop.
-#include "MessageDrag.h"
-#include "NamespaceTreeModel.h"
+#include "common/MessageDrag.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QFileInfo>
 #include <QMimeData>

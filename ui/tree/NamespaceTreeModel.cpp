@@ -1,7 +1,7 @@
-#include "NamespaceTreeModel.h"
+#include "tree/NamespaceTreeModel.h"
 
-#include "DurationText.h"
-#include "EntityIcons.h"
+#include "common/DurationText.h"
+#include "tree/EntityIcons.h"
 
 #include <QBrush>
 #include <QColor>

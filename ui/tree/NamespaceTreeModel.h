@@ -11,7 +11,7 @@
 //
 // Threads: GUI thread only.
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QAbstractItemModel>
 #include <QStringList>

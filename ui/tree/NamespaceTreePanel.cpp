@@ -1,4 +1,4 @@
-#include "NamespaceTreePanel.h"
+#include "tree/NamespaceTreePanel.h"
 
 #include <QDragMoveEvent>
 #include <QHeaderView>

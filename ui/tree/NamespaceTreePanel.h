@@ -11,8 +11,8 @@
 // Test handles: "treeFilter" (QLineEdit), "namespaceTree" (QTreeView), "treeEmptyState" (QLabel),
 // "dropHint" (QLabel).
 
-#include "BrokerClient.h"
-#include "NamespaceTreeModel.h"
+#include "common/BrokerClient.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
 

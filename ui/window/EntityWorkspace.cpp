@@ -1,13 +1,13 @@
-#include "EntityWorkspace.h"
+#include "window/EntityWorkspace.h"
 
-#include "BrokerClient.h"
-#include "DeadLetterPanel.h"
-#include "EntityChartsPanel.h"
-#include "LockPanel.h"
-#include "MessageDetailPanel.h"
-#include "MessageListPanel.h"
-#include "MessageViewModel.h"
-#include "PeekPanel.h"
+#include "common/BrokerClient.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "demo/EntityChartsPanel.h"
+#include "messages/MessageDetailPanel.h"
+#include "messages/MessageListPanel.h"
+#include "messages/MessageViewModel.h"
+#include "messages/PeekPanel.h"
+#include "settle/LockPanel.h"
 
 #include <QAction>
 #include <QItemSelectionModel>

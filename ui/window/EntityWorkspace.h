@@ -7,8 +7,8 @@
 // Object names for tests: "entityTabs", "messageSplitter", "workspaceEmpty"; the panels keep
 // their own ("messageList", "peekList", "lockList", "deadLetterList", "messageDetail", ...).
 
-#include "NamespaceTreeModel.h"
 #include "Status.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
 

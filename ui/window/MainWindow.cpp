@@ -1,13 +1,13 @@
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 
-#include "BrokerClient.h"
-#include "EntityActions.h"
-#include "EntityWorkspace.h"
-#include "MessageBar.h"
-#include "NamespaceTreePanel.h"
-#include "PresentationMode.h"
-#include "ScenarioRecording.h"
-#include "TimeControlBar.h"
+#include "common/BrokerClient.h"
+#include "demo/PresentationMode.h"
+#include "demo/ScenarioRecording.h"
+#include "demo/TimeControlBar.h"
+#include "entities/EntityActions.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MessageBar.h"
 
 #include <QApplication>
 #include <QCloseEvent>

@@ -9,7 +9,7 @@
 // View (presentation mode, theme), Help (keyboard shortcuts).
 
 #include "Broker.h"
-#include "NamespaceTreeModel.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QMainWindow>
 

@@ -1,23 +1,23 @@
 // The main window's menus: File (databases), Entity (EntityActions), Message (send, tabs),
 // Scenario (ScenarioController, ScenarioRecording), View (presentation mode, theme) and Help
 // (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 
-#include "DeadLetterPanel.h"
-#include "EntityActions.h"
-#include "EntityChartsPanel.h"
-#include "EntityWorkspace.h"
-#include "LockPanel.h"
-#include "MessageBar.h"
-#include "MessageListPanel.h"
-#include "NamespaceTreePanel.h"
-#include "PeekPanel.h"
-#include "PresentationMode.h"
-#include "ScenarioController.h"
-#include "ScenarioRecording.h"
-#include "SendDialog.h"
-#include "ShortcutsDialog.h"
-#include "Theme.h"
+#include "common/Theme.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "demo/EntityChartsPanel.h"
+#include "demo/PresentationMode.h"
+#include "demo/ScenarioController.h"
+#include "demo/ScenarioRecording.h"
+#include "entities/EntityActions.h"
+#include "messages/MessageListPanel.h"
+#include "messages/PeekPanel.h"
+#include "send/SendDialog.h"
+#include "settle/LockPanel.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MessageBar.h"
+#include "window/ShortcutsDialog.h"
 
 #include <QActionGroup>
 #include <QMenuBar>

@@ -1,4 +1,4 @@
-#include "MessageBar.h"
+#include "window/MessageBar.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "ShortcutsDialog.h"
+#include "window/ShortcutsDialog.h"
 
 #include <QAction>
 #include <QDialogButtonBox>

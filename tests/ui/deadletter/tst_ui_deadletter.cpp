@@ -2,13 +2,13 @@
 // the reason filter, resubmit (one, all as a bulk job, to a subscription), delete and purge after
 // confirmation (and a purge cancelled part-way), empty states.
 
-#include "BrokerClient.h"
-#include "BulkJob.h"
-#include "DeadLetterPanel.h"
-#include "DeadLetterReasonsModel.h"
 #include "DeadLetterTestEnv.h"
-#include "MessageExport.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageExport.h"
+#include "messages/MessageViewModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -4,11 +4,11 @@
 // dead-letter reasons as bars (live), PNG export, empty states, switching entity, and the dark
 // chart theme.
 
-#include "CountsHistory.h"
-#include "DeadLetterReasonsModel.h"
 #include "DeadLetterTestEnv.h"
-#include "EntityChartsPanel.h"
-#include "Theme.h"
+#include "common/Theme.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/CountsHistory.h"
+#include "demo/EntityChartsPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -4,13 +4,13 @@
 // deleted entity shows an empty state. With PRESENTATION_GRAB_DIR set, the screenshots test also
 // saves the view at 1920x1080 (light and dark) there.
 
-#include "CountsHistory.h"
 #include "DeadLetterTestEnv.h"
-#include "MessageListModel.h"
-#include "PresentationStops.h"
-#include "PresentationView.h"
-#include "Theme.h"
-#include "TimeControlBar.h"
+#include "common/Theme.h"
+#include "demo/CountsHistory.h"
+#include "demo/PresentationStops.h"
+#include "demo/PresentationView.h"
+#include "demo/TimeControlBar.h"
+#include "messages/MessageListModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

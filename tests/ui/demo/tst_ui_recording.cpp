@@ -2,11 +2,11 @@
 // client's broker, operations done through the client become steps, "Add check" adds an Expect
 // step, stopping opens the save dialog, and the saved file plays back with ScenarioRunner to the
 // same state with every check passing. The status-bar indicator shows only while recording.
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "ScenarioRecording.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "demo/ScenarioRecording.h"
 #include "scenario/ScenarioRunner.h"
 
 #include <QAction>

@@ -4,11 +4,11 @@
 // of it; the gallery lists the bundled scenarios.
 
 #include "Broker.h"
-#include "ScenarioGallery.h"
-#include "ScenarioPanel.h"
-#include "ScenarioSession.h"
-#include "ScenarioStepText.h"
-#include "ScenarioStepsModel.h"
+#include "demo/ScenarioGallery.h"
+#include "demo/ScenarioPanel.h"
+#include "demo/ScenarioSession.h"
+#include "demo/ScenarioStepText.h"
+#include "demo/ScenarioStepsModel.h"
 #include "scenario/ScenarioFile.h"
 
 #include <QAbstractItemModelTester>

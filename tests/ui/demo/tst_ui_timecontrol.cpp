@@ -2,11 +2,11 @@
 // factor, jump ahead moves it by exactly the chosen duration through the engine (so expiries
 // fire), the badge tells virtual time from real time, and a system clock leaves the bar read-only.
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "DurationEdit.h"
-#include "TimeControlBar.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "common/DurationEdit.h"
+#include "demo/TimeControlBar.h"
 
 #include <QAction>
 #include <QComboBox>

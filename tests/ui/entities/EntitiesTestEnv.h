@@ -3,12 +3,12 @@
 // clock behind a BrokerClient (namespace "test" with queue "q", or nothing), the EntityActions
 // under test with a window that hosts their dialogs, and helpers that drive dialogs by name.
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "EntityActions.h"
-#include "EntityDialog.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "entities/EntityActions.h"
+#include "entities/EntityDialog.h"
 
 #include <QAction>
 #include <QLineEdit>

@@ -2,9 +2,9 @@
 // its defaults and bounds, creating and editing entities (engine and validator refusals inline),
 // and namespaces with their tiers.
 
-#include "DurationEdit.h"
 #include "EntitiesTestEnv.h"
-#include "EntityPropertyForm.h"
+#include "common/DurationEdit.h"
+#include "entities/EntityPropertyForm.h"
 
 #include <QCheckBox>
 #include <QComboBox>

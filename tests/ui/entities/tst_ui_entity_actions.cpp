@@ -3,10 +3,10 @@
 // export/import round trip.
 
 #include "EntitiesTestEnv.h"
-#include "NamespaceTreePanel.h"
-#include "PropertyTableEditor.h"
-#include "RuleDialog.h"
-#include "RuleEditor.h"
+#include "common/PropertyTableEditor.h"
+#include "entities/RuleDialog.h"
+#include "entities/RuleEditor.h"
+#include "tree/NamespaceTreePanel.h"
 
 #include <QApplication>
 #include <QComboBox>

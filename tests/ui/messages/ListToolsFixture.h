@@ -2,17 +2,17 @@
 // For the message list tools tests: a queue of numbered orders on a real broker with a virtual
 // clock, and the list panel with its filter bar found by object name.
 
-#include "BrokerClient.h"
-#include "BulkJob.h"
-#include "BulkProgressBar.h"
 #include "ClientCall.h"
-#include "MessageListActions.h"
-#include "MessageListModel.h"
-#include "MessageListPanel.h"
-#include "MessageMatcher.h"
-#include "MessageSearch.h"
-#include "MessageViewModel.h"
 #include "TestBroker.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "common/BulkProgressBar.h"
+#include "messages/MessageListActions.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageListPanel.h"
+#include "messages/MessageMatcher.h"
+#include "messages/MessageSearch.h"
+#include "messages/MessageViewModel.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -2,11 +2,11 @@
 // real broker (system properties including T9's derived expiry, application properties, body
 // views, copy buttons, inline errors, L7 dead-letter reasons).
 
-#include "BodyFormatter.h"
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "MessageDetailPanel.h"
 #include "TestBroker.h"
+#include "common/BodyFormatter.h"
+#include "common/BrokerClient.h"
+#include "messages/MessageDetailPanel.h"
 
 #include <QClipboard>
 #include <QComboBox>

@@ -2,13 +2,13 @@
 // that read back, the body as text or base64), the files, and the dead-letter panel's export of
 // selected messages over a real broker.
 
-#include "BrokerClient.h"
-#include "BulkJob.h"
-#include "DeadLetterPanel.h"
-#include "DeadLetterReasonsModel.h"
 #include "DeadLetterTestEnv.h"
-#include "MessageExport.h"
-#include "MessageViewModel.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageExport.h"
+#include "messages/MessageViewModel.h"
 
 #include <QDateTime>
 #include <QDir>

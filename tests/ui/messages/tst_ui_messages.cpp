@@ -1,14 +1,14 @@
 // The explorer's message list: the windowed model over the engine (T1, T3, T5, T6, T9, L7), the
 // countdown texts and states, the shared ticker (visible rows only), and the panel around them.
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "CountdownDelegate.h"
-#include "CountdownTicker.h"
-#include "DurationText.h"
-#include "MessageListModel.h"
-#include "MessageListPanel.h"
 #include "TestBroker.h"
+#include "common/BrokerClient.h"
+#include "common/DurationText.h"
+#include "messages/CountdownDelegate.h"
+#include "messages/CountdownTicker.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageListPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

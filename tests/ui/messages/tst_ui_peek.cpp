@@ -3,8 +3,8 @@
 // changed by peeking; sorting through the proxy; a dead-letter queue peeks its own messages.
 
 #include "LocksTestEnv.h"
-#include "MessageViewModel.h"
-#include "PeekPanel.h"
+#include "messages/MessageViewModel.h"
+#include "messages/PeekPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

@@ -3,12 +3,12 @@
 // handed to a BrokerClient, with the queues the tests send to, and helpers that find the
 // dialog's widgets by object name.
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "SendDialog.h"
-#include "SettlementView.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "send/SendDialog.h"
+#include "send/SettlementView.h"
 
 #include <QLineEdit>
 #include <QPushButton>

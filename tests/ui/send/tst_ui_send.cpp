@@ -3,8 +3,8 @@
 // (L11, T2); a repeat count sends that many copies; duplicates (L13); the engine's errors with
 // code, description, tracking id and retryability (L1); input refused before any call.
 
-#include "PropertyTableEditor.h"
 #include "SendTestEnv.h"
+#include "common/PropertyTableEditor.h"
 
 #include <QAction>
 #include <QCheckBox>

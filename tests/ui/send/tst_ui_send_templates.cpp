@@ -2,9 +2,9 @@
 // (after a confirmation), typed application properties and a binary body kept exactly, and a
 // corrupt templates file reported inline and kept aside.
 
-#include "MessageTemplates.h"
-#include "PropertyTableEditor.h"
 #include "SendTestEnv.h"
+#include "common/PropertyTableEditor.h"
+#include "send/MessageTemplates.h"
 
 #include <QCheckBox>
 #include <QComboBox>

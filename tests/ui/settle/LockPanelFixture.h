@@ -3,12 +3,12 @@
 // ticker runs), with its models under QAbstractItemModelTester and its errors collected, plus
 // the few steps every test drives through the panel's own controls.
 
-#include "DurationText.h"
-#include "HeldLocks.h"
-#include "LockPanel.h"
 #include "LocksTestEnv.h"
-#include "MessageViewModel.h"
-#include "SettleDialog.h"
+#include "common/DurationText.h"
+#include "messages/MessageViewModel.h"
+#include "settle/HeldLocks.h"
+#include "settle/LockPanel.h"
+#include "settle/SettleDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -2,15 +2,15 @@
 // receive-and-delete mode, lock countdowns on the engine clock, every settlement, lost locks,
 // several receivers, auto-renew, shortcuts (bulk settlement: tst_ui_lock_bulk.cpp).
 
-#include "DurationText.h"
-#include "HeldLocks.h"
-#include "LockAutoRenewer.h"
-#include "LockPanel.h"
 #include "LockPanelFixture.h"
 #include "LocksTestEnv.h"
-#include "MessageViewModel.h"
-#include "PropertyTableEditor.h"
-#include "SettleDialog.h"
+#include "common/DurationText.h"
+#include "common/PropertyTableEditor.h"
+#include "messages/MessageViewModel.h"
+#include "settle/HeldLocks.h"
+#include "settle/LockAutoRenewer.h"
+#include "settle/LockPanel.h"
+#include "settle/SettleDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,8 +1,8 @@
 // The Lock panel's bulk settlement (issue 3 item 8): a multi-selection of held locks completes
 // or dead-letters as a background job in chunks, with progress, and stops part-way on Cancel.
 
-#include "BulkJob.h"
 #include "LockPanelFixture.h"
+#include "common/BulkJob.h"
 
 #include <QLineEdit>
 #include <QProgressBar>

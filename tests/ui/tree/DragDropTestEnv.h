@@ -3,8 +3,8 @@
 // to drop onto, and lookups of tree rows by path.
 
 #include "DeadLetterTestEnv.h"
-#include "MessageDrag.h"
-#include "NamespaceTreeModel.h"
+#include "common/MessageDrag.h"
+#include "tree/NamespaceTreeModel.h"
 
 #include <QMimeData>
 

@@ -2,18 +2,18 @@
 // resubmit, refusals), the same drops through the tree view's drag events, files from the
 // desktop, and the drag sources on the message and dead-letter lists.
 
-#include "BrokerClient.h"
-#include "DeadLetterPanel.h"
 #include "DragDropTestEnv.h"
-#include "MessageDrag.h"
-#include "MessageDragFiles.h"
-#include "MessageDragSource.h"
-#include "MessageListModel.h"
-#include "MessageListPanel.h"
-#include "MessageViewModel.h"
-#include "NamespaceTreeModel.h"
-#include "NamespaceTreePanel.h"
-#include "SelectionPrefetch.h"
+#include "common/BrokerClient.h"
+#include "common/MessageDrag.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "messages/MessageDragFiles.h"
+#include "messages/MessageDragSource.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageListPanel.h"
+#include "messages/MessageViewModel.h"
+#include "messages/SelectionPrefetch.h"
+#include "tree/NamespaceTreeModel.h"
+#include "tree/NamespaceTreePanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDragEnterEvent>

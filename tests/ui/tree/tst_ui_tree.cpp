@@ -2,10 +2,10 @@
 // shows, how it follows the engine's changes without a reset, the dead-letter badge, the
 // auto-delete countdown, and the panel's filter, selection and empty state.
 
-#include "BrokerClient.h"
-#include "NamespaceTreeModel.h"
-#include "NamespaceTreePanel.h"
 #include "TestBroker.h"
+#include "common/BrokerClient.h"
+#include "tree/NamespaceTreeModel.h"
+#include "tree/NamespaceTreePanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFont>

@@ -3,15 +3,15 @@
 // virtual clock, peek, receive under a lock, complete, abandon, dead-letter with a reason, find
 // the message in the dead-letter panel with its reason, and resubmit it to its queue.
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
-#include "EntityActions.h"
-#include "EntityWorkspace.h"
-#include "MainWindow.h"
-#include "MessageListModel.h"
-#include "NamespaceTreeModel.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "entities/EntityActions.h"
+#include "messages/MessageListModel.h"
+#include "tree/NamespaceTreeModel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MainWindow.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -2,14 +2,14 @@
 // messages with their countdowns, pick a message and read it, watch a countdown move with the
 // virtual clock, and see an engine error inline in the message bar instead of a crash.
 
-#include "BrokerClient.h"
-#include "MainWindow.h"
-#include "MessageBar.h"
-#include "MessageListModel.h"
-#include "NamespaceTreeModel.h"
 #include "TestBroker.h"
-#include "Theme.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "common/Theme.h"
+#include "messages/MessageListModel.h"
+#include "tree/NamespaceTreeModel.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include <QAction>
 #include <QApplication>

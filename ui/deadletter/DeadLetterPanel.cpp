@@ -141,8 +141,7 @@ void DeadLetterPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel
     ++m_entityGeneration;
     m_entityPath = entity;
     m_loaded = false;
-    m_refreshRunning = false;
-    m_refreshAgain = false;
+    m_refresh.reset();
     m_gathering = false;
     m_total = 0;
     m_reasonFilter.reset();
@@ -178,11 +177,8 @@ void DeadLetterPanel::showEmptyState(const QString& text) {
 void DeadLetterPanel::refresh() {
     if (m_entityPath.isEmpty())
         return;
-    if (m_refreshRunning) {
-        m_refreshAgain = true;
+    if (!m_refresh.start())
         return;
-    }
-    m_refreshRunning = true;
     const QString entity = m_entityPath;
     const QString dlq = deadLetterPath();
     const int limit = qMax(kPageSize, m_model->rowCount());
@@ -204,12 +200,10 @@ void DeadLetterPanel::refresh() {
         [this, generation](Snapshot snapshot) {
             if (generation != m_entityGeneration)
                 return;
-            m_refreshRunning = false;
+            m_refresh.finish();
             applySnapshot(std::move(snapshot));
-            if (m_refreshAgain) {
-                m_refreshAgain = false;
+            if (m_refresh.takeQueued())
                 refresh();
-            }
         });
 }
 

@@ -18,6 +18,7 @@
 
 #include "Status.h"
 #include "common/BulkJob.h"
+#include "common/CoalescedRefresh.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QPointer>
@@ -130,8 +131,7 @@ private:
     quint64 m_generation = 0; // bumped per entity and per applied refresh: drops stale replies
     quint64 m_entityGeneration = 0; // bumped per entity only
     bool m_loaded = false;
-    bool m_refreshRunning = false;
-    bool m_refreshAgain = false;
+    CoalescedRefresh m_refresh; // one snapshot read at a time, one more queued
     bool m_gathering = false;
     qint64 m_total = 0;
     std::optional<QString> m_reasonFilter;

@@ -61,8 +61,7 @@ void DeadLetterReasonsModel::setEntityPath(const QString& qualifiedEntityPath) {
     m_entityPath = qualifiedEntityPath;
     ++m_generation;
     m_loaded = false;
-    m_refreshRunning = false;
-    m_refreshAgain = false;
+    m_refresh.reset();
     m_total = 0;
     m_lastError.clear();
     m_reasons.clear();
@@ -74,11 +73,8 @@ void DeadLetterReasonsModel::setEntityPath(const QString& qualifiedEntityPath) {
 void DeadLetterReasonsModel::refresh() {
     if (m_entityPath.isEmpty())
         return;
-    if (m_refreshRunning) {
-        m_refreshAgain = true;
+    if (!m_refresh.start())
         return;
-    }
-    m_refreshRunning = true;
     const QString path = m_entityPath;
     const quint64 generation = m_generation;
     m_client.call(
@@ -86,12 +82,10 @@ void DeadLetterReasonsModel::refresh() {
         [this, generation](Result<QMap<QString, qint64>> result) {
             if (generation != m_generation)
                 return;
-            m_refreshRunning = false;
+            m_refresh.finish();
             apply(std::move(result));
-            if (m_refreshAgain) {
-                m_refreshAgain = false;
+            if (m_refresh.takeQueued())
                 refresh();
-            }
         });
 }
 

@@ -8,6 +8,7 @@
 
 #include "ChangeFeed.h"
 #include "Status.h"
+#include "common/CoalescedRefresh.h"
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -69,8 +70,7 @@ private:
     QString m_entityPath;
     quint64 m_generation = 0; // bumped per entity: drops replies for the previous one
     bool m_loaded = false;
-    bool m_refreshRunning = false;
-    bool m_refreshAgain = false;
+    CoalescedRefresh m_refresh; // one read at a time, one more queued
     qint64 m_total = 0;
     QString m_lastError;
     QList<QPair<QString, qint64>> m_reasons; // most frequent first

@@ -261,8 +261,7 @@ void PresentationView::setEntity(const QString& qualifiedPath, Kind kind) {
     m_path = qualifiedPath;
     m_kind = kind;
     m_missing = false;
-    m_countsInFlight = false;
-    m_countsAgain = false;
+    m_countsRead.reset();
     m_tiles->clear();
     const bool holds = !m_path.isEmpty() && holdsMessages(kind);
     m_entity = !holds                          ? QString()
@@ -311,18 +310,15 @@ void PresentationView::showGone(const QString& text) {
 void PresentationView::readCounts() {
     if (m_entity.isEmpty())
         return;
-    if (m_countsInFlight) {
-        m_countsAgain = true; // one more read once this one is back: coalesced
-        return;
-    }
-    m_countsInFlight = true;
+    if (!m_countsRead.start())
+        return; // one more read once this one is back: coalesced
     const quint64 generation = m_generation;
     m_client.call(
         this, [path = m_entity](Broker& b) { return b.counts(path); },
         [this, generation](Result<EntityCounts> counts) {
             if (generation != m_generation)
                 return;
-            m_countsInFlight = false;
+            m_countsRead.finish();
             if (!counts) {
                 if (counts.error().code != ErrorCode::MessagingEntityNotFound)
                     return emit errorOccurred(counts.error());
@@ -332,10 +328,8 @@ void PresentationView::readCounts() {
             }
             m_tiles->setCounts(*counts);
             m_table->setColumnHidden(MessageListModel::LockColumn, counts->locked == 0);
-            if (m_countsAgain) {
-                m_countsAgain = false;
+            if (m_countsRead.takeQueued())
                 readCounts();
-            }
         });
 }
 

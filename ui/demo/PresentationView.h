@@ -20,6 +20,7 @@
 // "presentationExit", "presentationPrevious", "presentationNext", "presentationPlayPause".
 
 #include "Status.h"
+#include "common/CoalescedRefresh.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
@@ -96,9 +97,8 @@ private:
     QString m_path;   // as given: "ns:q", "ns:q/$deadletterqueue"
     QString m_entity; // whose counts and chart: the owner of a dead-letter queue
     NamespaceTreeModel::NodeKind m_kind = NamespaceTreeModel::NodeKind::Namespace;
-    quint64 m_generation = 0; // drops replies meant for a previous entity
-    bool m_countsInFlight = false;
-    bool m_countsAgain = false;
+    quint64 m_generation = 0;      // drops replies meant for a previous entity
+    CoalescedRefresh m_countsRead; // one counts read at a time, one more queued
     bool m_missing = false;
 
     PresentationHeader* m_header = nullptr;

@@ -62,8 +62,7 @@ void MessageListModel::setPath(const QString& qualifiedPath) {
     m_pages.clear();
     m_pageUse.clear();
     m_pageRequests.clear();
-    m_refreshRunning = false;
-    m_refreshAgain = false;
+    m_refresh.reset();
     endResetModel();
     emit indexRefreshed();
     refresh();
@@ -72,11 +71,8 @@ void MessageListModel::setPath(const QString& qualifiedPath) {
 void MessageListModel::refresh() {
     if (m_path.isEmpty())
         return;
-    if (m_refreshRunning) {
-        m_refreshAgain = true;
+    if (!m_refresh.start())
         return;
-    }
-    m_refreshRunning = true;
     const QString path = m_path;
     const QList<int> pages = m_pages.keys();
     m_client.call(
@@ -109,7 +105,7 @@ void MessageListModel::refresh() {
 }
 
 void MessageListModel::applySnapshot(Snapshot snapshot) {
-    m_refreshRunning = false;
+    m_refresh.finish();
     ++m_generation; // page replies asked under the old index may hold shifted rows
     m_pageRequests.clear();
 
@@ -142,10 +138,8 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
         emit dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
     emit indexRefreshed();
 
-    if (m_refreshAgain) {
-        m_refreshAgain = false;
+    if (m_refresh.takeQueued())
         refresh();
-    }
 }
 
 void MessageListModel::onChanged(const ChangeBatch& batch) {

@@ -16,6 +16,7 @@
 // Threads: GUI thread only.
 
 #include "Broker.h"
+#include "common/CoalescedRefresh.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -103,8 +104,7 @@ private:
     QList<qint64> m_anchors;
     Millis m_lockDuration = 0;
     QString m_lastError;
-    bool m_refreshRunning = false;
-    bool m_refreshAgain = false;
+    CoalescedRefresh m_refresh; // one index read at a time, one more queued
     // The window: loaded pages, their use order (most recent last), and pages asked for. Mutable
     // because data() loads pages on demand.
     mutable QHash<int, QList<MessageView>> m_pages;

@@ -167,11 +167,8 @@ NamespaceTreeModel::NamespaceTreeModel(BrokerClient& client, QObject* parent)
 NamespaceTreeModel::~NamespaceTreeModel() = default;
 
 void NamespaceTreeModel::refresh() {
-    if (m_refreshInFlight) {
-        m_refreshPending = true;
+    if (!m_refresh.start())
         return;
-    }
-    m_refreshInFlight = true;
     m_client.call(
         this,
         [](Broker& b) {
@@ -179,11 +176,9 @@ void NamespaceTreeModel::refresh() {
         },
         [this](std::pair<QList<NamespaceInfo>, QList<EntityInfo>> snapshot) {
             apply(snapshot.first, snapshot.second);
-            m_refreshInFlight = false;
-            if (m_refreshPending) {
-                m_refreshPending = false;
+            m_refresh.finish();
+            if (m_refresh.takeQueued())
                 refresh();
-            }
         });
 }
 

@@ -12,6 +12,7 @@
 // Threads: GUI thread only.
 
 #include "common/BrokerClient.h"
+#include "common/CoalescedRefresh.h"
 
 #include <QAbstractItemModel>
 #include <QStringList>
@@ -112,8 +113,7 @@ private:
     std::unique_ptr<Node> m_root;
     QTimer m_countdownTimer; // refreshes the "Deletes in" column while any entity counts down
     bool m_loaded = false;
-    bool m_refreshInFlight = false;
-    bool m_refreshPending = false;
+    CoalescedRefresh m_refresh; // one snapshot read at a time, one more queued
 };
 
 } // namespace hourglass::ui

@@ -4,6 +4,7 @@
 
 #include "ClientCall.h"
 #include "TestBroker.h"
+#include "UiTestBroker.h"
 #include "common/BodyFormatter.h"
 #include "common/BrokerClient.h"
 #include "messages/MessageDetailPanel.h"
@@ -33,15 +34,7 @@ struct Env {
     std::unique_ptr<BrokerClient> client;
 
     explicit Env(Millis defaultTimeToLive = kInfinite) {
-        BrokerOptions options;
-        options.databasePath = dir.filePath(QStringLiteral("broker.db"));
-        options.clock = clock;
-        auto opened = Broker::open(options);
-        if (!opened)
-            qFatal("Broker::open failed: %s", qPrintable(opened.error().toString()));
-        std::unique_ptr<Broker> broker = std::move(opened).value();
-        if (!broker->createNamespace({QStringLiteral("test"), Tier::Standard}))
-            qFatal("createNamespace failed");
+        std::unique_ptr<Broker> broker = testing::openUiTestBroker(dir, clock);
         EntityProperties properties = EntityProperties::defaults(Tier::Standard);
         properties.defaultMessageTimeToLive = defaultTimeToLive;
         if (!broker->createQueue(QStringLiteral("q"), properties))

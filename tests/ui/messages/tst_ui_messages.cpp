@@ -3,6 +3,7 @@
 
 #include "ClientCall.h"
 #include "TestBroker.h"
+#include "UiTestBroker.h"
 #include "common/BrokerClient.h"
 #include "common/DurationText.h"
 #include "messages/CountdownDelegate.h"
@@ -33,15 +34,7 @@ struct Env {
     std::unique_ptr<BrokerClient> client;
 
     explicit Env(const QList<QPair<QString, EntityProperties>>& queues) {
-        BrokerOptions options;
-        options.databasePath = dir.filePath(QStringLiteral("broker.db"));
-        options.clock = clock;
-        auto opened = Broker::open(options);
-        if (!opened)
-            qFatal("Broker::open failed: %s", qPrintable(opened.error().toString()));
-        std::unique_ptr<Broker> broker = std::move(opened).value();
-        if (!broker->createNamespace({QStringLiteral("test"), Tier::Standard}))
-            qFatal("createNamespace failed");
+        std::unique_ptr<Broker> broker = testing::openUiTestBroker(dir, clock);
         for (const auto& [path, properties] : queues)
             if (!broker->createQueue(path, properties))
                 qFatal("createQueue failed");

@@ -1,14 +1,14 @@
 #include "WindowRun.h"
 
-#include "BrokerClient.h"
-#include "MainWindow.h"
-#include "MessageBar.h"
-#include "PresentationMode.h"
-#include "PresentationView.h"
 #include "SampleNamespace.h"
-#include "ScenarioController.h"
-#include "ScenarioSession.h"
-#include "Theme.h"
+#include "common/BrokerClient.h"
+#include "common/Theme.h"
+#include "demo/PresentationMode.h"
+#include "demo/PresentationView.h"
+#include "demo/ScenarioController.h"
+#include "demo/ScenarioSession.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include <QApplication>
 #include <QDir>

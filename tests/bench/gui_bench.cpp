@@ -6,11 +6,11 @@
 //   gui_bench [--messages N] [--quick]
 
 #include "BenchSupport.h"
-#include "BrokerClient.h"
-#include "MainWindow.h"
-#include "MessageListModel.h"
-#include "MessageListPanel.h"
-#include "NamespaceTreeModel.h"
+#include "common/BrokerClient.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageListPanel.h"
+#include "tree/NamespaceTreeModel.h"
+#include "window/MainWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // For UI tests: run one broker call through a BrokerClient and get its result back on this
 // (GUI) thread, as the panels do, without an event loop of the test's own.
 
-#include "BrokerClient.h"
+#include "common/BrokerClient.h"
 
 #include <QCoreApplication>
 #include <QEvent>

@@ -2,10 +2,10 @@
 // For the dead-letter and export tests: a broker on a temporary database and a paused virtual
 // clock behind a BrokerClient, with entities to dead-letter into, and the panel lookups.
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,10 +3,10 @@
 // and a paused VirtualClock, behind a BrokerClient, plus the engine reads the tests check
 // against (every call goes through the client, as the panels' do).
 
-#include "BrokerClient.h"
 #include "ClientCall.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "common/BrokerClient.h"
 
 #include <QTemporaryDir>
 

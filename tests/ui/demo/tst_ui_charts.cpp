@@ -1,0 +1,322 @@
+// The charts panel over a real broker on a paused virtual clock: the counts history gains one
+// point per engine-time step with the right values (and one point after a jump of the clock),
+// exact throughput (sent, received, completed, expired, dead-lettered) per engine second,
+// dead-letter reasons as bars (live), PNG export, empty states, switching entity, and the dark
+// chart theme.
+
+#include "DeadLetterTestEnv.h"
+#include "common/Theme.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/CountsHistory.h"
+#include "demo/EntityChartsPanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTest>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+#include <QtCharts/QDateTimeAxis>
+#include <QtCharts/QHorizontalBarSeries>
+#include <QtCharts/QLineSeries>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+using namespace hourglass::testing::deadletter;
+using Kind = NamespaceTreeModel::NodeKind;
+using hourglass::testing::kTestStart;
+
+namespace {
+
+QChart* chartOf(const EntityChartsPanel& panel, const char* name) {
+    return child<QChartView>(panel, name)->chart();
+}
+
+QLineSeries* seriesNamed(const EntityChartsPanel& panel, const char* chart, const QString& name) {
+    for (QAbstractSeries* series : chartOf(panel, chart)->series())
+        if (series->name() == name)
+            return qobject_cast<QLineSeries*>(series);
+    qFatal("no series %s", qPrintable(name));
+}
+
+QList<QPointF> points(const EntityChartsPanel& panel, const char* chart, const QString& name) {
+    return seriesNamed(panel, chart, name)->points();
+}
+
+void advance(Env& env, Millis delta) {
+    QVERIFY(env.call([delta](Broker& b) { return b.advanceClock(delta); }).ok());
+}
+
+void sendTen(Env& env, Millis timeToLive) {
+    QList<OutgoingMessage> batch;
+    for (int i = 0; i < 10; ++i) {
+        OutgoingMessage m = Env::message(QStringLiteral("m-%1").arg(i));
+        m.timeToLive = timeToLive;
+        batch.append(m);
+    }
+    QVERIFY(env.call([batch](Broker& b) { return b.sendBatch(kQueue, batch); }).ok());
+}
+
+} // namespace
+
+class TestUiCharts : public QObject {
+    Q_OBJECT
+private slots:
+    void countsFollowTheVirtualClock();
+    void throughputIsExactWithinAnInterval();
+    void legendMovesBesideANarrowChart();
+    void reasonsAreBarsAndStayLive();
+    void chartsSaveAsPng();
+    void switchingEntityClearsTheHistory();
+    void emptyStatesAndDarkTheme();
+    void deletedEntityEmptiesThePanel();
+};
+
+void TestUiCharts::countsFollowTheVirtualClock() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 1);
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")).first(),
+             QPointF(double(kTestStart), 0));
+
+    sendTen(env, seconds(90));
+    advance(env, seconds(1));
+    QTRY_COMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 2);
+    advance(env, seconds(1));
+    QTRY_COMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 3);
+    const QList<QPointF> expected = {QPointF(double(kTestStart), 0),
+                                     QPointF(double(kTestStart + 1000), 10),
+                                     QPointF(double(kTestStart + 2000), 10)};
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")), expected);
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Dead-lettered")).last().y(), 0.0);
+    // 10 messages arrived within the first engine second, none in the second.
+    const QList<QPointF> sent = points(panel, "throughputChart", QStringLiteral("Sent"));
+    QCOMPARE(sent, (QList<QPointF>{QPointF(double(kTestStart + 1000), 10),
+                                   QPointF(double(kTestStart + 2000), 0)}));
+
+    // A jump of two minutes: the messages expire into the dead-letter queue, and the history
+    // records one point at the new engine time, not 120 made-up ones.
+    advance(env, minutes(2));
+    QTRY_COMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 4);
+    const Instant jumped = kTestStart + 2000 + minutes(2);
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")).last(),
+             QPointF(double(jumped), 0));
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Dead-lettered")).last(),
+             QPointF(double(jumped), 10));
+    const CountsHistory::Rate rate = panel.history()->rates().last();
+    QCOMPARE(rate.expired, 10.0 / 120.0);
+    QCOMPARE(rate.deadLettered, 10.0 / 120.0);
+    QCOMPARE(rate.sent, 0.0);
+    QCOMPARE(rate.received, 0.0);
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Expired")).last(),
+             QPointF(double(jumped), 10.0 / 120.0));
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Dead-lettered")).last(),
+             QPointF(double(jumped), 10.0 / 120.0));
+}
+
+// Within one engine second ten messages are sent and four of them received and completed: the
+// chart shows all three, not the net six that a difference of counts would give.
+void TestUiCharts::throughputIsExactWithinAnInterval() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    auto* view = child<QChartView>(panel, "throughputChart");
+    QCOMPARE(view->chart()->title(), QStringLiteral("Messages per second"));
+    QStringList names;
+    for (QAbstractSeries* series : view->chart()->series())
+        names << series->name();
+    QCOMPARE(names, (QStringList{QStringLiteral("Sent"), QStringLiteral("Received"),
+                                 QStringLiteral("Completed"), QStringLiteral("Expired"),
+                                 QStringLiteral("Dead-lettered")}));
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+
+    sendTen(env, minutes(10));
+    QVERIFY(env.call([](Broker& b) {
+        const auto got = b.receive(kQueue, {ReceiveMode::PeekLock, 4, "worker"});
+        if (!got || got->size() != 4)
+            return false;
+        for (const MessageView& m : *got) {
+            if (!b.complete(LockRef::of(m)))
+                return false;
+        }
+        return true;
+    }));
+    advance(env, seconds(2));
+    QTRY_COMPARE(panel.history()->rates().size(), 1);
+    const CountsHistory::Rate rate = panel.history()->rates().first();
+    QCOMPARE(rate.sent, 5.0); // ten in two engine seconds
+    QCOMPARE(rate.received, 2.0);
+    QCOMPARE(rate.completed, 2.0);
+    QCOMPARE(rate.expired, 0.0);
+    QCOMPARE(rate.deadLettered, 0.0);
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Received")),
+             QList<QPointF>{QPointF(double(kTestStart + 2000), 2.0)});
+    QCOMPARE(panel.history()->samples().last().flow.sent, 10);
+}
+
+// Five names do not fit in one row of a narrow chart (each would be elided to "S..."): the
+// legend goes beside the plot, one name per line, and the time axis keeps fewer labels.
+void TestUiCharts::legendMovesBesideANarrowChart() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QChart* throughput = chartOf(panel, "throughputChart");
+    const auto timeTicks = [throughput] {
+        return qobject_cast<QDateTimeAxis*>(throughput->axes(Qt::Horizontal).value(0))->tickCount();
+    };
+    panel.resize(1600, 800);
+    panel.show();
+    QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignBottom);
+    QCOMPARE(timeTicks(), 4);
+    panel.resize(560, 700);
+    QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignRight);
+    QVERIFY(timeTicks() < 4);
+    QVERIFY(timeTicks() >= 2);
+    panel.resize(1600, 800);
+    QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignBottom);
+    QCOMPARE(timeTicks(), 4);
+}
+
+void TestUiCharts::reasonsAreBarsAndStayLive() {
+    Env env;
+    env.deadLetter(kQueue, 3, QStringLiteral("BadOrder"), QStringLiteral("Customer is missing"));
+    env.expire(2);
+    EntityChartsPanel panel(*env.client);
+    panel.show();
+    QAbstractItemModelTester tester(panel.reasonsModel());
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QChart* chart = chartOf(panel, "reasonsChart");
+    auto* bars = qobject_cast<QHorizontalBarSeries*>(chart->series().value(0));
+    QVERIFY(bars);
+    auto* categories = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
+    QVERIFY(categories);
+    QTRY_COMPARE(categories->categories(),
+                 (QStringList{QStringLiteral("TTLExpiredException"), QStringLiteral("BadOrder")}));
+    QCOMPARE(bars->barSets().size(), 1);
+    QCOMPARE(bars->barSets().first()->at(0), 2.0);
+    QCOMPARE(bars->barSets().first()->at(1), 3.0);
+
+    env.deadLetter(kQueue, 4, QStringLiteral("Poison"), QStringLiteral("Cannot parse"));
+    QTRY_COMPARE(categories->categories().last(), QStringLiteral("Poison"));
+    QCOMPARE(bars->barSets().first()->at(2), 4.0);
+    const int poison = panel.reasonsModel()->rowOf(QStringLiteral("Poison"));
+    QVERIFY(poison > 0);
+    QCOMPARE(panel.reasonsModel()
+                 ->index(poison, DeadLetterReasonsModel::CountColumn)
+                 .data(Qt::UserRole)
+                 .toLongLong(),
+             4);
+}
+
+void TestUiCharts::chartsSaveAsPng() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    QAction* save = panel.findChild<QAction*>(QStringLiteral("saveChartsPng"));
+    QVERIFY(save);
+    QVERIFY(!save->isEnabled()); // nothing to save yet
+    QVERIFY(panel.actions().contains(save) && panel.QWidget::actions().contains(save));
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_VERIFY(!panel.history()->samples().isEmpty());
+    QVERIFY(save->isEnabled());
+
+    QTemporaryDir out;
+    const QString one = out.filePath(QStringLiteral("counts.png"));
+    QVERIFY(panel.saveChart(QStringLiteral("countsChart"), one));
+    QImage image(one);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 100 && image.height() > 100);
+    QVERIFY(!panel.saveChart(QStringLiteral("noSuchChart"), out.filePath(QStringLiteral("x.png"))));
+
+    // The panel action asks for a file without blocking, then saves the three charts.
+    QSignalSpy status(&panel, &EntityChartsPanel::statusMessage);
+    save->trigger();
+    QFileDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = panel.findChild<QFileDialog*>(QStringLiteral("saveChartsDialog"))));
+    const QString all = out.filePath(QStringLiteral("all.png"));
+    emit dialog->fileSelected(all);
+    dialog->close();
+    QCOMPARE(status.size(), 1);
+    QVERIFY(status.first().first().toString().contains(all));
+    const QImage whole(all);
+    QVERIFY(!whole.isNull());
+    QVERIFY(whole.height() > image.height()); // the counts chart and the row below it
+}
+
+void TestUiCharts::switchingEntityClearsTheHistory() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+    advance(env, seconds(1));
+    QTRY_COMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 2);
+
+    panel.setEntity(QStringLiteral("test:t/Subscriptions/s1"), Kind::Subscription);
+    QCOMPARE(panel.entityPath(), QStringLiteral("test:t/Subscriptions/s1"));
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+    QCOMPARE(panel.history()->samples().first().at, kTestStart + 1000);
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 1);
+    QVERIFY(panel.history()->rates().isEmpty());
+    QVERIFY(points(panel, "throughputChart", QStringLiteral("Sent")).isEmpty());
+
+    // A dead-letter queue node charts its owner.
+    panel.setEntity(QStringLiteral("test:orders/$deadletterqueue"), Kind::DeadLetterQueue);
+    QCOMPARE(panel.entityPath(), QStringLiteral("test:orders"));
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+}
+
+void TestUiCharts::emptyStatesAndDarkTheme() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.show();
+    QLabel* empty = child<QLabel>(panel, "chartsEmpty");
+    QVERIFY(empty->isVisible());
+    QVERIFY(!child<QChartView>(panel, "countsChart")->isVisible());
+    panel.setEntity(QStringLiteral("test:t"), Kind::Topic);
+    QVERIFY(empty->isVisible());
+    QVERIFY(empty->text().contains(QStringLiteral("subscription")));
+    QVERIFY(panel.entityPath().isEmpty());
+    panel.setEntity(QStringLiteral("test"), Kind::Namespace);
+    QVERIFY(empty->isVisible());
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QVERIFY(!empty->isVisible());
+    QVERIFY(child<QChartView>(panel, "countsChart")->isVisible());
+    QVERIFY(child<QLabel>(panel, "chartsTitle")->text().contains(QStringLiteral("test:orders")));
+    panel.setEntity({}, Kind::Queue);
+    QVERIFY(empty->isVisible());
+    QVERIFY(panel.history()->samples().isEmpty());
+
+    applyTheme(ThemeChoice::Dark);
+    QTRY_COMPARE(chartOf(panel, "countsChart")->theme(), QChart::ChartThemeDark);
+    applyTheme(ThemeChoice::Light);
+    QTRY_COMPARE(chartOf(panel, "countsChart")->theme(), QChart::ChartThemeLight);
+}
+
+void TestUiCharts::deletedEntityEmptiesThePanel() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+    QVERIFY(env.call([](Broker& b) { return b.deleteEntity(kQueue); }).ok());
+    QLabel* empty = child<QLabel>(panel, "chartsEmpty");
+    QTRY_VERIFY(empty->isVisible());
+    QVERIFY(empty->text().contains(QStringLiteral("deleted")));
+    QVERIFY(panel.entityPath().isEmpty());
+    QVERIFY(panel.history()->samples().isEmpty());
+}
+
+QTEST_MAIN(TestUiCharts)
+#include "tst_ui_charts.moc"

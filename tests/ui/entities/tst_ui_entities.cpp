@@ -1,0 +1,256 @@
+// Entity management in the explorer, the dialogs: the duration field, the E3 property form with
+// its defaults and bounds, creating and editing entities (engine and validator refusals inline),
+// and namespaces with their tiers.
+
+#include "EntitiesTestEnv.h"
+#include "common/DurationEdit.h"
+#include "entities/EntityPropertyForm.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QSpinBox>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+using hourglass::testing::click;
+using hourglass::testing::durationText;
+using hourglass::testing::EntitiesEnv;
+using NodeKind = NamespaceTreeModel::NodeKind;
+
+class TestUiEntities : public QObject {
+    Q_OBJECT
+private slots:
+    void durationEdit_parsesIsoAndInfinite();
+    void propertyForm_E3_defaultsBoundsAndTopicRows();
+    void createQueue_E3_typedProperties();
+    void createQueue_E3_badBoundRefusedInline();
+    void createQueue_engineRefusalKeepsDialogOpen();
+    void editQueue_E5_updatesProperty();
+    void newNamespace_E3_basicTierDefaults();
+};
+
+void TestUiEntities::durationEdit_parsesIsoAndInfinite() {
+    DurationEdit edit(DurationEdit::Infinite::Allowed);
+    edit.setObjectName(QStringLiteral("ttl"));
+    QCOMPARE(edit.lineEdit()->objectName(), QStringLiteral("ttlText"));
+    edit.lineEdit()->setText(QStringLiteral("PT30S"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(seconds(30)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("30s"));
+    edit.lineEdit()->setText(QStringLiteral("P14D"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(days(14)));
+    edit.lineEdit()->setText(QStringLiteral("Infinite"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(kInfinite));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("never"));
+    edit.setDuration(kInfinite);
+    QCOMPARE(edit.lineEdit()->text(), QStringLiteral("infinite"));
+
+    edit.lineEdit()->setText(QStringLiteral("10 minutes"));
+    QVERIFY(!edit.isValid());
+    QVERIFY(!edit.problem().isEmpty());
+    QCOMPARE(edit.lineEdit()->property("invalid").toBool(), true);
+
+    DurationEdit finite(DurationEdit::Infinite::Refused);
+    finite.lineEdit()->setText(QStringLiteral("infinite"));
+    QVERIFY(!finite.isValid());
+    finite.lineEdit()->setText(QStringLiteral("PT1M"));
+    QVERIFY(finite.isValid());
+    QCOMPARE(finite.lineEdit()->property("invalid").toBool(), false);
+}
+
+void TestUiEntities::propertyForm_E3_defaultsBoundsAndTopicRows() {
+    EntityPropertyForm form;
+    form.setKind(EntityKind::Queue, Tier::Standard);
+    form.setProperties(EntityProperties::defaults(Tier::Standard));
+    QCOMPARE(form.properties(), EntityProperties::defaults(Tier::Standard));
+    QVERIFY(form.validate().ok());
+    const auto hint = [&form](const char* name) {
+        return form.findChild<QLabel*>(QLatin1String(name) + QStringLiteral("Hint"))->text();
+    };
+    QVERIFY2(hint("lockDuration").contains(QStringLiteral("default PT1M")),
+             qPrintable(hint("lockDuration")));
+    QVERIFY(hint("lockDuration").contains(QStringLiteral("PT5S .. PT5M")));
+    QVERIFY(hint("defaultMessageTimeToLive").contains(QStringLiteral("default infinite")));
+    QVERIFY(hint("duplicateDetectionHistoryTimeWindow").contains(QStringLiteral("PT20S .. P7D")));
+    QVERIFY(hint("maxDeliveryCount").contains(QStringLiteral("default 10")));
+
+    // Basic tier: TTL defaults to and is capped at P14D.
+    form.setKind(EntityKind::Queue, Tier::Basic);
+    QVERIFY(hint("defaultMessageTimeToLive").contains(QStringLiteral("default P14D")));
+    QVERIFY(!form.validate().ok()); // still infinite from the Standard defaults
+    QVERIFY(form.validate().error().description.startsWith(
+        QStringLiteral("DefaultMessageTimeToLive must be at most P14D")));
+    form.setProperties(EntityProperties::defaults(Tier::Basic));
+    QVERIFY(form.validate().ok());
+
+    // A topic shows only TTL, auto-delete, duplicate detection, sizes and status.
+    form.setKind(EntityKind::Topic, Tier::Standard);
+    form.show();
+    QVERIFY(form.findChild<QWidget*>(QStringLiteral("lockDuration"))->isHidden());
+    QVERIFY(form.findChild<QWidget*>(QStringLiteral("maxDeliveryCount"))->isHidden());
+    QVERIFY(form.findChild<QWidget*>(QStringLiteral("forwardTo"))->isHidden());
+    QVERIFY(!form.findChild<QWidget*>(QStringLiteral("autoDeleteOnIdle"))->isHidden());
+    QVERIFY(!form.findChild<QWidget*>(QStringLiteral("status"))->isHidden());
+}
+
+void TestUiEntities::createQueue_E3_typedProperties() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    QSignalSpy created(env.actions.get(), &EntityActions::created);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    dialog->findChild<QLineEdit*>(QStringLiteral("entityName"))->setText(QStringLiteral("orders"));
+    durationText(dialog, QStringLiteral("lockDuration"))->setText(QStringLiteral("PT30S"));
+    durationText(dialog, QStringLiteral("defaultMessageTimeToLive"))
+        ->setText(QStringLiteral("PT1H"));
+    dialog->findChild<QSpinBox*>(QStringLiteral("maxDeliveryCount"))->setValue(5);
+    dialog->findChild<QCheckBox*>(QStringLiteral("deadLetteringOnMessageExpiration"))
+        ->setChecked(true);
+    dialog->findChild<QComboBox*>(QStringLiteral("forwardDeadLetteredMessagesTo"))
+        ->setCurrentText(QStringLiteral("q"));
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull()); // success closes (and deletes) the dialog
+    QCOMPARE(created.count(), 1);
+    QCOMPARE(created.first().first().toString(), QStringLiteral("test:orders"));
+
+    const auto info = env.entity(QStringLiteral("test:orders"));
+    QVERIFY(info.ok());
+    QCOMPARE(info->kind, EntityKind::Queue);
+    QCOMPARE(info->properties.lockDuration, seconds(30));
+    QCOMPARE(info->properties.defaultMessageTimeToLive, hours(1));
+    QCOMPARE(info->properties.maxDeliveryCount, 5);
+    QCOMPARE(info->properties.deadLetteringOnMessageExpiration, true);
+    QCOMPARE(info->properties.forwardDeadLetteredMessagesTo, QStringLiteral("q"));
+    QCOMPARE(info->properties.autoDeleteOnIdle, kInfinite);
+}
+
+void TestUiEntities::createQueue_E3_badBoundRefusedInline() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test:q"), NodeKind::Queue);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    dialog->findChild<QLineEdit*>(QStringLiteral("entityName"))->setText(QStringLiteral("slow"));
+    QLineEdit* lock = durationText(dialog, QStringLiteral("lockDuration"));
+    lock->setText(QStringLiteral("PT10M"));
+    auto* formError = dialog->findChild<QLabel*>(QStringLiteral("entityFormError"));
+    QVERIFY(formError->isVisibleTo(dialog));
+    QCOMPARE(formError->text(),
+             QStringLiteral("LockDuration must be between PT5S and PT5M (got PT10M)"));
+    QCOMPARE(lock->property("invalid").toBool(), true);
+
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QVERIFY(!dialog.isNull());
+    QVERIFY(dialog->isVisible());
+    env.client->waitForIdle();
+    QCOMPARE(env.entity(QStringLiteral("test:slow")).error().code,
+             ErrorCode::MessagingEntityNotFound);
+    QCOMPARE(lock->text(), QStringLiteral("PT10M")); // kept for correction
+
+    // Text that is no duration at all is refused the same way.
+    lock->setText(QStringLiteral("soon"));
+    QVERIFY(formError->text().startsWith(QStringLiteral("LockDuration: 'soon' is not a duration")));
+    lock->setText(QStringLiteral("PT5M"));
+    QVERIFY(!formError->isVisibleTo(dialog));
+    QCOMPARE(lock->property("invalid").toBool(), false);
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    QCOMPARE(env.entity(QStringLiteral("test:slow"))->properties.lockDuration, minutes(5));
+}
+
+void TestUiEntities::createQueue_engineRefusalKeepsDialogOpen() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    QSignalSpy errors(env.actions.get(), &EntityActions::errorOccurred);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    name->setText(QStringLiteral("Q")); // E2: names are unique case-insensitively
+    click(dialog, QStringLiteral("entityDialogOk"));
+    auto* error = dialog->findChild<QLabel*>(QStringLiteral("entityDialogError"));
+    QTRY_VERIFY(error->isVisibleTo(dialog));
+    QVERIFY2(error->text().startsWith(QStringLiteral("MessagingEntityAlreadyExists: ")),
+             qPrintable(error->text()));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(name->text(), QStringLiteral("Q"));
+
+    // A forwarding target that does not exist is the engine's to refuse.
+    name->setText(QStringLiteral("forwarder"));
+    dialog->findChild<QComboBox*>(QStringLiteral("forwardTo"))
+        ->setCurrentText(QStringLiteral("nowhere"));
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(error->text().contains(QStringLiteral("nowhere")));
+    QVERIFY(!dialog.isNull());
+    QVERIFY(!env.entity(QStringLiteral("test:forwarder")).ok());
+}
+
+void TestUiEntities::editQueue_E5_updatesProperty() {
+    EntitiesEnv env;
+    QVERIFY(env.call([](Broker& b) {
+                   EntityProperties p = EntityProperties::defaults(Tier::Standard);
+                   p.lockDuration = seconds(45);
+                   return b.updateEntity(QStringLiteral("test:q"), p);
+               })
+                .ok());
+    env.actions->setSelection(QStringLiteral("test:q"), NodeKind::Queue);
+    QVERIFY(env.actions->editAction()->isEnabled());
+    QCOMPARE(env.actions->editAction()->shortcut(), QKeySequence(Qt::Key_F2));
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->editAction());
+    QVERIFY(dialog);
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    QCOMPARE(name->text(), QStringLiteral("q"));
+    QVERIFY(name->isReadOnly());
+    QCOMPARE(durationText(dialog, QStringLiteral("lockDuration"))->text(), QStringLiteral("PT45S"));
+    dialog->findChild<QSpinBox*>(QStringLiteral("maxDeliveryCount"))->setValue(3);
+    dialog->findChild<QComboBox*>(QStringLiteral("status"))
+        ->setCurrentText(QStringLiteral("SendDisabled"));
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    const auto info = env.entity(QStringLiteral("test:q"));
+    QCOMPARE(info->properties.maxDeliveryCount, 3);
+    QCOMPARE(info->properties.status, EntityStatus::SendDisabled);
+    QCOMPARE(info->properties.lockDuration, seconds(45)); // untouched fields keep their values
+}
+
+void TestUiEntities::newNamespace_E3_basicTierDefaults() {
+    EntitiesEnv env;
+    env.actions->setSelection({}, NodeKind::Namespace);
+    QVERIFY(env.actions->newNamespaceAction()->isEnabled());
+    QVERIFY(!env.actions->newQueueAction()->isEnabled());
+    env.actions->newNamespaceAction()->trigger();
+    QPointer<QDialog> dialog = env.find<QDialog>(QStringLiteral("namespaceDialog"));
+    QVERIFY(dialog);
+    dialog->findChild<QLineEdit*>(QStringLiteral("namespaceName"))
+        ->setText(QStringLiteral("cheap"));
+    dialog->findChild<QComboBox*>(QStringLiteral("namespaceTier"))
+        ->setCurrentText(QStringLiteral("Basic"));
+    click(dialog, QStringLiteral("namespaceDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    const auto namespaces = env.call([](Broker& b) { return b.namespaces(); });
+    QCOMPARE(namespaces.size(), 2);
+    QCOMPARE(namespaces.last().name, QStringLiteral("cheap"));
+    QCOMPARE(namespaces.last().tier, Tier::Basic);
+
+    // A queue there starts from the Basic defaults (TTL P14D) and may not be infinite.
+    env.actions->setSelection(QStringLiteral("cheap"), NodeKind::Namespace);
+    QPointer<EntityDialog> entity = env.openEntityDialog(env.actions->newTopicAction());
+    QVERIFY(entity);
+    QLineEdit* ttl = durationText(entity, QStringLiteral("defaultMessageTimeToLive"));
+    QCOMPARE(ttl->text(), QStringLiteral("P14D"));
+    ttl->setText(QStringLiteral("infinite"));
+    QVERIFY(entity->findChild<QLabel*>(QStringLiteral("entityFormError"))
+                ->text()
+                .contains(QStringLiteral("Basic tier")));
+    ttl->setText(QStringLiteral("P7D"));
+    entity->findChild<QLineEdit*>(QStringLiteral("entityName"))->setText(QStringLiteral("news"));
+    click(entity, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(entity.isNull());
+    const auto info = env.entity(QStringLiteral("cheap:news"));
+    QCOMPARE(info->kind, EntityKind::Topic);
+    QCOMPARE(info->properties.defaultMessageTimeToLive, days(7));
+}
+
+QTEST_MAIN(TestUiEntities)
+#include "tst_ui_entities.moc"

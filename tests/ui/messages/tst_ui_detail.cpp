@@ -1,0 +1,446 @@
+// The message detail panel: the body formatter's layouts and view choice, and the panel over a
+// real broker (system properties including T9's derived expiry, application properties, body
+// views, copy buttons, inline errors, L7 dead-letter reasons), and the fixed-pitch body font.
+
+#include "ClientCall.h"
+#include "TestBroker.h"
+#include "UiTestBroker.h"
+#include "common/BodyFormatter.h"
+#include "common/BrokerClient.h"
+#include "common/FixedPitchFont.h"
+#include "messages/MessageDetailPanel.h"
+
+#include <QClipboard>
+#include <QComboBox>
+#include <QFontInfo>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <optional>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+
+namespace {
+
+// A broker on a temporary database and a paused virtual clock, handed to a BrokerClient. The
+// queues exist before the client does; afterwards every broker call goes through the client.
+struct Env {
+    QTemporaryDir dir;
+    std::shared_ptr<VirtualClock> clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    std::unique_ptr<BrokerClient> client;
+
+    explicit Env(Millis defaultTimeToLive = kInfinite) {
+        std::unique_ptr<Broker> broker = testing::openUiTestBroker(dir, clock);
+        EntityProperties properties = EntityProperties::defaults(Tier::Standard);
+        properties.defaultMessageTimeToLive = defaultTimeToLive;
+        if (!broker->createQueue(QStringLiteral("q"), properties))
+            qFatal("createQueue failed");
+        client = std::make_unique<BrokerClient>(std::move(broker));
+    }
+
+    // Runs one broker call through the client and returns its result on this (GUI) thread.
+    template <typename Work> auto call(Work work) {
+        return hourglass::testing::callAndWait(*client, std::move(work));
+    }
+
+    qint64 send(const OutgoingMessage& message) {
+        const auto sent =
+            call([message](Broker& b) { return b.send(QStringLiteral("q"), message); });
+        if (!sent)
+            qFatal("send failed: %s", qPrintable(sent.error().toString()));
+        return sent->sequenceNumber;
+    }
+};
+
+// The value column of the system-properties row with this name, or a marker when absent.
+QString systemValue(const QTableWidget* table, const QString& name) {
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 0) && table->item(row, 0)->text() == name)
+            return table->item(row, 1)->text();
+    return QStringLiteral("<no row %1>").arg(name);
+}
+
+// "value | type" of the application-properties row with this name.
+QString applicationRow(const QTableWidget* table, const QString& name) {
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->item(row, 0) && table->item(row, 0)->text() == name)
+            return table->item(row, 1)->text() + QStringLiteral(" | ") +
+                   table->item(row, 2)->text();
+    return QStringLiteral("<no row %1>").arg(name);
+}
+
+OutgoingMessage fullMessage() {
+    OutgoingMessage m;
+    m.body = R"({"order":7,"items":["a","b"]})";
+    m.messageId = QStringLiteral("msg-1");
+    m.correlationId = QStringLiteral("corr-1");
+    m.sessionId = QStringLiteral("session-1");
+    m.replyTo = QStringLiteral("replies");
+    m.replyToSessionId = QStringLiteral("reply-session");
+    m.to = QStringLiteral("someone");
+    m.subject = QStringLiteral("an order");
+    m.contentType = QStringLiteral("application/json");
+    m.timeToLive = minutes(10);
+    m.applicationProperties = {
+        {QStringLiteral("name"), QStringLiteral("widget")},
+        {QStringLiteral("count"), 42},
+        {QStringLiteral("ratio"), 2.5},
+        {QStringLiteral("urgent"), true},
+    };
+    return m;
+}
+
+const QString kPrettyOrder = QStringLiteral("{\n"
+                                            "    \"items\": [\n"
+                                            "        \"a\",\n"
+                                            "        \"b\"\n"
+                                            "    ],\n"
+                                            "    \"order\": 7\n"
+                                            "}");
+
+} // namespace
+
+class TestUiDetail : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonIsIndented();
+    void jsonErrorSaysWhy();
+    void xmlIsIndented();
+    void xmlErrorSaysWhy();
+    void hexDumpOf20Bytes();
+    void invalidUtf8IsShownSafely();
+    void bestView_data();
+    void bestView();
+
+    void fixedPitchFontFromAProportionalOne();
+    void panelShowsEveryProperty();
+    void bodyViewSwitchesToHex();
+    void copyButtonsFillTheClipboard();
+    void t9_derivedExpiryIsMarked();
+    void unknownMessageShowsTheEngineError();
+    void l7_deadLetteredMessageShowsItsReason();
+    void newerRequestWins();
+    void followsLockAndSettlement();
+    void clearShowsTheEmptyState();
+};
+
+void TestUiDetail::jsonIsIndented() {
+    const FormattedBody f = formatJson(R"({"order":7,"items":["a","b"]})");
+    QVERIFY(f.ok);
+    QCOMPARE(f.text, kPrettyOrder);
+}
+
+void TestUiDetail::jsonErrorSaysWhy() {
+    const FormattedBody f = formatJson("{\"open\": ");
+    QVERIFY(!f.ok);
+    QVERIFY2(f.text.startsWith(QStringLiteral("Not JSON: ")), qPrintable(f.text));
+}
+
+void TestUiDetail::xmlIsIndented() {
+    const FormattedBody f = formatXml(R"(<order id="7"><item>a</item><empty/></order>)");
+    QVERIFY2(f.ok, qPrintable(f.text));
+    QCOMPARE(f.text, QStringLiteral("<order id=\"7\">\n"
+                                    "    <item>a</item>\n"
+                                    "    <empty/>\n"
+                                    "</order>"));
+    // A declaration the sender wrote stays.
+    const FormattedBody declared = formatXml(R"(<?xml version="1.0"?><a><b/></a>)");
+    QVERIFY2(declared.ok, qPrintable(declared.text));
+    QCOMPARE(declared.text, QStringLiteral("<?xml version=\"1.0\"?>\n<a>\n    <b/>\n</a>"));
+}
+
+void TestUiDetail::xmlErrorSaysWhy() {
+    const FormattedBody f = formatXml("<order><item></order>");
+    QVERIFY(!f.ok);
+    QVERIFY2(f.text.startsWith(QStringLiteral("Not XML: ")), qPrintable(f.text));
+    QVERIFY(!formatXml("just words").ok);
+}
+
+void TestUiDetail::hexDumpOf20Bytes() {
+    const QByteArray body = QByteArray("Hello, hex dump!") + QByteArray("\x00\x7f\xff"
+                                                                        "A",
+                                                                        4);
+    QCOMPARE(body.size(), 20);
+    const FormattedBody f = formatHex(body);
+    QVERIFY(f.ok);
+    const QStringList lines = f.text.split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.at(0), QStringLiteral("00000000  48 65 6c 6c 6f 2c 20 68  65 78 20 64 75 6d 70 "
+                                         "21  |Hello, hex dump!|"));
+    // The short last line keeps the ASCII column aligned with the full one above.
+    QCOMPARE(lines.at(1), QStringLiteral("00000010  00 7f ff 41") + QString(39, QLatin1Char(' ')) +
+                              QStringLiteral("|...A|"));
+    QCOMPARE(lines.at(1).indexOf(QLatin1Char('|')), lines.at(0).indexOf(QLatin1Char('|')));
+    QCOMPARE(formatHex(QByteArray()).text, QString());
+}
+
+void TestUiDetail::invalidUtf8IsShownSafely() {
+    const QByteArray body("ok \xff\xfe end");
+    QVERIFY(!isValidUtf8(body));
+    QVERIFY(isValidUtf8(QByteArray("caf\xc3\xa9")));
+    const FormattedBody f = formatText(body);
+    QVERIFY(f.ok);
+    QVERIFY(f.text.startsWith(QStringLiteral("ok ")));
+    QVERIFY(f.text.endsWith(QStringLiteral(" end")));
+    QVERIFY(f.text.contains(QChar::ReplacementCharacter));
+}
+
+void TestUiDetail::bestView_data() {
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("contentType");
+    QTest::addColumn<int>("view");
+    const auto row = [](const char* name, const QByteArray& body, const QString& type,
+                        BodyView view) { QTest::newRow(name) << body << type << int(view); };
+    row("json content type", "not really", QStringLiteral("application/json"), BodyView::Json);
+    row("body starts with {", " {\"a\":1}", QString(), BodyView::Json);
+    row("body starts with [", "[1,2]", QStringLiteral("text/plain"), BodyView::Json);
+    row("bracketed text is not json", "[warn] disk full", QString(), BodyView::Text);
+    row("xml content type", "<a/>", QStringLiteral("application/xml"), BodyView::Xml);
+    row("body starts with <", "<a><b/></a>", QString(), BodyView::Xml);
+    row("not utf-8", QByteArray("\x00\x01\xff\xfe", 4), QString(), BodyView::Hex);
+    row("plain text", "hello", QString(), BodyView::Text);
+}
+
+void TestUiDetail::bestView() {
+    QFETCH(QByteArray, body);
+    QFETCH(QString, contentType);
+    QFETCH(int, view);
+    QCOMPARE(int(ui::bestView(body, contentType)), view);
+}
+
+// The system's fixed font is fixed-pitch on a machine with few fonts, so the panel test alone never
+// reaches the fallbacks; a proportional base (the application's sans-serif font) always does.
+void TestUiDetail::fixedPitchFontFromAProportionalOne() {
+    QFont base = QGuiApplication::font();
+    base.setFamily(QStringLiteral("DejaVu Sans"));
+    base.setPointSize(13);
+    base.setBold(true);
+    const QFont fixed = fixedPitchFont(base);
+    QVERIFY2(QFontInfo(fixed).fixedPitch(), qPrintable(QFontInfo(fixed).family()));
+    QCOMPARE(fixed.pointSize(), 13);
+    QVERIFY(fixed.bold());
+    QVERIFY(QFontInfo(fixedPitchFont()).fixedPitch());
+}
+
+void TestUiDetail::panelShowsEveryProperty() {
+    Env env;
+    const qint64 seq = env.send(fullMessage());
+    MessageDetailPanel panel(*env.client);
+    panel.show();
+    auto* system = panel.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+    auto* application = panel.findChild<QTableWidget*>(QStringLiteral("applicationProperties"));
+    auto* body = panel.findChild<QPlainTextEdit*>(QStringLiteral("messageBody"));
+    auto* view = panel.findChild<QComboBox*>(QStringLiteral("bodyView"));
+    QVERIFY(system && application && body && view);
+    QVERIFY(body->isReadOnly());
+    QVERIFY(QFontInfo(body->font()).fixedPitch());
+
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    QTRY_COMPARE(systemValue(system, QStringLiteral("MessageId")), QStringLiteral("msg-1"));
+    QCOMPARE(systemValue(system, QStringLiteral("CorrelationId")), QStringLiteral("corr-1"));
+    QCOMPARE(systemValue(system, QStringLiteral("SessionId")), QStringLiteral("session-1"));
+    QCOMPARE(systemValue(system, QStringLiteral("ReplyTo")), QStringLiteral("replies"));
+    QCOMPARE(systemValue(system, QStringLiteral("ReplyToSessionId")),
+             QStringLiteral("reply-session"));
+    QCOMPARE(systemValue(system, QStringLiteral("To")), QStringLiteral("someone"));
+    QCOMPARE(systemValue(system, QStringLiteral("Subject")), QStringLiteral("an order"));
+    QCOMPARE(systemValue(system, QStringLiteral("ContentType")),
+             QStringLiteral("application/json"));
+    QCOMPARE(systemValue(system, QStringLiteral("SequenceNumber")), QString::number(seq));
+    QCOMPARE(systemValue(system, QStringLiteral("State")), QStringLiteral("Active"));
+    QCOMPARE(systemValue(system, QStringLiteral("DeliveryCount")), QStringLiteral("0"));
+    QCOMPARE(systemValue(system, QStringLiteral("EnqueuedTimeUtc")),
+             formatInstant(testing::kTestStart));
+    QCOMPARE(systemValue(system, QStringLiteral("ScheduledEnqueueTimeUtc")),
+             QStringLiteral("\u2014"));
+    QCOMPARE(systemValue(system, QStringLiteral("TimeToLive")), QStringLiteral("PT10M"));
+    QCOMPARE(systemValue(system, QStringLiteral("EffectiveTimeToLive")), QStringLiteral("PT10M"));
+    QCOMPARE(systemValue(system, QStringLiteral("ExpiresAtUtc")),
+             formatInstant(testing::kTestStart + minutes(10)));
+    QCOMPARE(systemValue(system, QStringLiteral("LockedUntilUtc")), QStringLiteral("\u2014"));
+    QCOMPARE(systemValue(system, QStringLiteral("DeadLetterReason")), QStringLiteral("\u2014"));
+    QVERIFY(systemValue(system, QStringLiteral("Size")).endsWith(QStringLiteral(" bytes")));
+
+    QCOMPARE(application->rowCount(), 4);
+    QCOMPARE(applicationRow(application, QStringLiteral("name")),
+             QStringLiteral("widget | QString"));
+    QCOMPARE(applicationRow(application, QStringLiteral("count")),
+             QStringLiteral("42 | qlonglong"));
+    QCOMPARE(applicationRow(application, QStringLiteral("ratio")), QStringLiteral("2.5 | double"));
+    QCOMPARE(applicationRow(application, QStringLiteral("urgent")), QStringLiteral("true | bool"));
+
+    QCOMPARE(view->currentIndex(), int(BodyView::Json));
+    QCOMPARE(body->toPlainText(), kPrettyOrder);
+}
+
+void TestUiDetail::bodyViewSwitchesToHex() {
+    Env env;
+    OutgoingMessage m = testing::TestBroker::message(QStringLiteral("plain"), "Hi there");
+    const qint64 seq = env.send(m);
+    MessageDetailPanel panel(*env.client);
+    auto* body = panel.findChild<QPlainTextEdit*>(QStringLiteral("messageBody"));
+    auto* view = panel.findChild<QComboBox*>(QStringLiteral("bodyView"));
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    QTRY_COMPARE(body->toPlainText(), QStringLiteral("Hi there"));
+    QCOMPARE(view->currentIndex(), int(BodyView::Text));
+
+    view->setCurrentIndex(int(BodyView::Hex));
+    QCOMPARE(body->toPlainText(), formatHex("Hi there").text);
+    QVERIFY(body->toPlainText().startsWith(QStringLiteral("00000000  48 69 20 74")));
+
+    view->setCurrentIndex(int(BodyView::Json)); // not JSON: the view says why
+    QVERIFY(body->toPlainText().startsWith(QStringLiteral("Not JSON: ")));
+}
+
+void TestUiDetail::copyButtonsFillTheClipboard() {
+    Env env;
+    const qint64 seq = env.send(fullMessage());
+    MessageDetailPanel panel(*env.client);
+    panel.show();
+    auto* body = panel.findChild<QPlainTextEdit*>(QStringLiteral("messageBody"));
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    QTRY_COMPARE(body->toPlainText(), kPrettyOrder);
+
+    QGuiApplication::clipboard()->clear();
+    QTest::mouseClick(panel.findChild<QPushButton*>(QStringLiteral("copyBody")), Qt::LeftButton);
+    QCOMPARE(QGuiApplication::clipboard()->text(), kPrettyOrder);
+
+    QTest::mouseClick(panel.findChild<QPushButton*>(QStringLiteral("copyProperties")),
+                      Qt::LeftButton);
+    const QStringList lines = QGuiApplication::clipboard()->text().split(QLatin1Char('\n'));
+    QVERIFY(lines.contains(QStringLiteral("MessageId: msg-1")));
+    QVERIFY(lines.contains(QStringLiteral("TimeToLive: PT10M")));
+    QVERIFY(lines.contains(QStringLiteral("name: widget")));
+    QVERIFY(lines.contains(QStringLiteral("count: 42")));
+    QCOMPARE(QGuiApplication::clipboard()->text(), panel.propertiesText());
+}
+
+void TestUiDetail::t9_derivedExpiryIsMarked() {
+    Env env(hours(1));
+    const qint64 seq = env.send(testing::TestBroker::message(QStringLiteral("no-ttl")));
+    MessageDetailPanel panel(*env.client);
+    auto* system = panel.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    QTRY_COMPARE(systemValue(system, QStringLiteral("MessageId")), QStringLiteral("no-ttl"));
+    QCOMPARE(systemValue(system, QStringLiteral("TimeToLive")), QStringLiteral("\u2014"));
+    QCOMPARE(systemValue(system, QStringLiteral("EffectiveTimeToLive")), QStringLiteral("PT1H"));
+    QCOMPARE(systemValue(system, QStringLiteral("ExpiresAtUtc")),
+             formatInstant(testing::kTestStart + hours(1)) +
+                 QStringLiteral(" (derived from the entity)"));
+
+    Env noDefault;
+    const qint64 other = noDefault.send(testing::TestBroker::message(QStringLiteral("forever")));
+    MessageDetailPanel infinite(*noDefault.client);
+    auto* table = infinite.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+    infinite.showMessage(QStringLiteral("test:q"), other);
+    QTRY_COMPARE(systemValue(table, QStringLiteral("MessageId")), QStringLiteral("forever"));
+    QCOMPARE(systemValue(table, QStringLiteral("EffectiveTimeToLive")), QStringLiteral("never"));
+    QVERIFY(systemValue(table, QStringLiteral("ExpiresAtUtc")).startsWith(QStringLiteral("never")));
+}
+
+void TestUiDetail::unknownMessageShowsTheEngineError() {
+    Env env;
+    MessageDetailPanel panel(*env.client);
+    panel.show();
+    auto* error = panel.findChild<QLabel*>(QStringLiteral("detailError"));
+    QVERIFY(error);
+    panel.showMessage(QStringLiteral("test:q"), 999);
+    QTRY_VERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("MessageNotFound")), qPrintable(error->text()));
+}
+
+void TestUiDetail::l7_deadLetteredMessageShowsItsReason() {
+    Env env;
+    const qint64 seq = env.send(testing::TestBroker::message(QStringLiteral("poison")));
+    const auto dead = env.call([](Broker& b) -> Result<void> {
+        auto received = b.receive(QStringLiteral("q"), ReceiveOptions{});
+        if (!received)
+            return received.error();
+        return b.deadLetter(
+            LockRef::of(received->first()),
+            DeadLetterOptions{QStringLiteral("BadOrder"), QStringLiteral("no such product"), {}});
+    });
+    QVERIFY(dead.ok());
+
+    MessageDetailPanel panel(*env.client);
+    auto* system = panel.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+    panel.showMessage(QStringLiteral("test:q/$deadletterqueue"), seq);
+    QTRY_COMPARE(systemValue(system, QStringLiteral("DeadLetterReason")),
+                 QStringLiteral("BadOrder"));
+    QCOMPARE(systemValue(system, QStringLiteral("DeadLetterErrorDescription")),
+             QStringLiteral("no such product"));
+    QCOMPARE(systemValue(system, QStringLiteral("MessageId")), QStringLiteral("poison"));
+    QVERIFY(systemValue(system, QStringLiteral("State")).contains(QStringLiteral("dead-letter")));
+}
+
+void TestUiDetail::newerRequestWins() {
+    Env env;
+    const qint64 first = env.send(testing::TestBroker::message(QStringLiteral("first")));
+    const qint64 second = env.send(testing::TestBroker::message(QStringLiteral("second")));
+    MessageDetailPanel panel(*env.client);
+    auto* system = panel.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+    panel.showMessage(QStringLiteral("test:q"), first);
+    panel.showMessage(QStringLiteral("test:q"), second);
+    QTRY_COMPARE(systemValue(system, QStringLiteral("MessageId")), QStringLiteral("second"));
+    env.client->waitForIdle();
+    QCoreApplication::processEvents();
+    QCOMPARE(systemValue(system, QStringLiteral("MessageId")), QStringLiteral("second"));
+}
+
+void TestUiDetail::followsLockAndSettlement() {
+    Env env;
+    const qint64 seq = env.send(fullMessage());
+    MessageDetailPanel panel(*env.client);
+    panel.show();
+    auto* system = panel.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+    auto* view = panel.findChild<QComboBox*>(QStringLiteral("bodyView"));
+    auto* error = panel.findChild<QLabel*>(QStringLiteral("detailError"));
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    QTRY_COMPARE(systemValue(system, QStringLiteral("MessageId")), QStringLiteral("msg-1"));
+    view->setCurrentIndex(int(BodyView::Hex));
+
+    const auto received = env.call([](Broker& b) {
+        return b.receive(QStringLiteral("q"),
+                         ReceiveOptions{ReceiveMode::PeekLock, 1, QStringLiteral("worker-1")});
+    });
+    QVERIFY(received.ok() && received->size() == 1);
+    QTRY_COMPARE(systemValue(system, QStringLiteral("LockHolder")), QStringLiteral("worker-1"));
+    QCOMPARE(systemValue(system, QStringLiteral("DeliveryCount")), QStringLiteral("1"));
+    QCOMPARE(systemValue(system, QStringLiteral("LockedUntilUtc")),
+             formatInstant(received->first().lockedUntil));
+    QCOMPARE(view->currentIndex(), int(BodyView::Hex)); // the reload kept the chosen view
+
+    const LockRef lock = LockRef::of(received->first());
+    QVERIFY(env.call([lock](Broker& b) { return b.complete(lock); }).ok());
+    QTRY_VERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("MessageNotFound")), qPrintable(error->text()));
+}
+
+void TestUiDetail::clearShowsTheEmptyState() {
+    Env env;
+    const qint64 seq = env.send(testing::TestBroker::message(QStringLiteral("gone")));
+    MessageDetailPanel panel(*env.client);
+    panel.show();
+    auto* empty = panel.findChild<QLabel*>(QStringLiteral("detailEmpty"));
+    auto* body = panel.findChild<QPlainTextEdit*>(QStringLiteral("messageBody"));
+    QVERIFY(empty->isVisible());
+    QCOMPARE(empty->text(), QStringLiteral("Select a message"));
+
+    // A reply still under way when clear() runs is dropped.
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    panel.clear();
+    env.client->waitForIdle();
+    QCoreApplication::processEvents();
+    QVERIFY(empty->isVisible());
+    QVERIFY(body->toPlainText().isEmpty());
+    QVERIFY(panel.propertiesText().isEmpty());
+}
+
+QTEST_MAIN(TestUiDetail)
+#include "tst_ui_detail.moc"

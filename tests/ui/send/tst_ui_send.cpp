@@ -1,0 +1,297 @@
+// The send dialog over a real broker on a virtual clock: every system property and typed
+// application properties reach the stored message; TTL (T1); scheduling on the engine's clock
+// (L11, T2); a repeat count sends that many copies; duplicates (L13); the engine's errors with
+// code, description, tracking id and retryability (L1); input refused before any call.
+
+#include "SendTestEnv.h"
+#include "common/PropertyTableEditor.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QUuid>
+
+using namespace hourglass;
+using namespace hourglass::testing;
+using namespace hourglass::ui;
+
+class TestUiSend : public QObject {
+    Q_OBJECT
+private slots:
+    void everyPropertyReachesTheStoredMessage();
+    void t1_timeToLiveIsStored();
+    void l11_scheduledOnTheEngineClock();
+    void repeatSendsThatManyCopies();
+    void repeatGoesInChunks();
+    void l13_duplicateIsAcceptedAndDropped();
+    void l1_oversizeShowsTheEngineError();
+    void l1_disabledAndUnknownEntities();
+    void badInputIsRefusedBeforeAnyCall();
+    void bodyFromFileKeepsItsBytes();
+};
+
+void TestUiSend::everyPropertyReachesTheStoredMessage() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    QCOMPARE(dialog->windowTitle(), QStringLiteral("Send to test:q"));
+    dialog->show();
+    child<QPlainTextEdit>(dialog.get(), "sendBody")->setPlainText(QStringLiteral("{\"order\":7}"));
+    child<QComboBox>(dialog.get(), "sendContentType")
+        ->setEditText(QStringLiteral("application/json"));
+    setLine(dialog.get(), "sendMessageId", QStringLiteral("msg-1"));
+    setLine(dialog.get(), "sendCorrelationId", QStringLiteral("corr-1"));
+    setLine(dialog.get(), "sendSessionId", QStringLiteral("session-1"));
+    setLine(dialog.get(), "sendReplyTo", QStringLiteral("replies"));
+    setLine(dialog.get(), "sendReplyToSessionId", QStringLiteral("reply-session"));
+    setLine(dialog.get(), "sendTo", QStringLiteral("someone"));
+    setLine(dialog.get(), "sendSubject", QStringLiteral("an order"));
+    auto* properties = child<PropertyTableEditor>(dialog.get(), "sendProperties");
+    using T = PropertyTableEditor::ValueType;
+    const QUuid uuid = QUuid::createUuid();
+    properties->addRow(QStringLiteral("name"), T::String, QStringLiteral("widget"));
+    properties->addRow(QStringLiteral("count"), T::Int, QStringLiteral("42"));
+    properties->addRow(QStringLiteral("big"), T::Long, QStringLiteral("9007199254740993"));
+    properties->addRow(QStringLiteral("ratio"), T::Double, QStringLiteral("2.5"));
+    properties->addRow(QStringLiteral("urgent"), T::Bool, QStringLiteral("true"));
+    properties->addRow(QStringLiteral("due"), T::DateTime, QStringLiteral("2026-02-03T04:05:06Z"));
+    properties->addRow(QStringLiteral("ref"), T::Uuid, uuid.toString(QUuid::WithoutBraces));
+
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    QVERIFY(dialog->isVisible()); // sending does not close the dialog
+
+    const auto stored = env.call([](Broker& b) { return b.message(kQueue, 1); });
+    QVERIFY2(stored.ok(), qPrintable(stored.ok() ? QString() : stored.error().toString()));
+    QCOMPARE(stored->body, QByteArray("{\"order\":7}"));
+    QCOMPARE(stored->contentType, QStringLiteral("application/json"));
+    QCOMPARE(stored->messageId, QStringLiteral("msg-1"));
+    QCOMPARE(stored->correlationId, QStringLiteral("corr-1"));
+    QCOMPARE(stored->sessionId, QStringLiteral("session-1"));
+    QCOMPARE(stored->replyTo, QStringLiteral("replies"));
+    QCOMPARE(stored->replyToSessionId, QStringLiteral("reply-session"));
+    QCOMPARE(stored->to, QStringLiteral("someone"));
+    QCOMPARE(stored->subject, QStringLiteral("an order"));
+    QVERIFY(!stored->timeToLive.has_value()); // empty TTL: the entity default (T3)
+    const QVariantMap& app = stored->applicationProperties;
+    QCOMPARE(app.value(QStringLiteral("name")), QVariant(QStringLiteral("widget")));
+    // The engine keeps integers as integers (its store does not tell int from long).
+    QVERIFY(app.value(QStringLiteral("count")).typeId() == QMetaType::Int ||
+            app.value(QStringLiteral("count")).typeId() == QMetaType::LongLong);
+    QCOMPARE(app.value(QStringLiteral("count")).toInt(), 42);
+    QCOMPARE(app.value(QStringLiteral("big")).typeId(), QMetaType::LongLong);
+    QCOMPARE(app.value(QStringLiteral("big")).toLongLong(), 9007199254740993LL);
+    QCOMPARE(app.value(QStringLiteral("ratio")).toDouble(), 2.5);
+    QCOMPARE(app.value(QStringLiteral("urgent")).typeId(), QMetaType::Bool);
+    QCOMPARE(app.value(QStringLiteral("urgent")).toBool(), true);
+    QCOMPARE(app.value(QStringLiteral("due")).toDateTime(),
+             QDateTime(QDate(2026, 2, 3), QTime(4, 5, 6), Qt::UTC));
+    QCOMPARE(app.value(QStringLiteral("ref")).toUuid(), uuid);
+
+    // The dialog stays usable: the same message again gets the next sequence number.
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 2"));
+}
+
+void TestUiSend::t1_timeToLiveIsStored() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    auto* ttl = child<QLineEdit>(dialog.get(), "sendTimeToLive");
+    auto* readable = child<QLabel>(dialog.get(), "sendTimeToLiveText");
+    QCOMPARE(readable->text(), QStringLiteral("entity default"));
+    ttl->setText(QStringLiteral("PT10M"));
+    QCOMPARE(readable->text(), QStringLiteral("= 10m 00s"));
+    // Ctrl+Return sends as the button does.
+    QCOMPARE(dialog->sendAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Return));
+    dialog->sendAction()->trigger();
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    const auto stored = env.call([](Broker& b) { return b.message(kQueue, 1); });
+    QVERIFY(stored.ok());
+    QCOMPARE(stored->timeToLive, std::optional<Millis>(minutes(10)));
+    QCOMPARE(stored->expiresAt, testing::kTestStart + minutes(10)); // T1
+}
+
+void TestUiSend::l11_scheduledOnTheEngineClock() {
+    SendEnv env;
+    // The virtual clock is far from the wall clock: the schedule must follow the engine's.
+    env.clock->advance(hours(5));
+    const Instant now = env.clock->now();
+    auto dialog = env.dialog();
+    child<QCheckBox>(dialog.get(), "sendScheduled")->setChecked(true);
+    child<QSpinBox>(dialog.get(), "sendScheduleIn")->setValue(2);
+    QCOMPARE(child<QComboBox>(dialog.get(), "sendScheduleUnit")->currentText(),
+             QStringLiteral("minutes"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()),
+                 QStringLiteral("Scheduled for 05:02:00 UTC as sequence number 1"));
+    const auto stored = env.call([](Broker& b) { return b.message(kQueue, 1); });
+    QVERIFY(stored.ok());
+    QCOMPARE(stored->state, MessageState::Scheduled);
+    QCOMPARE(stored->scheduledEnqueueTime, now + minutes(2));
+    // Two minutes later on the virtual clock it becomes active (with a new number, L11).
+    QVERIFY(env.call([](Broker& b) { return b.advanceClock(minutes(2)); }).ok());
+    const auto counts = env.call([](Broker& b) { return b.counts(kQueue); });
+    QVERIFY(counts.ok());
+    QCOMPARE(counts->scheduled, 0);
+    QCOMPARE(counts->active, 1);
+}
+
+void TestUiSend::repeatSendsThatManyCopies() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    child<QPlainTextEdit>(dialog.get(), "sendBody")->setPlainText(QStringLiteral("copy"));
+    child<PropertyTableEditor>(dialog.get(), "sendProperties")
+        ->addRow(QStringLiteral("batch"), PropertyTableEditor::ValueType::Int, QStringLiteral("9"));
+    child<QSpinBox>(dialog.get(), "sendRepeat")->setValue(25);
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()),
+                 QStringLiteral("Accepted 25 messages (sequence numbers 1-25)"));
+    const QList<MessageView> stored = env.messages();
+    QCOMPARE(stored.size(), 25);
+    QSet<QString> ids;
+    for (const MessageView& m : stored) {
+        QCOMPARE(m.body, QByteArray("copy"));
+        QCOMPARE(m.applicationProperties.value(QStringLiteral("batch")).toInt(), 9);
+        ids.insert(m.messageId);
+    }
+    QCOMPARE(ids.size(), 25); // an empty message id: a fresh one per copy
+}
+
+void TestUiSend::repeatGoesInChunks() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    QSignalSpy sent(dialog.get(), &SendDialog::sent);
+    const int total = 2 * SendDialog::kChunk + 1;
+    child<QSpinBox>(dialog.get(), "sendRepeat")->setValue(total);
+    clickSend(dialog.get());
+    QVERIFY(dialog->isSending());
+    QVERIFY(!child<QPushButton>(dialog.get(), "sendButton")->isEnabled());
+    QTRY_COMPARE(sent.count(), 1);
+    QCOMPARE(sent.at(0).at(1).toInt(), total);
+    QCOMPARE(resultText(dialog.get()),
+             QStringLiteral("Accepted 1001 messages (sequence numbers 1-1001)"));
+    QVERIFY(child<QPushButton>(dialog.get(), "sendButton")->isEnabled());
+    QCOMPARE(env.messages().size(), total);
+}
+
+void TestUiSend::l13_duplicateIsAcceptedAndDropped() {
+    SendEnv env;
+    auto dialog = env.dialog(QStringLiteral("test:dedup"));
+    setLine(dialog.get(), "sendMessageId", QStringLiteral("same"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()),
+                 QStringLiteral("Accepted as a duplicate and dropped (L13)"));
+    child<QSpinBox>(dialog.get(), "sendRepeat")->setValue(3);
+    setLine(dialog.get(), "sendMessageId", QStringLiteral("other"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(
+        resultText(dialog.get()),
+        QStringLiteral("Accepted 1 message (sequence number 2); 2 duplicates dropped (L13)"));
+    QCOMPARE(env.messages(QStringLiteral("test:dedup")).size(), 2);
+}
+
+void TestUiSend::l1_oversizeShowsTheEngineError() {
+    SendEnv env;
+    auto dialog = env.dialog(QStringLiteral("test:small"));
+    child<QPlainTextEdit>(dialog.get(), "sendBody")->setPlainText(QString(2000, QLatin1Char('x')));
+    clickSend(dialog.get());
+    auto* code = child<QLabel>(dialog.get(), "sendResultCode");
+    QTRY_COMPARE(code->text(), QStringLiteral("MessageSizeExceeded"));
+    QVERIFY(code->isVisibleTo(dialog.get()));
+    QVERIFY2(child<QLabel>(dialog.get(), "sendResultDescription")
+                 ->text()
+                 .contains(QStringLiteral("MaxMessageSizeInKilobytes=1")),
+             qPrintable(resultText(dialog.get())));
+    auto* tracking = child<QLabel>(dialog.get(), "sendResultTrackingId");
+    QVERIFY(tracking->text().startsWith(QStringLiteral("Tracking id: ")));
+    QVERIFY(tracking->text().size() > QStringLiteral("Tracking id: ").size() + 8);
+    QVERIFY(tracking->textInteractionFlags() & Qt::TextSelectableByMouse);
+    QCOMPARE(child<QLabel>(dialog.get(), "sendResultRetry")->text(),
+             QStringLiteral("Retrying will not help"));
+    QCOMPARE(env.messages(QStringLiteral("test:small")).size(), 0);
+}
+
+void TestUiSend::l1_disabledAndUnknownEntities() {
+    SendEnv env;
+    auto disabled = env.dialog(QStringLiteral("test:off"));
+    clickSend(disabled.get());
+    QTRY_COMPARE(child<QLabel>(disabled.get(), "sendResultCode")->text(),
+                 QStringLiteral("MessagingEntityDisabled"));
+    QCOMPARE(child<QLabel>(disabled.get(), "sendResultRetry")->text(),
+             QStringLiteral("Retrying will not help"));
+
+    auto unknown = env.dialog(QStringLiteral("test:nowhere"));
+    child<QSpinBox>(unknown.get(), "sendRepeat")->setValue(3);
+    clickSend(unknown.get());
+    QTRY_COMPARE(child<QLabel>(unknown.get(), "sendResultCode")->text(),
+                 QStringLiteral("MessagingEntityNotFound"));
+    QVERIFY(resultText(unknown.get()).startsWith(QStringLiteral("Sent 0 of 3 before")));
+    QVERIFY(child<QPushButton>(unknown.get(), "sendButton")->isEnabled());
+}
+
+void TestUiSend::badInputIsRefusedBeforeAnyCall() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    QSignalSpy sent(dialog.get(), &SendDialog::sent);
+    setLine(dialog.get(), "sendTimeToLive", QStringLiteral("ten minutes"));
+    QCOMPARE(child<QLabel>(dialog.get(), "sendTimeToLiveText")->text(),
+             QStringLiteral("not a duration"));
+    clickSend(dialog.get());
+    // Refused at once, without a broker call.
+    QVERIFY(!dialog->isSending());
+    QVERIFY2(resultText(dialog.get())
+                 .startsWith(QStringLiteral("Not sent: the time to live 'ten "
+                                            "minutes'")),
+             qPrintable(resultText(dialog.get())));
+    setLine(dialog.get(), "sendTimeToLive", QStringLiteral("PT0S"));
+    clickSend(dialog.get());
+    QVERIFY(resultText(dialog.get()).contains(QStringLiteral("longer than zero")));
+
+    setLine(dialog.get(), "sendTimeToLive", QString());
+    child<PropertyTableEditor>(dialog.get(), "sendProperties")
+        ->addRow(QStringLiteral("count"), PropertyTableEditor::ValueType::Int,
+                 QStringLiteral("many"));
+    clickSend(dialog.get());
+    QVERIFY(!dialog->isSending());
+    QVERIFY2(resultText(dialog.get()).startsWith(QStringLiteral("Not sent: ")),
+             qPrintable(resultText(dialog.get())));
+    QVERIFY(resultText(dialog.get()).contains(QStringLiteral("count")));
+    env.client->waitForIdle();
+    QCoreApplication::processEvents();
+    QCOMPARE(sent.count(), 0);
+    QCOMPARE(env.messages().size(), 0);
+}
+
+void TestUiSend::bodyFromFileKeepsItsBytes() {
+    SendEnv env;
+    const QByteArray bytes("\x00\x01\xff\xfe\r\nend", 8);
+    QFile file(env.dir.filePath(QStringLiteral("body.bin")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+    file.close();
+    auto dialog = env.dialog();
+    QVERIFY(dialog->loadBodyFromFile(file.fileName()));
+    QVERIFY(child<QPlainTextEdit>(dialog.get(), "sendBody")->isReadOnly());
+    QCOMPARE(child<QLabel>(dialog.get(), "sendBodySource")->text(),
+             QStringLiteral("From body.bin, 8 bytes"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    const auto stored = env.call([](Broker& b) { return b.message(kQueue, 1); });
+    QVERIFY(stored.ok());
+    QCOMPARE(stored->body, bytes);
+    QVERIFY(!dialog->loadBodyFromFile(env.dir.filePath(QStringLiteral("missing.bin"))));
+    QVERIFY(resultText(dialog.get()).startsWith(QStringLiteral("Not sent: ")));
+}
+
+QTEST_MAIN(TestUiSend)
+#include "tst_ui_send.moc"

@@ -1,0 +1,124 @@
+#include "demo/EngineTimeCharts.h"
+
+#include "demo/CountsHistory.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFontMetrics>
+#include <QtCharts/QDateTimeAxis>
+#include <QtCharts/QLegend>
+#include <QtCharts/QValueAxis>
+
+namespace hourglass::ui::charts {
+
+namespace {
+constexpr int kValueTicks = 5; // QValueAxis's default
+constexpr int kTimeTicks = 4;  // at most: room for "HH:mm:ss" labels in the narrower charts
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("hourglass::ui::charts", text);
+}
+} // namespace
+
+void fitToWidth(QChart* chart) {
+    QLegend* legend = chart->legend();
+    const QFontMetrics metrics(legend->font());
+    // Per entry: its marker (about a line high) and the gaps around it, then the name.
+    const int perEntry = metrics.height() + 2 * metrics.averageCharWidth();
+    int row = 0;
+    int widest = 0;
+    for (const QAbstractSeries* series : chart->series()) {
+        const int name = metrics.horizontalAdvance(series->name());
+        row += perEntry + name;
+        widest = std::max(widest, perEntry + name);
+    }
+    const QMarginsF margins = chart->margins();
+    const qreal available = chart->size().width() - margins.left() - margins.right();
+    const bool below = row <= available;
+    const Qt::Alignment wanted = below ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != wanted)
+        legend->setAlignment(wanted);
+    // On the right the chart would give the legend too little room for the longest name.
+    legend->setMinimumWidth(below ? -1 : widest + 4 * metrics.averageCharWidth());
+
+    auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
+    if (!x)
+        return;
+    // The plot is what the legend and the value labels leave; a time label takes a label in
+    // the axis's format ("HH:mm:ss", or "MM-dd HH:mm" over a day) and a gap.
+    const QFontMetrics labels(x->labelsFont());
+    const qreal plot =
+        available - (below ? 0 : widest) - labels.horizontalAdvance(QStringLiteral("0000.0"));
+    const QString widestLabel =
+        QDateTime(QDate(2000, 12, 28), QTime(20, 58, 58)).toString(x->format());
+    const int perLabel = labels.horizontalAdvance(widestLabel) + 3 * labels.averageCharWidth();
+    const int ticks = std::clamp(int(plot / perLabel), 2, kTimeTicks);
+    if (x->tickCount() != ticks)
+        x->setTickCount(ticks);
+}
+
+void addLineSeries(QChart* chart, const QStringList& names) {
+    auto* x = new QDateTimeAxis(chart);
+    x->setTickCount(kTimeTicks);
+    x->setFormat(QStringLiteral("HH:mm:ss")); // fitAxes switches to dates over a day
+    auto* y = new QValueAxis(chart);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (const QString& name : names) {
+        auto* series = new QLineSeries(chart);
+        series->setName(name);
+        // Markers show where the samples really are: the line between two samples (after a
+        // jump of the clock, say) is only a join, not a measurement.
+        series->setPointsVisible(true);
+        series->setMarkerSize(4);
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart,
+                     [chart] { fitToWidth(chart); });
+    fitToWidth(chart);
+}
+
+void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
+             const QString& valueFormat) {
+    auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
+    // At least a second per tick interval, so that "HH:mm:ss" labels never repeat.
+    last = std::max(last, first + std::max(minSpan, Millis(x->tickCount() - 1) * 1000));
+    const QString format = last - first > 24 * 3600 * 1000 ? QStringLiteral("MM-dd HH:mm")
+                                                           : QStringLiteral("HH:mm:ss");
+    if (x->format() != format) {
+        x->setFormat(format);
+        fitToWidth(chart); // longer labels: perhaps fewer of them
+    }
+    x->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(last));
+    auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+    y->setLabelFormat(valueFormat);
+    y->setRange(0, std::max(1.0, maxValue));
+    // Nice numbers depend on the tick count in force: start from the same one every time.
+    y->setTickCount(kValueTicks);
+    y->applyNiceNumbers();
+    // Whole numbers on a small range: one tick per unit, not "0 0 1 1 2" from rounded halves.
+    if (valueFormat == QStringLiteral("%.0f") && y->max() < y->tickCount() - 1)
+        y->setTickCount(int(y->max()) + 1);
+}
+
+void addCountsSeries(QChart* chart) {
+    addLineSeries(
+        chart, {tr("Active"), tr("Scheduled"), tr("Deferred"), tr("Locked"), tr("Dead-lettered")});
+}
+
+void plotCounts(QChart* chart, const CountsHistory& history, Instant now) {
+    const QList<CountsHistory::Sample>& samples = history.samples();
+    const double highest = plot(chart, samples, [](const CountsHistory::Sample& s) {
+        return QList<double>{double(s.counts.active), double(s.counts.scheduled),
+                             double(s.counts.deferred), double(s.counts.locked),
+                             double(s.counts.deadLettered)};
+    });
+    const Instant first = samples.isEmpty() ? now : samples.first().at;
+    const Instant last = samples.isEmpty() ? now : samples.last().at;
+    fitAxes(chart, first, last, history.interval(), highest, QStringLiteral("%.0f"));
+}
+
+} // namespace hourglass::ui::charts

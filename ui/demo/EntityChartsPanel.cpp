@@ -1,0 +1,270 @@
+#include "demo/EntityChartsPanel.h"
+
+#include "ChangeFeed.h"
+#include "common/BrokerClient.h"
+#include "common/Theme.h"
+#include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/CountsHistory.h"
+#include "demo/EngineTimeCharts.h"
+
+#include <QAction>
+#include <QEvent>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalBarSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+
+namespace hourglass::ui {
+
+namespace {
+
+// The value axis of the reasons chart (created once in the constructor).
+QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation) {
+    return qobject_cast<QValueAxis*>(chart->axes(orientation).value(0));
+}
+
+} // namespace
+
+EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_history(new CountsHistory(client, this))
+    , m_reasons(new DeadLetterReasonsModel(client, this))
+    , m_title(new QLabel(this))
+    , m_empty(new QLabel(this))
+    , m_stack(new QStackedWidget(this))
+    , m_chartsPage(new QWidget(this))
+    , m_saveAction(new QAction(tr("Save Charts as PNG..."), this)) {
+    m_title->setObjectName(QStringLiteral("chartsTitle"));
+    m_title->setTextFormat(Qt::PlainText);
+    m_empty->setObjectName(QStringLiteral("chartsEmpty"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setEnabled(false); // greyed, as the other panels' empty states
+
+    auto* grid = new QGridLayout(m_chartsPage);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(addChartView(QStringLiteral("countsChart"), tr("Messages")), 0, 0, 1, 2);
+    grid->addWidget(addChartView(QStringLiteral("throughputChart"), tr("Messages per second")), 1,
+                    0);
+    grid->addWidget(addChartView(QStringLiteral("reasonsChart"), tr("Dead-letter reasons")), 1, 1);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+    // The throughput chart has five series to tell apart, the reasons chart a few bars: in a
+    // narrow window the reasons give way first.
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    m_views[2]->setMinimumWidth(200);
+    charts::addCountsSeries(m_views[0]->chart());
+    charts::addLineSeries(m_views[1]->chart(), {tr("Sent"), tr("Received"), tr("Completed"),
+                                                tr("Expired"), tr("Dead-lettered")});
+    QChart* reasons = m_views[2]->chart();
+    auto* bars = new QHorizontalBarSeries(reasons);
+    bars->setLabelsVisible(true);
+    reasons->addSeries(bars);
+    auto* categories = new QBarCategoryAxis(reasons);
+    auto* amounts = new QValueAxis(reasons);
+    amounts->setLabelFormat(QStringLiteral("%.0f"));
+    reasons->addAxis(categories, Qt::AlignLeft);
+    reasons->addAxis(amounts, Qt::AlignBottom);
+    bars->attachAxis(categories);
+    bars->attachAxis(amounts);
+    reasons->legend()->hide();
+    applyChartTheme();
+
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_chartsPage);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_stack, 1);
+
+    m_saveAction->setObjectName(QStringLiteral("saveChartsPng"));
+    m_saveAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    m_saveAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_saveAction->setEnabled(false);
+    connect(m_saveAction, &QAction::triggered, this, [this] { askSave({}); });
+    addAction(m_saveAction);
+
+    connect(m_history, &CountsHistory::sampled, this, [this] {
+        updateCounts();
+        updateThroughput();
+    });
+    connect(m_history, &CountsHistory::failed, this, &EntityChartsPanel::errorOccurred);
+    connect(m_reasons, &DeadLetterReasonsModel::refreshed, this, &EntityChartsPanel::updateReasons);
+    connect(&m_client, &BrokerClient::changed, this, &EntityChartsPanel::onChanged);
+    setEntity({}, NamespaceTreeModel::NodeKind::Namespace);
+}
+
+QChartView* EntityChartsPanel::addChartView(const QString& objectName, const QString& title) {
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* view = new QChartView(chart, m_chartsPage);
+    view->setObjectName(objectName);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(280, 200);
+    auto* save = new QAction(tr("Save Chart as PNG..."), view);
+    connect(save, &QAction::triggered, this, [this, objectName] { askSave(objectName); });
+    view->addAction(save);
+    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_views.append(view);
+    return view;
+}
+
+void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind) {
+    using Kind = NamespaceTreeModel::NodeKind;
+    QString path = qualifiedPath;
+    // The dead-letter queue's counts and reasons are its owner's: chart the owner.
+    if (kind == Kind::DeadLetterQueue)
+        path = deadletter::entityPathOf(path);
+    if (path.isEmpty() || kind == Kind::Namespace || kind == Kind::Topic)
+        path.clear();
+    if (path == m_path && !path.isEmpty())
+        return;
+    m_path = path;
+    m_history->setPath(m_path);
+    m_reasons->setEntityPath(m_path);
+    if (qualifiedPath.isEmpty())
+        return showEmpty(tr("Select a queue or subscription to chart its messages."));
+    if (kind == Kind::Namespace)
+        return showEmpty(tr("A namespace has no messages of its own: select a queue or "
+                            "subscription to chart it."));
+    if (kind == Kind::Topic)
+        return showEmpty(tr("A topic keeps no messages: its subscriptions do. Select a "
+                            "subscription to chart it."));
+    m_title->setText(tr("%1 \u2014 engine time, one sample per %2 s")
+                         .arg(m_path)
+                         .arg(double(m_history->interval()) / 1000.0));
+    m_stack->setCurrentWidget(m_chartsPage);
+    m_saveAction->setEnabled(true);
+}
+
+void EntityChartsPanel::showEmpty(const QString& text) {
+    m_title->setText(tr("Charts"));
+    m_empty->setText(text);
+    m_stack->setCurrentWidget(m_empty);
+    m_saveAction->setEnabled(false);
+}
+
+void EntityChartsPanel::applyChartTheme() {
+    const QChart::ChartTheme theme =
+        paletteIsDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    for (QChartView* view : std::as_const(m_views))
+        view->chart()->setTheme(theme);
+    // A theme brings its own legend font: the line charts' legends may fit differently now.
+    charts::fitToWidth(m_views[0]->chart());
+    charts::fitToWidth(m_views[1]->chart());
+}
+
+void EntityChartsPanel::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
+        applyChartTheme();
+    QWidget::changeEvent(event);
+}
+
+void EntityChartsPanel::updateCounts() {
+    charts::plotCounts(m_views[0]->chart(), *m_history, m_client.clock().now());
+}
+
+void EntityChartsPanel::updateThroughput() {
+    QChart* chart = m_views[1]->chart();
+    const QList<CountsHistory::Rate>& rates = m_history->rates();
+    const double highest = charts::plot(chart, rates, [](const CountsHistory::Rate& r) {
+        return QList<double>{r.sent, r.received, r.completed, r.expired, r.deadLettered};
+    });
+    const Instant now = m_client.clock().now();
+    const QList<CountsHistory::Sample>& samples = m_history->samples();
+    // The first rate covers the interval that starts at the first sample.
+    const Instant first = samples.isEmpty() ? now : samples.first().at;
+    const Instant last = rates.isEmpty() ? first : rates.last().at;
+    charts::fitAxes(chart, first, last, m_history->interval(), highest,
+                    highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+}
+
+void EntityChartsPanel::updateReasons() {
+    QChart* chart = m_views[2]->chart();
+    auto* bars = qobject_cast<QHorizontalBarSeries*>(chart->series().value(0));
+    auto* categories = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
+    bars->clear();
+    categories->clear();
+    // The model lists the most frequent first under an "All reasons" row; a horizontal bar chart
+    // lists its categories from the bottom up, so walk the model backwards to put it on top.
+    auto* set = new QBarSet(tr("Messages"));
+    qint64 highest = 0;
+    const int rows = m_path.isEmpty() ? 0 : m_reasons->rowCount();
+    for (int row = rows - 1; row >= 1; --row) {
+        const QString reason = m_reasons->reasonAt(row).value_or(QString());
+        const qint64 count = m_reasons->index(row, DeadLetterReasonsModel::CountColumn)
+                                 .data(Qt::UserRole)
+                                 .toLongLong();
+        categories->append(reason.isEmpty() ? tr("(no reason)") : reason);
+        set->append(double(count));
+        highest = std::max(highest, count);
+    }
+    bars->append(set);
+    QValueAxis* amounts = valueAxis(chart, Qt::Horizontal);
+    amounts->setRange(0, std::max<double>(1.0, double(highest)));
+    amounts->applyNiceNumbers();
+    chart->setTitle(set->count() == 0 ? tr("Dead-letter reasons: none")
+                                      : tr("Dead-letter reasons"));
+}
+
+void EntityChartsPanel::onChanged(const ChangeBatch& batch) {
+    // The reasons model follows the dead-letter queue itself; the history polls. Only a deletion
+    // needs the panel: there is nothing left to chart.
+    if (!m_path.isEmpty() && batch.deleted.contains(m_path)) {
+        m_path.clear();
+        m_history->setPath({});
+        m_reasons->setEntityPath({});
+        showEmpty(tr("The entity was deleted."));
+    }
+}
+
+bool EntityChartsPanel::saveChart(const QString& objectName, const QString& filePath) {
+    auto* view = m_chartsPage->findChild<QChartView*>(objectName);
+    return view && view->grab().save(filePath, "PNG");
+}
+
+bool EntityChartsPanel::saveAllCharts(const QString& filePath) {
+    return m_chartsPage->grab().save(filePath, "PNG");
+}
+
+void EntityChartsPanel::askSave(const QString& chartName) {
+    if (m_path.isEmpty())
+        return;
+    auto* dialog = new QFileDialog(this, tr("Save as PNG"));
+    dialog->setObjectName(QStringLiteral("saveChartsDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setNameFilter(tr("PNG images (*.png)"));
+    dialog->setDefaultSuffix(QStringLiteral("png"));
+    QString base = m_path;
+    base.replace(QLatin1Char(':'), QLatin1Char('-')).replace(QLatin1Char('/'), QLatin1Char('-'));
+    dialog->selectFile(base + (chartName.isEmpty() ? QString() : QLatin1Char('-') + chartName) +
+                       QStringLiteral(".png"));
+    connect(dialog, &QFileDialog::fileSelected, this, [this, chartName](const QString& file) {
+        const bool ok = chartName.isEmpty() ? saveAllCharts(file) : saveChart(chartName, file);
+        reportSaved(ok, file);
+    });
+    dialog->open();
+}
+
+void EntityChartsPanel::reportSaved(bool ok, const QString& filePath) {
+    if (ok) {
+        emit statusMessage(tr("Saved %1").arg(filePath));
+        return;
+    }
+    emit errorOccurred(
+        Error::make(ErrorCode::GeneralError, tr("Could not write the image %1").arg(filePath)));
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,91 @@
+#pragma once
+// Charts of one queue or subscription (issue 4): its counts over time (active, scheduled,
+// deferred, locked, dead-lettered), its throughput per second (sent, received, completed,
+// expired, dead-lettered: Broker::flow), and its dead-letter reasons
+// as horizontal bars. The time axes are ENGINE time (CountsHistory samples the engine's clock),
+// so with a virtual clock the charts move as fast as virtual time does and stand still while it
+// is paused. The reasons come from a DeadLetterReasonsModel, which re-reads them whenever the
+// change feed touches the dead-letter queue.
+//
+// Every chart can be saved as a PNG: from its context menu, or all three at once with the
+// panel's "Save charts as PNG..." action (Ctrl+Shift+G, a non-blocking file dialog).
+// A DeadLetterQueue node charts its owner entity; a topic or namespace shows why there is
+// nothing to chart; an empty path shows the empty state.
+//
+// Object names for tests: "chartsTitle", "chartsEmpty", chart views "countsChart",
+// "throughputChart", "reasonsChart", action "saveChartsPng", dialog "saveChartsDialog".
+
+#include "Status.h"
+#include "tree/NamespaceTreeModel.h"
+
+#include <QList>
+#include <QWidget>
+
+class QAction;
+class QChart;
+class QChartView;
+class QLabel;
+class QStackedWidget;
+
+namespace hourglass {
+struct ChangeBatch;
+}
+
+namespace hourglass::ui {
+
+class BrokerClient;
+class CountsHistory;
+class DeadLetterReasonsModel;
+
+class EntityChartsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit EntityChartsPanel(BrokerClient& client, QWidget* parent = nullptr);
+
+    void setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind);
+    // The entity charted ("ns:orders"), empty when none.
+    QString entityPath() const { return m_path; }
+    CountsHistory* history() const { return m_history; }
+    // The dead-letter reasons the bars show.
+    DeadLetterReasonsModel* reasonsModel() const { return m_reasons; }
+
+    // Saves one chart view (by objectName) as a PNG; false when there is no such chart or the
+    // file cannot be written.
+    bool saveChart(const QString& objectName, const QString& filePath);
+    // Saves the three charts as one PNG.
+    bool saveAllCharts(const QString& filePath);
+
+    QList<QAction*> actions() const { return {m_saveAction}; }
+
+signals:
+    void errorOccurred(const hourglass::Error& error);
+    void statusMessage(const QString& text);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    QChartView* addChartView(const QString& objectName, const QString& title);
+    void showEmpty(const QString& text);
+    void applyChartTheme();
+    void updateCounts();
+    void updateThroughput();
+    void updateReasons();
+    void onChanged(const hourglass::ChangeBatch& batch);
+    // Asks for a file (non-blocking dialog) and saves one chart, or all when the name is empty.
+    void askSave(const QString& chartName);
+    void reportSaved(bool ok, const QString& filePath);
+
+    BrokerClient& m_client;
+    CountsHistory* m_history;
+    QString m_path;
+    DeadLetterReasonsModel* m_reasons;
+    QLabel* m_title;
+    QLabel* m_empty;
+    QStackedWidget* m_stack;
+    QWidget* m_chartsPage;
+    QList<QChartView*> m_views;
+    QAction* m_saveAction;
+};
+
+} // namespace hourglass::ui

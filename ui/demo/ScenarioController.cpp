@@ -1,0 +1,235 @@
+#include "demo/ScenarioController.h"
+
+#include "common/BrokerClient.h"
+#include "demo/ScenarioGallery.h"
+#include "demo/ScenarioPanel.h"
+#include "demo/ScenarioSession.h"
+#include "demo/TimeControlBar.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenu>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <utility>
+
+namespace hourglass::ui {
+
+namespace {
+// The entity the story starts with: where the first message is sent ("ns:path").
+QString firstEntityOfTheStory(const Scenario& scenario) {
+    if (scenario.userConfig.namespaces.isEmpty())
+        return {};
+    for (const ScenarioStep& step : scenario.steps) {
+        if (const auto* send = std::get_if<SendStep>(&step.action))
+            return scenario.userConfig.namespaces.first().name + u':' + send->to;
+    }
+    return {};
+}
+} // namespace
+
+ScenarioController::ScenarioController(MainWindow& window)
+    : QObject(&window)
+    , m_window(window)
+    , m_galleryAction(new QAction(tr("Scenario &gallery…"), this))
+    , m_openAction(new QAction(tr("&Open scenario file…"), this))
+    , m_closeAction(new QAction(tr("&Close scenario"), this))
+    , m_dock(new QDockWidget(tr("Scenario"), &window)) {
+    m_galleryAction->setObjectName(QStringLiteral("scenarioGalleryAction"));
+    m_galleryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_openAction->setObjectName(QStringLiteral("scenarioOpenAction"));
+    m_openAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_closeAction->setObjectName(QStringLiteral("scenarioCloseAction"));
+    connect(m_galleryAction, &QAction::triggered, this, &ScenarioController::openGallery);
+    connect(m_openAction, &QAction::triggered, this, &ScenarioController::chooseFile);
+    connect(m_closeAction, &QAction::triggered, this, &ScenarioController::close);
+
+    m_dock->setObjectName(QStringLiteral("scenarioDock"));
+    m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    m_dock->hide();
+    window.addDockWidget(Qt::RightDockWidgetArea, m_dock);
+
+    // Another database opened by the user ends the scenario (its database is left behind).
+    connect(&window, &MainWindow::databaseOpened, this, [this] {
+        m_previousDatabase.clear();
+        m_showing = false;
+        endSession();
+    });
+}
+
+ScenarioController::~ScenarioController() {
+    delete m_panel; // it reads the session
+    delete m_session;
+}
+
+void ScenarioController::fillMenu(QMenu* menu) {
+    menu->addAction(m_galleryAction);
+    menu->addAction(m_openAction);
+    if (!m_panel)
+        return;
+    menu->addSeparator();
+    menu->addAction(m_panel->playAction());
+    menu->addAction(m_panel->stepAction());
+    menu->addAction(m_panel->restartAction());
+    menu->addSeparator();
+    menu->addAction(m_closeAction);
+}
+
+QDialog* ScenarioController::openGallery() {
+    auto* gallery = new ScenarioGallery(&m_window);
+    gallery->setAttribute(Qt::WA_DeleteOnClose);
+    connect(gallery, &ScenarioGallery::chosen, this,
+            [this](const QString& path) { openFile(path); });
+    gallery->open();
+    return gallery;
+}
+
+void ScenarioController::chooseFile() {
+    auto* dialog = new QFileDialog(&m_window, tr("Open scenario"), QString(),
+                                   tr("Scenario files (*.json);;All files (*)"));
+    dialog->setObjectName(QStringLiteral("scenarioFileDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString& path) { openFile(path); });
+    dialog->open();
+}
+
+void ScenarioController::openFile(const QString& path, double autoPlaySpeed) {
+    QPointer<ScenarioController> self(this);
+    QThreadPool::globalInstance()->start([self, path, autoPlaySpeed] {
+        auto loaded = std::make_shared<Result<Scenario>>(loadScenarioFile(path));
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, path, loaded, autoPlaySpeed] {
+                if (!self)
+                    return;
+                if (!*loaded)
+                    self->reportError(loaded->error(), tr("Cannot play %1").arg(path));
+                else
+                    self->play(std::move(*loaded).value(), autoPlaySpeed);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ScenarioController::play(Scenario scenario, double autoPlaySpeed) {
+    if (!m_session && m_window.client())
+        m_previousDatabase = m_window.client()->databasePath();
+    // The window lets go of the old scenario's broker before its session (and its temporary
+    // folder) goes away, as close() does.
+    if (m_showing) {
+        m_window.setClient(nullptr);
+        m_showing = false;
+    }
+    endSession();
+    m_session = new ScenarioSession(std::move(scenario), this);
+    m_panel = new ScenarioPanel(*m_session);
+    m_dock->setWidget(m_panel);
+    m_dock->setWindowTitle(tr("Scenario: %1").arg(m_session->scenario().title));
+    const bool wasHidden = m_dock->isHidden();
+    m_dock->show();
+    if (wasHidden) {
+        // Room for the step texts, taken from the message workspace rather than the tree: once
+        // the dock has its place, the tree gets back a width that shows its names and counts.
+        m_window.resizeDocks({m_dock}, {420}, Qt::Horizontal);
+        QTimer::singleShot(0, this, [this] {
+            auto* split = m_window.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+            if (!split || split->sizes().size() != 2)
+                return;
+            const int total = split->sizes().at(0) + split->sizes().at(1);
+            const int tree = std::min(300, total / 3);
+            split->setSizes({tree, total - tree});
+        });
+    }
+
+    connect(m_session, &ScenarioSession::ready, this, &ScenarioController::showBroker);
+    connect(m_session, &ScenarioSession::brokerClosing, this, [this] {
+        // The broker is about to be replaced (restart): every panel lets go of it now.
+        m_showing = false;
+        m_window.setClient(nullptr);
+    });
+    connect(m_session, &ScenarioSession::failed, this,
+            [this](const Error& error) { reportError(error, tr("The scenario stopped")); });
+    connect(m_session, &ScenarioSession::stateChanged, this, &ScenarioController::updateClockBadge);
+    connect(m_session, &ScenarioSession::finished, this, [this] {
+        m_window.statusBar()->showMessage(
+            tr("Scenario finished: %1 checks passed, %2 failed. The clock is yours again.")
+                .arg(m_session->passedCount())
+                .arg(m_session->failedCount()),
+            10000);
+    });
+    connect(m_panel, &ScenarioPanel::closeRequested, this, &ScenarioController::close);
+    connect(m_panel, &ScenarioPanel::captionChanged, this, &ScenarioController::captionChanged);
+    m_autoPlaySpeed = autoPlaySpeed;
+    m_session->start();
+    emit sessionChanged();
+    emit captionChanged(m_panel->caption());
+}
+
+void ScenarioController::close() {
+    const bool hadSession = m_session != nullptr;
+    if (m_showing)
+        m_window.setClient(nullptr);
+    m_showing = false;
+    endSession();
+    if (hadSession && !m_previousDatabase.isEmpty())
+        m_window.openDatabase(m_previousDatabase);
+    m_previousDatabase.clear();
+}
+
+void ScenarioController::endSession() {
+    if (!m_session)
+        return;
+    m_dock->hide();
+    delete m_panel;
+    m_panel = nullptr;
+    // The session waits for its step in flight; the runner's small database closes with it.
+    delete m_session;
+    m_session = nullptr;
+    emit sessionChanged();
+    emit captionChanged(QString());
+    emit clockBadgeChanged(QString());
+}
+
+void ScenarioController::showBroker(std::shared_ptr<Broker> broker) {
+    m_window.showScenarioClient(std::make_unique<BrokerClient>(std::move(broker)),
+                                m_session->scenario().title);
+    if (NamespaceTreePanel* tree = m_window.tree())
+        tree->setPreferredSelection(firstEntityOfTheStory(m_session->scenario()));
+    m_showing = true;
+    updateClockBadge();
+    if (m_autoPlaySpeed > 0) {
+        m_session->setSpeed(std::exchange(m_autoPlaySpeed, 0));
+        m_session->play();
+    }
+}
+
+void ScenarioController::updateClockBadge() {
+    TimeControlBar* bar = m_window.timeBar();
+    if (!bar || !m_session || !m_showing) {
+        emit clockBadgeChanged(QString());
+        return;
+    }
+    // At the end the clock goes back to the toolbar: the presenter may keep time running.
+    QString badge;
+    if (!m_session->atEnd())
+        badge = m_session->isPlaying() ? tr("SCENARIO · %1×").arg(m_session->speed())
+                                       : tr("SCENARIO · PAUSED");
+    bar->setScenarioDriven(badge);
+    emit clockBadgeChanged(badge);
+}
+
+void ScenarioController::reportError(const Error& error, const QString& context) {
+    m_window.messageBar()->showError(error, context);
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,292 @@
+#include "messages/MessageDetailPanel.h"
+
+#include "common/BrokerClient.h"
+#include "common/FixedPitchFont.h"
+
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTime>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace hourglass::ui {
+
+namespace {
+
+enum Page { EmptyPage = 0, ErrorPage = 1, MessagePage = 2 };
+
+const QString kNone = QStringLiteral("\u2014"); // an em dash: "not set"
+
+QString orNone(const QString& text) {
+    return text.isEmpty() ? kNone : text;
+}
+
+QString durationText(Millis duration) {
+    return duration == kInfinite ? QStringLiteral("never") : formatIsoDuration(duration);
+}
+
+QString instantText(Instant instant) {
+    return instant == kNever ? QStringLiteral("never") : formatInstant(instant);
+}
+
+// Every system property, in the order Service Bus Explorer lists them.
+QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
+    QString state = messageStateName(m.state);
+    if (m.subQueue == SubQueue::DeadLetter)
+        state += QStringLiteral(" (dead-letter queue)");
+    if (m.expired)
+        state += QStringLiteral(" (expired)");
+    QString expires = instantText(m.expiresAt);
+    if (m.expiryDerived) // T9: no TTL of its own, the entity's default applies
+        expires += QStringLiteral(" (derived from the entity)");
+    return {
+        {QStringLiteral("MessageId"), orNone(m.messageId)},
+        {QStringLiteral("CorrelationId"), orNone(m.correlationId)},
+        {QStringLiteral("SessionId"), orNone(m.sessionId)},
+        {QStringLiteral("ReplyTo"), orNone(m.replyTo)},
+        {QStringLiteral("ReplyToSessionId"), orNone(m.replyToSessionId)},
+        {QStringLiteral("To"), orNone(m.to)},
+        {QStringLiteral("Subject"), orNone(m.subject)},
+        {QStringLiteral("ContentType"), orNone(m.contentType)},
+        {QStringLiteral("SequenceNumber"), QString::number(m.sequenceNumber)},
+        {QStringLiteral("State"), state},
+        {QStringLiteral("DeliveryCount"), QString::number(m.deliveryCount)},
+        {QStringLiteral("EnqueuedTimeUtc"), instantText(m.enqueuedTime)},
+        {QStringLiteral("ScheduledEnqueueTimeUtc"),
+         m.scheduledEnqueueTime == 0 ? kNone : instantText(m.scheduledEnqueueTime)},
+        {QStringLiteral("TimeToLive"), m.timeToLive ? durationText(*m.timeToLive) : kNone},
+        {QStringLiteral("EffectiveTimeToLive"), durationText(m.effectiveTimeToLive)},
+        {QStringLiteral("ExpiresAtUtc"), expires},
+        {QStringLiteral("LockedUntilUtc"), m.locked ? instantText(m.lockedUntil) : kNone},
+        {QStringLiteral("LockHolder"), m.locked ? orNone(m.lockHolder) : kNone},
+        {QStringLiteral("DeadLetterReason"), orNone(m.deadLetterReason)},
+        {QStringLiteral("DeadLetterErrorDescription"), orNone(m.deadLetterErrorDescription)},
+        {QStringLiteral("DeadLetterSource"), orNone(m.deadLetterSource)},
+        {QStringLiteral("Size"), QStringLiteral("%1 bytes").arg(m.sizeInBytes)},
+    };
+}
+
+QString valueText(const QVariant& value) {
+    switch (value.metaType().id()) {
+    case QMetaType::QByteArray:
+        return QString::fromLatin1(value.toByteArray().toHex(' '));
+    case QMetaType::QDateTime:
+        return value.toDateTime().toUTC().toString(Qt::ISODateWithMs);
+    default:
+        return value.toString();
+    }
+}
+
+QTableWidget* makeTable(const QString& objectName, const QStringList& headers) {
+    auto* table = new QTableWidget(0, int(headers.size()));
+    table->setObjectName(objectName);
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    // Compact rows: a property listing, not a spreadsheet.
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+    // Names and types fit their text; the value column takes the rest.
+    QHeaderView* header = table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(1, QHeaderView::Stretch);
+    return table;
+}
+
+void setRow(QTableWidget* table, int row, const QStringList& cells) {
+    for (int column = 0; column < cells.size(); ++column)
+        table->setItem(row, column, new QTableWidgetItem(cells.at(column)));
+}
+
+} // namespace
+
+MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_pages(new QStackedWidget(this))
+    , m_empty(new QLabel(tr("Select a message")))
+    , m_error(new QLabel)
+    , m_system(makeTable(QStringLiteral("systemProperties"), {tr("Property"), tr("Value")}))
+    , m_application(
+          makeTable(QStringLiteral("applicationProperties"), {tr("Name"), tr("Value"), tr("Type")}))
+    , m_bodyView(new QComboBox)
+    , m_body(new QPlainTextEdit)
+    , m_copyBody(new QPushButton(tr("Copy body")))
+    , m_copyProperties(new QPushButton(tr("Copy properties"))) {
+    setObjectName(QStringLiteral("messageDetail"));
+    m_empty->setObjectName(QStringLiteral("detailEmpty"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_error->setObjectName(QStringLiteral("detailError"));
+    m_error->setAlignment(Qt::AlignCenter);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    // Combo indexes are BodyView values.
+    m_bodyView->setObjectName(QStringLiteral("bodyView"));
+    m_bodyView->addItems({tr("Text"), tr("JSON"), tr("XML"), tr("Hex")});
+    m_body->setObjectName(QStringLiteral("messageBody"));
+    m_body->setReadOnly(true);
+    m_body->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_body->setFont(fixedPitchFont());
+    m_copyBody->setObjectName(QStringLiteral("copyBody"));
+    m_copyProperties->setObjectName(QStringLiteral("copyProperties"));
+
+    auto* bodyBox = new QWidget;
+    auto* bodyBar = new QHBoxLayout;
+    bodyBar->addWidget(new QLabel(tr("Body as")));
+    bodyBar->addWidget(m_bodyView);
+    bodyBar->addStretch();
+    bodyBar->addWidget(m_copyBody);
+    bodyBar->addWidget(m_copyProperties);
+    auto* bodyLayout = new QVBoxLayout(bodyBox);
+    bodyLayout->setContentsMargins(0, 0, 0, 0);
+    bodyLayout->addLayout(bodyBar);
+    bodyLayout->addWidget(m_body);
+
+    // Properties on the left (system above application), the body beside them: under a list
+    // the panel is wide and short, so side by side shows more of both than stacked.
+    auto* properties = new QSplitter(Qt::Vertical);
+    properties->addWidget(m_system);
+    properties->addWidget(m_application);
+    properties->setStretchFactor(0, 3);
+    properties->setStretchFactor(1, 1);
+    properties->setChildrenCollapsible(false);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("detailSplitter"));
+    splitter->addWidget(properties);
+    splitter->addWidget(bodyBox);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+
+    m_pages->insertWidget(EmptyPage, m_empty);
+    m_pages->insertWidget(ErrorPage, m_error);
+    m_pages->insertWidget(MessagePage, splitter);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_pages);
+
+    connect(&m_client, &BrokerClient::changed, this, &MessageDetailPanel::onChanged);
+    connect(m_bodyView, &QComboBox::currentIndexChanged, this, [this] { renderBody(); });
+    connect(m_copyBody, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(m_body->toPlainText()); });
+    connect(m_copyProperties, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(propertiesText()); });
+    clear();
+}
+
+void MessageDetailPanel::showMessage(const QString& qualifiedPath, qint64 sequenceNumber) {
+    m_path = qualifiedPath;
+    m_sequenceNumber = sequenceNumber;
+    request(ViewChoice::Best);
+}
+
+void MessageDetailPanel::request(ViewChoice choice) {
+    const quint64 generation = ++m_generation;
+    m_client.call(
+        this,
+        [path = m_path, sequenceNumber = m_sequenceNumber](Broker& broker) {
+            return broker.message(path, sequenceNumber, Broker::Bodies::With);
+        },
+        [this, generation, choice](Result<MessageView> result) {
+            if (generation != m_generation)
+                return; // a newer request (or clear) replaced this one
+            if (result)
+                showLoaded(result.value(), choice);
+            else
+                showError(result.error());
+        });
+}
+
+void MessageDetailPanel::onChanged(const ChangeBatch& batch) {
+    if (m_path.isEmpty())
+        return;
+    // A dead-letter queue goes away with its entity, which is named without the suffix.
+    QString entity = m_path;
+    entity.remove(QStringLiteral("/$deadletterqueue"));
+    if (batch.messagesRemoved.contains(m_path) || batch.deleted.contains(entity))
+        request(ViewChoice::Keep);
+}
+
+void MessageDetailPanel::clear() {
+    ++m_generation;
+    m_path.clear();
+    m_sequenceNumber = 0;
+    m_message.reset();
+    m_system->setRowCount(0);
+    m_application->setRowCount(0);
+    m_body->clear();
+    m_error->clear();
+    m_pages->setCurrentIndex(EmptyPage);
+}
+
+QString MessageDetailPanel::propertiesText() const {
+    if (!m_message)
+        return {};
+    QStringList lines;
+    for (const auto& [name, value] : systemProperties(*m_message))
+        lines << name + QStringLiteral(": ") + value;
+    for (auto it = m_message->applicationProperties.cbegin();
+         it != m_message->applicationProperties.cend(); ++it)
+        lines << it.key() + QStringLiteral(": ") + valueText(it.value());
+    return lines.join(QLatin1Char('\n'));
+}
+
+void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choice) {
+    m_message = message;
+
+    const auto system = systemProperties(message);
+    m_system->setRowCount(int(system.size()));
+    for (int row = 0; row < system.size(); ++row)
+        setRow(m_system, row, {system.at(row).first, system.at(row).second});
+
+    const QVariantMap& properties = message.applicationProperties;
+    m_application->setRowCount(int(properties.size()));
+    int row = 0;
+    for (auto it = properties.cbegin(); it != properties.cend(); ++it, ++row)
+        setRow(m_application, row,
+               {it.key(), valueText(it.value()), QString::fromLatin1(it.value().typeName())});
+
+    const int view = choice == ViewChoice::Best ? int(bestView(message.body, message.contentType))
+                                                : m_bodyView->currentIndex();
+    if (m_bodyView->currentIndex() == view)
+        renderBody(); // the signal will not fire for an unchanged index
+    else
+        m_bodyView->setCurrentIndex(view);
+    m_pages->setCurrentIndex(MessagePage);
+}
+
+void MessageDetailPanel::showError(const Error& error) {
+    m_message.reset();
+    // A message that was shown and then settled, expired or moved is the everyday case during a
+    // demo: say so in words first, and keep the engine's code for those who look for it.
+    if (error.code == ErrorCode::MessageNotFound)
+        m_error->setText(tr("Message %1 is not in %2 (any more): it may have been completed, "
+                            "received and deleted, expired or moved.\n\n%3")
+                             .arg(m_sequenceNumber)
+                             .arg(m_path, error.toString()));
+    else
+        m_error->setText(error.toString());
+    m_pages->setCurrentIndex(ErrorPage);
+}
+
+void MessageDetailPanel::renderBody() {
+    if (!m_message) {
+        m_body->clear();
+        return;
+    }
+    const FormattedBody formatted =
+        formatBody(m_message->body, static_cast<BodyView>(m_bodyView->currentIndex()));
+    // The explanation of a failed view replaces the body; Text and Hex always succeed.
+    m_body->setPlainText(formatted.text);
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,69 @@
+#pragma once
+// The message detail panel: every system property of one message, its application properties,
+// and its body as text, pretty-printed JSON or XML, or hex, with buttons that copy the body and
+// the properties. The message (with its body) is read off the GUI thread through the
+// BrokerClient; a generation token drops replies that a newer showMessage() or clear() replaced.
+// Errors (the message is gone: MessageNotFound) appear inline with the engine's code. When the
+// engine reports that the shown message's path changed (a lock taken, a settlement), the panel
+// reads the message again and keeps the body view the user chose.
+
+#include "ChangeFeed.h"
+#include "Message.h"
+#include "Status.h"
+#include "common/BodyFormatter.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableWidget;
+
+namespace hourglass::ui {
+
+class BrokerClient;
+
+class MessageDetailPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit MessageDetailPanel(BrokerClient& client, QWidget* parent = nullptr);
+
+    // Loads the message (system properties, application properties, body) and shows it.
+    void showMessage(const QString& qualifiedPath, qint64 sequenceNumber);
+    // Back to the empty state; a reply still under way is dropped.
+    void clear();
+
+    // The "Name: value" lines that copyProperties puts on the clipboard.
+    QString propertiesText() const;
+
+private:
+    // Whether a reply picks the body's best view (a new message) or keeps the current one.
+    enum class ViewChoice { Best, Keep };
+    void request(ViewChoice choice);
+    void onChanged(const ChangeBatch& batch);
+    void showLoaded(const MessageView& message, ViewChoice choice);
+    void showError(const Error& error);
+    void renderBody();
+
+    BrokerClient& m_client;
+    quint64 m_generation = 0; // GUI thread only; bumped by every request and by clear()
+    QString m_path;           // the qualified path shown (or loading); empty when cleared
+    qint64 m_sequenceNumber = 0;
+    std::optional<MessageView> m_message;
+
+    QStackedWidget* m_pages;
+    QLabel* m_empty;
+    QLabel* m_error;
+    QTableWidget* m_system;
+    QTableWidget* m_application;
+    QComboBox* m_bodyView;
+    QPlainTextEdit* m_body;
+    QPushButton* m_copyBody;
+    QPushButton* m_copyProperties;
+};
+
+} // namespace hourglass::ui

@@ -1,0 +1,264 @@
+#include "messages/MessageListModel.h"
+
+#include "common/BrokerClient.h"
+#include "common/DurationText.h"
+#include "messages/MessageColumns.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <limits>
+
+namespace hourglass::ui {
+
+namespace {
+
+const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
+const QString kPlaceholder = QStringLiteral("…");
+
+// The entity a path belongs to: a dead-letter queue's counts and properties are its entity's.
+QString entityPathOf(const QString& path) {
+    if (path.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
+        return path.chopped(kDeadLetterSuffix.size());
+    return path;
+}
+
+// The feed names paths qualified ("ns:path"); ours may be unqualified (first namespace).
+bool samePath(const QString& fromFeed, const QString& ours) {
+    if (fromFeed.compare(ours, Qt::CaseInsensitive) == 0)
+        return true;
+    return !ours.contains(QLatin1Char(':')) &&
+           fromFeed.section(QLatin1Char(':'), 1).compare(ours, Qt::CaseInsensitive) == 0;
+}
+
+} // namespace
+
+// What one background refresh read: the index and the pages the window held.
+struct MessageListModel::Snapshot {
+    bool ok = false;
+    QString error;
+    qint64 total = 0;
+    QList<qint64> anchors;
+    Millis lockDuration = 0;
+    QHash<int, QList<MessageView>> pages;
+};
+
+MessageListModel::MessageListModel(BrokerClient& client, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_client(client) {
+    connect(&m_client, &BrokerClient::changed, this, &MessageListModel::onChanged);
+}
+
+void MessageListModel::setPath(const QString& qualifiedPath) {
+    beginResetModel();
+    m_path = qualifiedPath;
+    ++m_pathGeneration;
+    ++m_generation;
+    m_indexLoaded = false;
+    m_total = 0;
+    m_anchors.clear();
+    m_lockDuration = 0;
+    m_lastError.clear();
+    m_pages.clear();
+    m_pageUse.clear();
+    m_pageRequests.clear();
+    m_refresh.reset();
+    endResetModel();
+    emit indexRefreshed();
+    refresh();
+}
+
+void MessageListModel::refresh() {
+    if (m_path.isEmpty())
+        return;
+    if (!m_refresh.start())
+        return;
+    const QString path = m_path;
+    const QList<int> pages = m_pages.keys();
+    m_client.call(
+        this,
+        [path, pages](Broker& broker) {
+            Snapshot s;
+            auto index = broker.sequenceIndex(path, kPageSize);
+            if (!index) {
+                s.error = index.error().toString();
+                return s;
+            }
+            s.ok = true;
+            s.total = index->total;
+            s.anchors = index->anchors;
+            if (auto info = broker.entity(entityPathOf(path)))
+                s.lockDuration = info->properties.lockDuration;
+            for (int page : pages) {
+                if (page >= s.anchors.size())
+                    continue;
+                auto rows = broker.listMessages(path, s.anchors[page], kPageSize);
+                if (rows)
+                    s.pages.insert(page, std::move(rows).value());
+            }
+            return s;
+        },
+        [this, generation = m_pathGeneration](Snapshot snapshot) {
+            if (generation == m_pathGeneration)
+                applySnapshot(std::move(snapshot));
+        });
+}
+
+void MessageListModel::applySnapshot(Snapshot snapshot) {
+    m_refresh.finish();
+    ++m_generation; // page replies asked under the old index may hold shifted rows
+    m_pageRequests.clear();
+
+    const int oldRows = rowCount();
+    const qint64 newTotal = snapshot.ok ? snapshot.total : 0;
+    const int newRows = int(std::min<qint64>(newTotal, std::numeric_limits<int>::max()));
+    auto adopt = [&] {
+        m_indexLoaded = true;
+        m_total = newTotal;
+        m_anchors = snapshot.ok ? snapshot.anchors : QList<qint64>{};
+        m_lockDuration = snapshot.lockDuration;
+        m_lastError = snapshot.error;
+        m_pages = std::move(snapshot.pages);
+        m_pageUse.removeIf([this](int page) { return !m_pages.contains(page); });
+    };
+    if (newRows > oldRows) {
+        beginInsertRows({}, oldRows, newRows - 1);
+        adopt();
+        endInsertRows();
+    } else if (newRows < oldRows) {
+        beginRemoveRows({}, newRows, oldRows - 1);
+        adopt();
+        endRemoveRows();
+    } else {
+        adopt();
+    }
+    // Rows that stayed may now hold other messages or states.
+    const int kept = std::min(oldRows, newRows);
+    if (kept > 0)
+        emit dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
+    emit indexRefreshed();
+
+    if (m_refresh.takeQueued())
+        refresh();
+}
+
+void MessageListModel::onChanged(const ChangeBatch& batch) {
+    if (m_path.isEmpty())
+        return;
+    auto names = [](const QSet<QString>& paths, const QString& ours) {
+        return std::any_of(paths.begin(), paths.end(),
+                           [&](const QString& p) { return samePath(p, ours); });
+    };
+    const QString entity = entityPathOf(m_path);
+    if (names(batch.messagesAdded, m_path) || names(batch.messagesRemoved, m_path) ||
+        names(batch.countsChanged, entity) || names(batch.updated, entity) ||
+        names(batch.created, entity) || names(batch.deleted, entity))
+        refresh();
+}
+
+void MessageListModel::requestPage(int page) const {
+    if (m_pageRequests.contains(page) || page < 0 || page >= m_anchors.size())
+        return;
+    m_pageRequests.insert(page);
+    // data() is const, but loading a page on demand is what it is for.
+    auto* self = const_cast<MessageListModel*>(this);
+    const QString path = m_path;
+    const qint64 anchor = m_anchors[page];
+    m_client.call(
+        self,
+        [path, anchor](Broker& broker) { return broker.listMessages(path, anchor, kPageSize); },
+        [self, page, generation = m_generation](Result<QList<MessageView>> rows) {
+            if (generation != self->m_generation)
+                return;
+            self->m_pageRequests.remove(page);
+            if (rows)
+                self->applyPage(page, std::move(rows).value());
+        });
+}
+
+void MessageListModel::applyPage(int page, QList<MessageView> rows) {
+    m_pages.insert(page, std::move(rows));
+    touchPage(page);
+    while (m_pages.size() > kMaxLoadedPages && !m_pageUse.isEmpty())
+        m_pages.remove(m_pageUse.takeFirst());
+    const int first = page * kPageSize;
+    const int last = std::min(first + kPageSize, rowCount()) - 1;
+    if (first <= last)
+        emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+void MessageListModel::touchPage(int page) const {
+    if (!m_pageUse.isEmpty() && m_pageUse.last() == page)
+        return;
+    m_pageUse.removeOne(page);
+    m_pageUse.append(page);
+}
+
+const MessageView* MessageListModel::messageAt(int row) const {
+    const int page = row / kPageSize;
+    const auto found = m_pages.constFind(page);
+    if (found == m_pages.constEnd()) {
+        requestPage(page);
+        return nullptr;
+    }
+    touchPage(page);
+    const int offset = row % kPageSize;
+    // Fewer rows than the index promised: messages left since; the next refresh catches up.
+    return offset < found->size() ? &found->at(offset) : nullptr;
+}
+
+void MessageListModel::refreshCountdowns(int firstRow, int lastRow) {
+    firstRow = std::max(firstRow, 0);
+    lastRow = std::min(lastRow, rowCount() - 1);
+    if (firstRow > lastRow)
+        return;
+    const QList<int> roles{Qt::DisplayRole, Qt::UserRole, CountdownRole};
+    for (int column : {int(TimeToLiveColumn), int(LockColumn)})
+        emit dataChanged(index(firstRow, column), index(lastRow, column), roles);
+}
+
+int MessageListModel::rowCount(const QModelIndex& parent) const {
+    if (parent.isValid())
+        return 0;
+    return int(std::min<qint64>(m_total, std::numeric_limits<int>::max()));
+}
+
+int MessageListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant MessageListModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.model() != this || index.row() >= rowCount())
+        return {};
+    const MessageView* m = messageAt(index.row());
+    if (!m)
+        return role == Qt::DisplayRole ? QVariant(kPlaceholder) : QVariant();
+    const int column = index.column();
+    const Instant now = m_client.clock().now();
+    switch (role) {
+    case Qt::DisplayRole:
+        return columns::display(*m, column, now, m_lockDuration);
+    case Qt::UserRole:
+        return columns::raw(*m, column, now, m_lockDuration);
+    case Qt::TextAlignmentRole:
+        return columns::alignment(column);
+    case Qt::ToolTipRole:
+        return columns::toolTip(*m, column);
+    case ExpiresAtRole:
+        return m->expiresAt;
+    case LockedUntilRole:
+        return m->lockedUntil;
+    case CountdownRole:
+        return columns::countdown(*m, column, now, m_lockDuration);
+    default:
+        return {};
+    }
+}
+
+QVariant MessageListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    return columns::header(section);
+}
+
+} // namespace hourglass::ui

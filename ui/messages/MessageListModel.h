@@ -1,0 +1,115 @@
+#pragma once
+// The messages of one path (a queue, a subscription, or "<entity>/$deadletterqueue") as a
+// windowed table: a million messages must scroll smoothly, so the GUI holds only the page index
+// (Broker::sequenceIndex: the total and the first sequence number of every page) and at most
+// kMaxLoadedPages pages of rows. A row whose page is not loaded shows a placeholder and asks the
+// engine for that page in the background; the page's rows update when it arrives.
+//
+// Engine changes naming this path (BrokerClient::changed) re-read the index and the loaded pages
+// in one background call; changes arriving meanwhile are coalesced into one more refresh. Every
+// reply carries the generation it was asked under: replies for another path or an older index
+// are dropped.
+//
+// Countdown cells (Time to live, Lock) are computed in data() from the engine's clock, so a view
+// that repaints them (CountdownTicker) sees them run without asking the engine.
+//
+// Threads: GUI thread only.
+
+#include "Broker.h"
+#include "common/CoalescedRefresh.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QList>
+#include <QSet>
+
+namespace hourglass::ui {
+
+class BrokerClient;
+
+class MessageListModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        SequenceNumberColumn,
+        MessageIdColumn,
+        SubjectColumn,
+        StateColumn,
+        TimeToLiveColumn, // countdown; early, so that it is on screen in a narrow window
+        ExpiresAtColumn,
+        EnqueuedColumn,
+        DeliveryCountColumn,
+        LockHolderColumn,
+        LockColumn, // countdown
+        ColumnCount
+    };
+    enum Role {
+        // Raw values for sorting are under Qt::UserRole; these serve the countdown delegate.
+        ExpiresAtRole = Qt::UserRole + 1, // Instant (kNever when it never expires)
+        LockedUntilRole,                  // Instant (0 when not locked)
+        CountdownRole,                    // Countdown for the two countdown columns
+    };
+    // A row's state as the State column names it (its raw value under Qt::UserRole).
+    enum class RowState { Active, Scheduled, Deferred, Locked, Expired };
+
+    static constexpr int kPageSize = 200;
+    static constexpr int kMaxLoadedPages = 20;
+
+    explicit MessageListModel(BrokerClient& client, QObject* parent = nullptr);
+
+    // Switches to another path ("ns:queue", "ns:topic/Subscriptions/s", ".../$deadletterqueue");
+    // an empty path shows nothing.
+    void setPath(const QString& qualifiedPath);
+    QString path() const { return m_path; }
+    // How many messages the path holds, per the last index read.
+    qint64 total() const { return m_total; }
+    // True once the index of the current path has been read at least once.
+    bool isIndexLoaded() const { return m_indexLoaded; }
+    // The engine's error when the last index read failed (entity deleted, ...), else empty.
+    QString lastError() const { return m_lastError; }
+    int loadedPageCount() const { return int(m_pages.size()); }
+    // Whether a row's page is in the window (unlike data(), asks for nothing).
+    bool isRowLoaded(int row) const { return m_pages.contains(row / kPageSize); }
+    // Re-reads the index and the loaded pages (coalesced with one already running).
+    void refresh();
+    // Repaints the countdown columns of rows first..last (CountdownTicker drives this).
+    void refreshCountdowns(int firstRow, int lastRow);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    // The index was (re)read: total(), isIndexLoaded() and lastError() may have changed.
+    void indexRefreshed();
+
+private:
+    struct Snapshot;
+    void onChanged(const ChangeBatch& batch);
+    void applySnapshot(Snapshot snapshot);
+    void applyPage(int page, QList<MessageView> rows);
+    // The row's message, or null when its page is not loaded (and then asks for the page).
+    const MessageView* messageAt(int row) const;
+    void requestPage(int page) const;
+    void touchPage(int page) const;
+
+    BrokerClient& m_client;
+    QString m_path;
+    quint64 m_pathGeneration = 0; // bumped when the path changes: drops refresh replies
+    quint64 m_generation = 0;     // bumped when the path or the index changes: drops page replies
+    bool m_indexLoaded = false;
+    qint64 m_total = 0;
+    QList<qint64> m_anchors;
+    Millis m_lockDuration = 0;
+    QString m_lastError;
+    CoalescedRefresh m_refresh; // one index read at a time, one more queued
+    // The window: loaded pages, their use order (most recent last), and pages asked for. Mutable
+    // because data() loads pages on demand.
+    mutable QHash<int, QList<MessageView>> m_pages;
+    mutable QList<int> m_pageUse;
+    mutable QSet<int> m_pageRequests;
+};
+
+} // namespace hourglass::ui

@@ -1,0 +1,414 @@
+#include "messages/MessageListPanel.h"
+
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "common/BulkProgressBar.h"
+#include "messages/CountdownDelegate.h"
+#include "messages/CountdownTicker.h"
+#include "messages/MessageDragSource.h"
+#include "messages/MessageFilterBar.h"
+#include "messages/MessageListActions.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageSearch.h"
+#include "messages/MessageSelection.h"
+#include "messages/MessageViewModel.h"
+#include "messages/SelectionPrefetch.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSet>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace hourglass::ui {
+
+namespace {
+// Starting widths: each column fits its header and a typical value (in the view's font).
+const char* const kColumnSamples[MessageViewModel::ColumnCount] = {
+    "1234567890",                    // Sequence number
+    "7f3c9a1e2b4d4c0f9e8a",          // Message id (longer ids are elided)
+    "order-created-0000",            // Subject
+    "Scheduled",                     // State
+    "W expired, held by lock",       // Time to live (W: the lock glyph)
+    "2026-01-01 00:00:00",           // Expires at
+    "2026-01-01 00:00:00",           // Enqueued
+    "999",                           // Delivery count
+    "receiver-0000",                 // Lock holder
+    "59m 59s",                       // Lock
+    "MaxDeliveryCountExceeded",      // Dead-letter reason
+    "Message could not be consumed", // Dead-letter description
+    "orders/Subscriptions/audit",    // Dead-letter source
+};
+constexpr int kCellPadding = 20;
+// Up to this many matches leave one by one (keeping the selection); more reset the table.
+constexpr int kRowByRowRemovals = 50;
+
+const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
+} // namespace
+
+MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_model(new MessageListModel(client, this))
+    , m_matches(new MessageViewModel(client, this))
+    , m_sorted(new QSortFilterProxyModel(this))
+    , m_search(new MessageSearch(client, this))
+    , m_title(new QLabel(this))
+    , m_filterBar(new MessageFilterBar(this))
+    , m_bulkBar(new BulkProgressBar(this))
+    , m_stack(new QStackedWidget(this))
+    , m_view(new QTableView(m_stack))
+    , m_empty(new QLabel(tr("No messages"), m_stack))
+    , m_ticker(new CountdownTicker(m_view, CountdownTicker::kDefaultIntervalMs, this))
+    , m_actions(nullptr)
+    , m_findAction(new QAction(tr("Find messages"), this)) {
+    m_title->setObjectName(QStringLiteral("messageListTitle"));
+    m_title->setTextFormat(Qt::PlainText);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+
+    m_sorted->setSourceModel(m_matches);
+    m_sorted->setSortRole(Qt::UserRole);
+
+    m_view->setObjectName(QStringLiteral("messageList"));
+    m_view->setModel(m_model);
+    m_view->setItemDelegateForColumn(
+        MessageListModel::TimeToLiveColumn,
+        new CountdownDelegate(CountdownDelegate::Meaning::TimeToLive, m_view));
+    m_view->setItemDelegateForColumn(
+        MessageListModel::LockColumn,
+        new CountdownDelegate(CountdownDelegate::Meaning::Lock, m_view));
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setSortingEnabled(false); // sequence order; see the header comment
+    m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    // Uniform row heights: the view never measures rows, so a million rows cost nothing.
+    QHeaderView* rows = m_view->verticalHeader();
+    rows->setSectionResizeMode(QHeaderView::Fixed);
+    rows->setDefaultSectionSize(fontMetrics().height() + 8);
+    rows->hide();
+    QHeaderView* columns = m_view->horizontalHeader();
+    columns->setSectionResizeMode(QHeaderView::Interactive);
+    columns->setStretchLastSection(true);
+    columns->setHighlightSections(false);
+    applyColumnWidths();
+
+    m_empty->setObjectName(QStringLiteral("messageListEmpty"));
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setEnabled(false); // greyed, as an empty state reads
+
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_empty);
+
+    connect(m_filterBar, &MessageFilterBar::applyRequested, this, &MessageListPanel::applyFilter);
+
+    m_title->setContentsMargins(4, 4, 4, 4);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_title);
+    layout->addWidget(m_filterBar);
+    layout->addWidget(m_bulkBar);
+    layout->addWidget(m_stack, 1);
+
+    m_actions = new MessageListActions(client, *this, *m_bulkBar);
+    connect(m_actions, &MessageListActions::errorOccurred, this, &MessageListPanel::errorOccurred);
+    connect(m_actions, &MessageListActions::statusMessage, this, &MessageListPanel::statusMessage);
+    connect(m_actions, &MessageListActions::messagesRemoved, this,
+            &MessageListPanel::removeMatches);
+    m_findAction->setObjectName(QStringLiteral("findMessagesAction"));
+    m_findAction->setShortcut(QKeySequence::Find);
+    m_findAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_findAction, &QAction::triggered, this, [this] {
+        m_filterBar->edit()->setFocus(Qt::ShortcutFocusReason);
+        m_filterBar->edit()->selectAll();
+    });
+    addAction(m_findAction);
+    for (QAction* action : m_actions->actions()) {
+        addAction(action);
+        m_view->addAction(action);
+    }
+
+    // The selected messages drag onto the tree. A drag starts now and cannot wait: rows not
+    // loaded yet come from the read the selection started (SelectionPrefetch).
+    m_prefetch = new SelectionPrefetch(
+        [this](QObject* context, SelectionPrefetch::Done done) {
+            resolveSelection(context, std::move(done));
+        },
+        this);
+    connect(m_model, &MessageListModel::indexRefreshed, this, &MessageListPanel::prefetchSelection);
+    auto* drag = new MessageDragSource(m_view, [this]() -> Result<DraggedMessages> {
+        const QList<SelectedRow> rows = selectedRows();
+        DraggedMessages messages{path(), {}};
+        const qint64 selected = selectedRowCount();
+        if (rows.size() != selected) {
+            const auto& read = m_prefetch->result();
+            if (!read)
+                return makeError(
+                    ErrorCode::ServiceBusy,
+                    tr("Reading the %L1 selected messages; drag again in a moment.").arg(selected));
+            if (!*read)
+                return read->error();
+            messages.sequenceNumbers = **read;
+            return messages;
+        }
+        for (const SelectedRow& row : rows)
+            messages.sequenceNumbers.append(row.sequenceNumber);
+        return messages;
+    });
+    connect(drag, &MessageDragSource::refused, this, &MessageListPanel::errorOccurred);
+    drag->enableFiles(client);
+
+    connect(m_model, &MessageListModel::indexRefreshed, this, &MessageListPanel::updateHeader);
+    connect(m_search, &MessageSearch::matchesFound, m_matches, &MessageViewModel::appendMessages);
+    connect(m_search, &MessageSearch::progress, this, &MessageListPanel::updateFilterStatus);
+    connect(m_search, &MessageSearch::finished, this, [this] {
+        m_searchedTotal = m_search->total();
+        updateFilterStatus();
+    });
+    connect(m_search, &MessageSearch::failed, this, [this](const Error& error) {
+        m_failure = error.toString();
+        updateFilterStatus();
+        emit errorOccurred(error);
+    });
+    connect(m_ticker, &CountdownTicker::visibleRowsDue, this, &MessageListPanel::onCountdownsDue);
+    connectSelection();
+    m_ticker->start();
+    showMode(false);
+    updateHeader();
+}
+
+void MessageListPanel::setPath(const QString& qualifiedPath) {
+    m_model->setPath(qualifiedPath);
+    showMode(isFiltered()); // the dead-letter columns follow the path
+    if (isFiltered())
+        startSearch();
+    m_view->scrollToTop();
+}
+
+QString MessageListPanel::path() const {
+    return m_model->path();
+}
+
+bool MessageListPanel::isFiltered() const {
+    return !m_applied.isEmpty();
+}
+
+QList<QAction*> MessageListPanel::actions() const {
+    return QList<QAction*>{m_findAction} + m_actions->actions();
+}
+
+void MessageListPanel::exportSelectedTo(const QString& directory) {
+    m_actions->exportSelectedTo(directory);
+}
+
+void MessageListPanel::applyFilter(MessageFilterBar::Apply apply) {
+    const MessageMatcher matcher = m_filterBar->matcher();
+    if (matcher == m_applied && (apply == MessageFilterBar::Apply::IfChanged || matcher.isEmpty()))
+        return;
+    m_applied = matcher;
+    m_filterBar->setActive(isFiltered());
+    if (matcher.isEmpty()) {
+        m_search->cancel();
+        m_matches->clear();
+        showMode(false);
+        updateFilterStatus();
+        return;
+    }
+    showMode(true);
+    startSearch();
+}
+
+void MessageListPanel::startSearch() {
+    m_matches->clear();
+    m_searchedTotal = -1;
+    m_stale = false;
+    m_failure.clear();
+    m_search->start(m_model->path(), m_applied);
+    updateFilterStatus();
+}
+
+void MessageListPanel::showMode(bool filtered) {
+    QAbstractItemModel* wanted = filtered ? static_cast<QAbstractItemModel*>(m_sorted) : m_model;
+    if (m_view->model() != wanted) {
+        // A new model resets the header's sections: keep the widths the user chose.
+        QList<int> widths;
+        for (int column = 0; column < MessageListModel::ColumnCount; ++column)
+            widths.append(m_view->columnWidth(column));
+        m_view->setSortingEnabled(false);
+        QItemSelectionModel* old = m_view->selectionModel();
+        m_view->setModel(wanted);
+        delete old;
+        for (int column = 0; column < widths.size(); ++column)
+            m_view->setColumnWidth(column, widths[column]);
+        if (filtered) {
+            applyColumnWidths(); // the dead-letter columns
+            for (int column = 0; column < widths.size(); ++column)
+                m_view->setColumnWidth(column, widths[column]);
+            m_view->sortByColumn(MessageListModel::SequenceNumberColumn, Qt::AscendingOrder);
+            m_view->setSortingEnabled(true);
+        }
+        connectSelection();
+    }
+    const bool deadLetters = path().endsWith(kDeadLetterSuffix, Qt::CaseInsensitive);
+    for (int column = MessageListModel::ColumnCount; column < MessageViewModel::ColumnCount;
+         ++column)
+        m_view->setColumnHidden(column, !filtered || !deadLetters);
+    m_view->horizontalHeader()->setToolTip(
+        filtered ? tr("Click a column to sort the matches by it")
+                 : tr("Messages in sequence order. Sorting a whole list would mean reading "
+                      "every message: filter first (\"*\" for every message, up to the "
+                      "search cap), then sort the matches by any column."));
+    updateHeader();
+}
+
+void MessageListPanel::connectSelection() {
+    QItemSelectionModel* selection = m_view->selectionModel();
+    connect(selection, &QItemSelectionModel::currentRowChanged, this,
+            &MessageListPanel::onCurrentRowChanged);
+    connect(selection, &QItemSelectionModel::selectionChanged, m_actions,
+            &MessageListActions::updateEnabled);
+    connect(selection, &QItemSelectionModel::selectionChanged, this,
+            &MessageListPanel::prefetchSelection);
+    m_actions->updateEnabled();
+    prefetchSelection();
+}
+
+void MessageListPanel::prefetchSelection() {
+    if (!m_prefetch)
+        return; // during construction
+    const MessageSelection selection(*m_view, *m_model);
+    const qint64 selected = selection.count();
+    m_prefetch->invalidate(selected > 0 && selection.inHand().size() != selected);
+}
+
+void MessageListPanel::onCurrentRowChanged(const QModelIndex& current) {
+    if (!current.isValid())
+        return;
+    const QVariant seq = m_view->model()
+                             ->index(current.row(), MessageListModel::SequenceNumberColumn)
+                             .data(Qt::UserRole);
+    if (seq.isValid())
+        emit messageSelected(m_model->path(), seq.toLongLong());
+}
+
+void MessageListPanel::onCountdownsDue(int firstRow, int lastRow) {
+    if (!isFiltered()) {
+        m_model->refreshCountdowns(firstRow, lastRow);
+        return;
+    }
+    // Sorted rows map to scattered source rows: collect them before a repaint re-sorts any.
+    QList<int> sourceRows;
+    for (int row = std::max(firstRow, 0); row <= lastRow && row < m_sorted->rowCount(); ++row)
+        sourceRows.append(m_sorted->mapToSource(m_sorted->index(row, 0)).row());
+    for (int row : sourceRows)
+        m_matches->refreshCountdowns(row, row);
+}
+
+void MessageListPanel::removeMatches(const QList<qint64>& sequenceNumbers) {
+    if (!isFiltered())
+        return;
+    if (sequenceNumbers.size() <= kRowByRowRemovals) {
+        for (qint64 sequenceNumber : sequenceNumbers)
+            m_matches->removeMessage(sequenceNumber);
+    } else {
+        // Thousands of rows one by one would cost a linear search and a proxy update each.
+        const QSet<qint64> gone(sequenceNumbers.begin(), sequenceNumbers.end());
+        QList<MessageView> kept = m_matches->messages();
+        kept.removeIf([&gone](const MessageView& m) { return gone.contains(m.sequenceNumber); });
+        m_matches->setMessages(std::move(kept));
+    }
+    if (m_searchedTotal >= 0)
+        m_searchedTotal = std::max<qint64>(0, m_searchedTotal - sequenceNumbers.size());
+    m_stale = false; // the next index read tells again
+    updateFilterStatus();
+}
+
+QList<MessageListPanel::SelectedRow> MessageListPanel::selectedRows() const {
+    return MessageSelection(*m_view, *m_model).inHand();
+}
+
+qint64 MessageListPanel::selectedRowCount() const {
+    return MessageSelection(*m_view, *m_model).count();
+}
+
+void MessageListPanel::resolveSelection(QObject* context,
+                                        std::function<void(Result<QList<qint64>>)> done) const {
+    MessageSelection(*m_view, *m_model).resolve(m_client, context, std::move(done));
+}
+
+void MessageListPanel::updateFilterStatus() {
+    if (!isFiltered()) {
+        m_filterBar->setStatus({});
+        return;
+    }
+    const QLocale locale;
+    if (!m_failure.isEmpty()) {
+        m_filterBar->setStatus(tr("Search failed: %1").arg(m_failure));
+        return;
+    }
+    const int found = int(m_matches->rowCount());
+    QString text = found == 1 ? tr("1 match") : tr("%1 matches").arg(locale.toString(found));
+    const qint64 total = m_search->total();
+    if (m_search->isRunning()) {
+        const int percent =
+            total > 0 ? int(std::min<qint64>(100, m_search->scanned() * 100 / total)) : 0;
+        text += tr(" in %1 messages, searching… %2%").arg(locale.toString(total)).arg(percent);
+    } else if (m_search->matchCount() >= m_search->cap()) {
+        text += tr(", capped at %1: refine the filter").arg(locale.toString(m_search->cap()));
+    } else if (m_searchedTotal >= 0) {
+        text += tr(" in %1 messages").arg(locale.toString(m_searchedTotal));
+    }
+    if (m_stale)
+        text += tr(" · the list changed since: press Enter to search again");
+    m_filterBar->setStatus(text);
+}
+
+void MessageListPanel::updateHeader() {
+    const QString path = m_model->path();
+    if (path.isEmpty()) {
+        m_title->setText(tr("No entity selected"));
+    } else if (!m_model->lastError().isEmpty()) {
+        m_title->setText(tr("%1: %2").arg(path, m_model->lastError()));
+    } else if (!m_model->isIndexLoaded()) {
+        m_title->setText(tr("%1 (loading…)").arg(path));
+    } else {
+        const qint64 total = m_model->total();
+        m_title->setText(total == 1 ? tr("%1 (1 message)").arg(path)
+                                    : tr("%1 (%2 messages)").arg(path, QLocale().toString(total)));
+    }
+    // The windowed list's count moved away from what the finished search read.
+    // Our own bulk deletes move it too; removeMatches() accounts for them when they end.
+    const bool ownJobRunning = m_bulkBar->job() && m_bulkBar->job()->running();
+    if (isFiltered() && m_searchedTotal >= 0 && !m_search->isRunning() && !ownJobRunning &&
+        m_model->isIndexLoaded() && m_model->total() != m_searchedTotal && !m_stale) {
+        m_stale = true;
+        updateFilterStatus();
+    }
+    const bool empty = !isFiltered() && m_model->isIndexLoaded() && m_model->total() == 0;
+    m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_empty) : m_view);
+}
+
+void MessageListPanel::applyColumnWidths() {
+    const QFontMetrics cells = m_view->fontMetrics();
+    const QFontMetrics headers = m_view->horizontalHeader()->fontMetrics();
+    const int columns = m_view->model()->columnCount();
+    for (int column = 0; column < columns && column < MessageViewModel::ColumnCount; ++column) {
+        const QString title = m_view->model()->headerData(column, Qt::Horizontal).toString();
+        const int width = qMax(cells.horizontalAdvance(QLatin1String(kColumnSamples[column])),
+                               headers.horizontalAdvance(title));
+        m_view->setColumnWidth(column, width + kCellPadding);
+    }
+}
+
+} // namespace hourglass::ui

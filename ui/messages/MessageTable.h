@@ -1,0 +1,34 @@
+#pragma once
+// The look every in-hand message table shares (peek pages, held locks): whole-row selection,
+// CountdownDelegate on the Time to live and Lock columns, alternating rows, no word wrap, no
+// row header, and the last column taking the spare width. One place, so the tables read alike.
+
+#include "Status.h"
+#include "Time.h"
+#include "tree/NamespaceTreeModel.h"
+
+#include <functional>
+
+class QLabel;
+class QObject;
+class QStackedWidget;
+class QTableView;
+
+namespace hourglass::ui {
+
+class BrokerClient;
+
+void prepareMessageTable(QTableView* view);
+// Reads the LockDuration of the entity behind `path` ("ns:q", "ns:q/$deadletterqueue") off the
+// GUI thread, for the lock bars; `done` runs on `context`'s thread unless it is gone.
+void readLockDuration(BrokerClient& client, QObject* context, const QString& path,
+                      std::function<void(Result<Millis>)> done);
+// The table and its empty state as the two pages of `stack`; the label reads centred and greyed.
+void stackWithEmptyState(QStackedWidget* stack, QTableView* view, QLabel* empty);
+// The dead-letter columns (reason, description, source) show for a dead-letter queue only.
+void showDeadLetterColumns(QTableView* view, bool show);
+// Whether a tree node holds messages to peek or receive: a queue, a subscription or a
+// dead-letter queue.
+bool holdsMessages(NamespaceTreeModel::NodeKind kind);
+
+} // namespace hourglass::ui

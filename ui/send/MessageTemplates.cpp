@@ -1,0 +1,305 @@
+#include "send/MessageTemplates.h"
+
+#include "common/BodyFormatter.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QUuid>
+
+#include <algorithm>
+
+namespace hourglass::ui {
+
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+// The text members of a message, by their JSON names, so that writing and reading them cannot
+// drift apart.
+const QList<std::pair<const char*, QString OutgoingMessage::*>>& textMembers() {
+    static const QList<std::pair<const char*, QString OutgoingMessage::*>> members = {
+        {"contentType", &OutgoingMessage::contentType},
+        {"messageId", &OutgoingMessage::messageId},
+        {"correlationId", &OutgoingMessage::correlationId},
+        {"sessionId", &OutgoingMessage::sessionId},
+        {"replyTo", &OutgoingMessage::replyTo},
+        {"replyToSessionId", &OutgoingMessage::replyToSessionId},
+        {"to", &OutgoingMessage::to},
+        {"subject", &OutgoingMessage::subject},
+    };
+    return members;
+}
+
+// Every value is written as text with its type beside it: JSON numbers are doubles, which would
+// lose a long's low digits and turn an int into a double on the way back.
+QJsonObject propertyToJson(const QString& name, const QVariant& value) {
+    QString type = QStringLiteral("string");
+    QString text = value.toString();
+    switch (value.typeId()) {
+    case QMetaType::Int:
+        type = QStringLiteral("int");
+        break;
+    case QMetaType::UInt:
+    case QMetaType::LongLong:
+    case QMetaType::ULongLong:
+        type = QStringLiteral("long");
+        break;
+    case QMetaType::Double:
+    case QMetaType::Float:
+        type = QStringLiteral("double");
+        text = QString::number(value.toDouble(), 'g', 17);
+        break;
+    case QMetaType::Bool:
+        type = QStringLiteral("bool");
+        text = value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        break;
+    case QMetaType::QDateTime:
+        type = QStringLiteral("datetime");
+        text = value.toDateTime().toUTC().toString(Qt::ISODateWithMs);
+        break;
+    case QMetaType::QUuid:
+        type = QStringLiteral("uuid");
+        text = value.toUuid().toString(QUuid::WithoutBraces);
+        break;
+    case QMetaType::QByteArray:
+        type = QStringLiteral("bytes");
+        text = QString::fromLatin1(value.toByteArray().toBase64());
+        break;
+    default:
+        break;
+    }
+    return {{QStringLiteral("name"), name},
+            {QStringLiteral("type"), type},
+            {QStringLiteral("value"), text}};
+}
+
+std::optional<QVariant> propertyFromText(const QString& type, const QString& text) {
+    bool ok = false;
+    if (type == QLatin1String("string"))
+        return QVariant(text);
+    if (type == QLatin1String("int")) {
+        const int v = text.toInt(&ok);
+        return ok ? std::optional<QVariant>(v) : std::nullopt;
+    }
+    if (type == QLatin1String("long")) {
+        const qlonglong v = text.toLongLong(&ok);
+        return ok ? std::optional<QVariant>(v) : std::nullopt;
+    }
+    if (type == QLatin1String("double")) {
+        const double v = text.toDouble(&ok);
+        return ok ? std::optional<QVariant>(v) : std::nullopt;
+    }
+    if (type == QLatin1String("bool")) {
+        if (text == QLatin1String("true") || text == QLatin1String("false"))
+            return QVariant(text == QLatin1String("true"));
+        return std::nullopt;
+    }
+    if (type == QLatin1String("datetime")) {
+        const QDateTime v = QDateTime::fromString(text, Qt::ISODateWithMs);
+        return v.isValid() ? std::optional<QVariant>(v) : std::nullopt;
+    }
+    if (type == QLatin1String("uuid")) {
+        const QUuid v(text);
+        return v.isNull() ? std::nullopt : std::optional<QVariant>(v);
+    }
+    if (type == QLatin1String("bytes")) {
+        auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(),
+                                                      QByteArray::AbortOnBase64DecodingErrors);
+        return decoded ? std::optional<QVariant>(*decoded) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+Error invalid(const QString& description) {
+    return makeError(ErrorCode::InvalidArgument, description);
+}
+
+} // namespace
+
+QJsonObject MessageTemplate::toJson() const {
+    QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("repeat"), repeat}};
+    for (const auto& [key, member] : textMembers())
+        json.insert(QLatin1String(key), message.*member);
+    if (isValidUtf8(message.body))
+        json.insert(QStringLiteral("body"), QString::fromUtf8(message.body));
+    else
+        json.insert(QStringLiteral("bodyBase64"), QString::fromLatin1(message.body.toBase64()));
+    if (message.timeToLive)
+        json.insert(QStringLiteral("timeToLive"), formatIsoDuration(*message.timeToLive));
+    if (scheduleOffset)
+        json.insert(QStringLiteral("scheduleOffset"), formatIsoDuration(*scheduleOffset));
+    QJsonArray properties;
+    for (auto it = message.applicationProperties.cbegin();
+         it != message.applicationProperties.cend(); ++it)
+        properties.append(propertyToJson(it.key(), it.value()));
+    json.insert(QStringLiteral("applicationProperties"), properties);
+    return json;
+}
+
+Result<MessageTemplate> MessageTemplate::fromJson(const QJsonObject& json) {
+    MessageTemplate t;
+    t.name = json.value(QStringLiteral("name")).toString();
+    if (t.name.isEmpty())
+        return invalid(QStringLiteral("A template has no name."));
+    OutgoingMessage& m = t.message;
+    for (const auto& [key, member] : textMembers()) {
+        const QJsonValue value = json.value(QLatin1String(key));
+        if (!value.isUndefined() && !value.isString())
+            return invalid(QStringLiteral("Template '%1': %2 is not text.").arg(t.name, key));
+        m.*member = value.toString();
+    }
+    if (json.contains(QStringLiteral("bodyBase64"))) {
+        auto decoded = QByteArray::fromBase64Encoding(
+            json.value(QStringLiteral("bodyBase64")).toString().toLatin1(),
+            QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            return invalid(QStringLiteral("Template '%1': the body is not base64.").arg(t.name));
+        m.body = *decoded;
+    } else {
+        m.body = json.value(QStringLiteral("body")).toString().toUtf8();
+    }
+    // Durations are ISO-8601 here as at every interface (SEMANTICS.md).
+    for (const auto& [key, target] :
+         {std::pair{QStringLiteral("timeToLive"), &m.timeToLive},
+          std::pair{QStringLiteral("scheduleOffset"), &t.scheduleOffset}}) {
+        if (!json.contains(key))
+            continue;
+        *target = parseIsoDuration(json.value(key).toString());
+        if (!*target)
+            return invalid(
+                QStringLiteral("Template '%1': %2 is not an ISO-8601 duration.").arg(t.name, key));
+    }
+    t.repeat = json.value(QStringLiteral("repeat")).toInt(1);
+    for (const QJsonValue& entry : json.value(QStringLiteral("applicationProperties")).toArray()) {
+        const QJsonObject property = entry.toObject();
+        const QString name = property.value(QStringLiteral("name")).toString();
+        const QString type = property.value(QStringLiteral("type")).toString();
+        const auto value =
+            propertyFromText(type, property.value(QStringLiteral("value")).toString());
+        if (name.isEmpty() || !value)
+            return invalid(QStringLiteral("Template '%1': the application property '%2' (%3) has "
+                                          "a value that does not parse as its type.")
+                               .arg(t.name, name, type));
+        m.applicationProperties.insert(name, *value);
+    }
+    return t;
+}
+
+QString MessageTemplates::defaultPath() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("templates.json"));
+}
+
+MessageTemplates::MessageTemplates(const QString& filePath)
+    : m_path(filePath) {
+    reload();
+}
+
+void MessageTemplates::reload() {
+    m_templates.clear();
+    m_loadError.clear();
+    QFile file(m_path);
+    if (!file.exists())
+        return;
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_loadError = QStringLiteral("%1 cannot be read: %2").arg(m_path, file.errorString());
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (document.isNull()) {
+        m_loadError = QStringLiteral("%1 is not valid JSON (%2 at offset %3).")
+                          .arg(m_path, parseError.errorString())
+                          .arg(parseError.offset);
+        return;
+    }
+    const QJsonObject root = document.object();
+    if (!root.value(QStringLiteral("templates")).isArray()) {
+        m_loadError = QStringLiteral("%1 holds no list of templates.").arg(m_path);
+        return;
+    }
+    QList<MessageTemplate> loaded;
+    for (const QJsonValue& entry : root.value(QStringLiteral("templates")).toArray()) {
+        auto parsed = MessageTemplate::fromJson(entry.toObject());
+        if (!parsed) {
+            m_loadError = QStringLiteral("%1: %2").arg(m_path, parsed.error().description);
+            return;
+        }
+        loaded.append(std::move(parsed).value());
+    }
+    m_templates = std::move(loaded);
+}
+
+QStringList MessageTemplates::names() const {
+    QStringList names;
+    for (const MessageTemplate& t : m_templates)
+        names.append(t.name);
+    std::sort(names.begin(), names.end(), [](const QString& a, const QString& b) {
+        return a.compare(b, Qt::CaseInsensitive) < 0;
+    });
+    return names;
+}
+
+std::optional<MessageTemplate> MessageTemplates::find(const QString& name) const {
+    for (const MessageTemplate& t : m_templates)
+        if (t.name == name)
+            return t;
+    return std::nullopt;
+}
+
+Result<void> MessageTemplates::save(const MessageTemplate& messageTemplate) {
+    if (messageTemplate.name.trimmed().isEmpty())
+        return invalid(QStringLiteral("A template needs a name."));
+    auto it = std::find_if(m_templates.begin(), m_templates.end(), [&](const MessageTemplate& t) {
+        return t.name == messageTemplate.name;
+    });
+    if (it != m_templates.end())
+        *it = messageTemplate;
+    else
+        m_templates.append(messageTemplate);
+    return write();
+}
+
+Result<void> MessageTemplates::remove(const QString& name) {
+    const auto removed =
+        m_templates.removeIf([&](const MessageTemplate& t) { return t.name == name; });
+    if (removed == 0)
+        return invalid(QStringLiteral("There is no template named '%1'.").arg(name));
+    return write();
+}
+
+Result<void> MessageTemplates::write() {
+    const QFileInfo info(m_path);
+    if (!QDir().mkpath(info.absolutePath()))
+        return makeError(ErrorCode::GeneralError,
+                         QStringLiteral("Cannot create the folder %1.").arg(info.absolutePath()));
+    if (!m_loadError.isEmpty()) {
+        // Keep what could not be read for the user to look at, rather than overwrite it.
+        const QString aside = info.dir().filePath(QStringLiteral("templates.corrupt.json"));
+        QFile::remove(aside);
+        QFile::rename(m_path, aside);
+        m_loadError.clear();
+    }
+    QJsonArray list;
+    for (const MessageTemplate& t : m_templates)
+        list.append(t.toJson());
+    QSaveFile file(m_path); // written whole or not at all
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::GeneralError,
+                         QStringLiteral("Cannot write %1: %2").arg(m_path, file.errorString()));
+    file.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), kFormatVersion},
+                                         {QStringLiteral("templates"), list}})
+                   .toJson());
+    if (!file.commit())
+        return makeError(ErrorCode::GeneralError,
+                         QStringLiteral("Cannot write %1: %2").arg(m_path, file.errorString()));
+    return {};
+}
+
+} // namespace hourglass::ui

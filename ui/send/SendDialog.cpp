@@ -1,0 +1,258 @@
+#include "send/SendDialog.h"
+
+#include "common/BrokerClient.h"
+#include "send/SettlementView.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace hourglass::ui {
+
+namespace {
+
+QPushButton* button(const QString& text, const char* objectName, QWidget* parent) {
+    auto* b = new QPushButton(text, parent);
+    b->setObjectName(QLatin1String(objectName));
+    // Return in a field must not send or close: sending is deliberate (button or Ctrl+Return).
+    b->setAutoDefault(false);
+    return b;
+}
+
+} // namespace
+
+SendDialog::SendDialog(BrokerClient& client, const QString& targetPath, QWidget* parent)
+    : QDialog(parent)
+    , m_client(client)
+    , m_target(targetPath)
+    , m_form(new SendForm(client.clock(), this))
+    , m_result(new SettlementView(this))
+    , m_templateCombo(new QComboBox(this))
+    , m_loadTemplate(button(tr("Load"), "loadTemplate", this))
+    , m_saveTemplate(button(tr("Save as…"), "saveTemplate", this))
+    , m_deleteTemplate(button(tr("Delete"), "deleteTemplate", this))
+    , m_templateError(new QLabel(this))
+    , m_send(button(tr("Send"), "sendButton", this))
+    , m_close(button(tr("Close"), "sendClose", this))
+    , m_sendAction(new QAction(tr("Send"), this)) {
+    setObjectName(QStringLiteral("sendDialog"));
+    setWindowTitle(tr("Send to %1").arg(targetPath));
+    m_templateCombo->setObjectName(QStringLiteral("sendTemplate"));
+    m_templateCombo->setMinimumContentsLength(20);
+    m_templateCombo->setPlaceholderText(tr("no saved templates"));
+    m_templateError->setObjectName(QStringLiteral("templateError"));
+    m_templateError->setWordWrap(true);
+    m_templateError->setStyleSheet(QStringLiteral("color: #a4262c"));
+    m_templateError->hide();
+    m_send->setToolTip(tr("Send (Ctrl+Return); the dialog stays open to send again"));
+    m_sendAction->setObjectName(QStringLiteral("sendAction"));
+    m_sendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_sendAction->setShortcutContext(Qt::WindowShortcut);
+    addAction(m_sendAction);
+
+    auto* templateRow = new QHBoxLayout;
+    templateRow->addWidget(new QLabel(tr("Template"), this));
+    templateRow->addWidget(m_templateCombo, 1);
+    templateRow->addWidget(m_loadTemplate);
+    templateRow->addWidget(m_saveTemplate);
+    templateRow->addWidget(m_deleteTemplate);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(m_send);
+    buttons->addWidget(m_close);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(templateRow);
+    layout->addWidget(m_templateError);
+    layout->addWidget(m_form, 1);
+    layout->addWidget(m_result);
+    layout->addLayout(buttons);
+    resize(980, 640);
+
+    connect(m_send, &QPushButton::clicked, this, &SendDialog::send);
+    connect(m_sendAction, &QAction::triggered, this, &SendDialog::send);
+    connect(m_close, &QPushButton::clicked, this, &QDialog::reject);
+    connect(m_loadTemplate, &QPushButton::clicked, this,
+            [this] { loadTemplate(m_templateCombo->currentText()); });
+    connect(m_saveTemplate, &QPushButton::clicked, this, &SendDialog::askTemplateName);
+    connect(m_deleteTemplate, &QPushButton::clicked, this, &SendDialog::confirmDeleteTemplate);
+    refreshTemplates();
+}
+
+bool SendDialog::loadBodyFromFile(const QString& path) {
+    auto loaded = m_form->loadBodyFromFile(path);
+    if (!loaded)
+        m_result->showRefused(loaded.error().description);
+    return loaded.ok();
+}
+
+void SendDialog::send() {
+    if (m_sending)
+        return; // one send at a time: its result is what the view shows
+    auto prepared = m_form->prepare(m_client.clock().now());
+    if (!prepared) {
+        m_result->showRefused(prepared.error().description);
+        return;
+    }
+    m_pending = std::move(prepared).value();
+    m_results.clear();
+    m_sending = true;
+    m_send->setEnabled(false);
+    m_sendAction->setEnabled(false);
+    m_result->showProgress(0, m_pending.repeat);
+    if (m_pending.repeat > 1) {
+        sendNextChunk();
+        return;
+    }
+    m_client.call(
+        this,
+        [path = m_target, send = m_pending](Broker& broker) {
+            return send.scheduledAt ? broker.schedule(path, send.message, *send.scheduledAt)
+                                    : broker.send(path, send.message);
+        },
+        [this](Result<SendResult> result) {
+            if (!result) {
+                m_result->showError(result.error());
+            } else {
+                m_results.append(*result);
+                m_result->showAccepted(m_results, m_pending.scheduledAt, m_client.clock().now());
+                emit statusMessage(tr("Sent a message to %1").arg(m_target));
+                emit sent(m_target, 1);
+            }
+            finishSending();
+        });
+}
+
+void SendDialog::sendNextChunk() {
+    const int count = std::min<int>(kChunk, m_pending.repeat - int(m_results.size()));
+    // Copies share the body's bytes (implicit sharing); the engine gives each copy without a
+    // message id a fresh one.
+    QList<OutgoingMessage> batch(count, m_pending.message);
+    m_client.call(
+        this, [path = m_target, batch](Broker& broker) { return broker.sendBatch(path, batch); },
+        [this](Result<QList<SendResult>> result) {
+            const int total = m_pending.repeat;
+            if (!result) {
+                m_result->showError(result.error(), int(m_results.size()), total);
+                finishSending();
+                return;
+            }
+            m_results.append(*result);
+            if (m_results.size() < total) {
+                m_result->showProgress(int(m_results.size()), total);
+                sendNextChunk();
+                return;
+            }
+            m_result->showAccepted(m_results, m_pending.scheduledAt, m_client.clock().now());
+            emit statusMessage(tr("Sent %1 messages to %2").arg(QString::number(total), m_target));
+            emit sent(m_target, total);
+            finishSending();
+        });
+}
+
+void SendDialog::finishSending() {
+    m_sending = false;
+    m_send->setEnabled(true);
+    m_sendAction->setEnabled(true);
+}
+
+void SendDialog::useTemplatesFile(const QString& path) {
+    m_templates = MessageTemplates(path);
+    refreshTemplates();
+}
+
+void SendDialog::refreshTemplates(const QString& select) {
+    const QStringList names = m_templates.names();
+    const QString keep = select.isEmpty() ? m_templateCombo->currentText() : select;
+    m_templateCombo->clear();
+    m_templateCombo->addItems(names);
+    // With a placeholder Qt selects nothing by itself; Load and Delete need a current name.
+    m_templateCombo->setCurrentIndex(names.isEmpty() ? -1 : std::max<int>(0, names.indexOf(keep)));
+    const bool any = !names.isEmpty();
+    m_loadTemplate->setEnabled(any);
+    m_deleteTemplate->setEnabled(any);
+    showTemplateError(m_templates.loadError().isEmpty()
+                          ? QString()
+                          : tr("Saved templates could not be read: %1 Saving a template keeps "
+                               "the unreadable file as templates.corrupt.json.")
+                                .arg(m_templates.loadError()));
+}
+
+void SendDialog::showTemplateError(const QString& text) {
+    m_templateError->setText(text);
+    m_templateError->setVisible(!text.isEmpty());
+}
+
+bool SendDialog::saveTemplate(const QString& name) {
+    const QString trimmed = name.trimmed();
+    auto made = m_form->toTemplate(trimmed, m_client.clock().now());
+    Result<void> saved = made ? m_templates.save(*made) : Result<void>(made.error());
+    if (!saved) {
+        showTemplateError(tr("The template was not saved: %1").arg(saved.error().description));
+        return false;
+    }
+    refreshTemplates(trimmed);
+    emit statusMessage(tr("Saved the template '%1'").arg(trimmed));
+    return true;
+}
+
+bool SendDialog::loadTemplate(const QString& name) {
+    const auto found = m_templates.find(name);
+    if (!found) {
+        showTemplateError(tr("There is no template named '%1'.").arg(name));
+        return false;
+    }
+    m_form->applyTemplate(*found);
+    showTemplateError({});
+    m_result->clear();
+    return true;
+}
+
+bool SendDialog::deleteTemplate(const QString& name) {
+    if (auto removed = m_templates.remove(name); !removed) {
+        showTemplateError(tr("The template was not deleted: %1").arg(removed.error().description));
+        return false;
+    }
+    refreshTemplates();
+    emit statusMessage(tr("Deleted the template '%1'").arg(name));
+    return true;
+}
+
+void SendDialog::askTemplateName() {
+    auto* prompt = new QInputDialog(this);
+    prompt->setObjectName(QStringLiteral("templateNameDialog"));
+    prompt->setAttribute(Qt::WA_DeleteOnClose);
+    prompt->setWindowTitle(tr("Save template"));
+    prompt->setLabelText(tr("Template name (an existing name is replaced):"));
+    prompt->setTextValue(m_templateCombo->currentText());
+    connect(prompt, &QInputDialog::textValueSelected, this,
+            [this](const QString& name) { saveTemplate(name); });
+    prompt->open();
+}
+
+void SendDialog::confirmDeleteTemplate() {
+    const QString name = m_templateCombo->currentText();
+    if (name.isEmpty())
+        return;
+    auto* box =
+        new QMessageBox(QMessageBox::Question, tr("Delete template"),
+                        tr("Delete the template '%1'?").arg(name), QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("confirmDeleteTemplate"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* yes = box->addButton(tr("Delete"), QMessageBox::AcceptRole);
+    box->addButton(QMessageBox::Cancel);
+    // A click on Delete or a test's accept(): either way the user said yes.
+    connect(box, &QDialog::finished, this, [this, box, yes, name](int result) {
+        if (box->clickedButton() == yes || result == QDialog::Accepted)
+            deleteTemplate(name);
+    });
+    box->open();
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,384 @@
+#include "settle/LockPanel.h"
+
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+#include "common/BulkProgressBar.h"
+#include "messages/CountdownTicker.h"
+#include "messages/MessageTable.h"
+#include "messages/MessageViewModel.h"
+#include "settle/HeldLocks.h"
+#include "settle/LockAutoRenewer.h"
+#include "settle/LockSettler.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+namespace hourglass::ui {
+
+namespace {
+// A button that shows and triggers an action, named after it for tests.
+QToolButton* toolButtonFor(QAction* action, QWidget* parent) {
+    auto* button = new QToolButton(parent);
+    button->setObjectName(action->objectName());
+    button->setDefaultAction(action);
+    return button;
+}
+} // namespace
+
+LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_locks(new HeldLocks(client, this))
+    , m_renewer(new LockAutoRenewer(client, *m_locks, this))
+    , m_title(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_bulkBar(new BulkProgressBar(this))
+    , m_settler(new LockSettler(client, *m_locks, *m_bulkBar, this))
+    , m_stack(new QStackedWidget(this))
+    , m_view(new QTableView(m_stack))
+    , m_empty(new QLabel(tr("No locks held. Receive to take messages."), m_stack)) {
+    m_title->setObjectName(QStringLiteral("lockTitle"));
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_status->setObjectName(QStringLiteral("lockStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_view->setObjectName(QStringLiteral("lockList"));
+    m_view->setModel(m_locks);
+    prepareMessageTable(m_view);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_empty->setObjectName(QStringLiteral("lockEmpty"));
+    stackWithEmptyState(m_stack, m_view, m_empty);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_title);
+    m_controlRows = {buildReceiveRow(), buildSettleRow(), buildDeferredRow()};
+    for (QWidget* row : std::as_const(m_controlRows))
+        layout->addWidget(row);
+    layout->addWidget(m_status);
+    layout->addWidget(m_bulkBar);
+    layout->addWidget(m_stack, 1);
+
+    auto* ticker = new CountdownTicker(m_view, CountdownTicker::kDefaultIntervalMs, this);
+    connect(ticker, &CountdownTicker::visibleRowsDue, this, [this](int first, int last) {
+        m_locks->sweep();
+        m_locks->messages()->refreshCountdowns(first, last);
+    });
+    ticker->start();
+    connect(m_locks, &QAbstractItemModel::rowsInserted, this, &LockPanel::updateState);
+    connect(m_locks, &QAbstractItemModel::rowsRemoved, this, &LockPanel::updateState);
+    connect(m_locks, &QAbstractItemModel::modelReset, this, &LockPanel::updateState);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    emit messageSelected(m_path, m_locks->sequenceNumberAt(current.row()));
+            });
+    connect(m_settler, &LockSettler::result, this, &LockPanel::showResult);
+    connect(m_settler, &LockSettler::failed, this, &LockPanel::showError);
+    connect(m_settler, &LockSettler::deferred, this,
+            [this](qint64 sequenceNumber) { m_deferredSeq->setValue(int(sequenceNumber)); });
+    connect(m_renewer, &LockAutoRenewer::renewFailed, this,
+            [this](qint64, const Error& error) { showError(error); });
+    connect(m_renewer, &LockAutoRenewer::stopped, this, [this] {
+        const QSignalBlocker blocker(m_autoRenew);
+        m_autoRenew->setChecked(false);
+        showResult(tr("Auto-renew is off."));
+    });
+    updateState();
+}
+
+QWidget* LockPanel::buildReceiveRow() {
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_receiver = new QComboBox(row);
+    m_receiver->setObjectName(QStringLiteral("lockReceiver"));
+    m_receiver->setEditable(true);
+    m_receiver->addItem(QStringLiteral("explorer"));
+    m_receiver->setMinimumContentsLength(12);
+    m_receiver->setToolTip(tr("The receiver that holds the locks; type a new name to add one"));
+    m_mode = new QComboBox(row);
+    m_mode->setObjectName(QStringLiteral("lockMode"));
+    m_mode->addItem(tr("Peek-lock"), int(ReceiveMode::PeekLock));
+    m_mode->addItem(tr("Receive-and-delete"), int(ReceiveMode::ReceiveAndDelete));
+    m_count = new QSpinBox(row);
+    m_count->setObjectName(QStringLiteral("lockCount"));
+    m_count->setRange(1, 1000);
+    m_deferredSeq = new QSpinBox(row);
+    m_deferredSeq->setObjectName(QStringLiteral("deferredSeq"));
+    m_deferredSeq->setRange(1, std::numeric_limits<int>::max());
+    m_deferredSeq->setToolTip(tr("Sequence number of a deferred message"));
+
+    m_receiveAction = addPanelAction(QStringLiteral("lockReceive"), tr("&Receive"),
+                                     QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_receiveDeferredAction =
+        addPanelAction(QStringLiteral("receiveDeferred"), tr("Receive deferred"), QKeySequence());
+    connect(m_receiveAction, &QAction::triggered, this, &LockPanel::receive);
+    connect(m_receiveDeferredAction, &QAction::triggered, this, &LockPanel::receiveDeferred);
+
+    layout->addWidget(new QLabel(tr("Receiver:"), row));
+    layout->addWidget(m_receiver);
+    layout->addWidget(m_mode);
+    layout->addWidget(m_count);
+    layout->addWidget(toolButtonFor(m_receiveAction, row));
+    layout->addStretch(1);
+    return row;
+}
+
+QWidget* LockPanel::buildSettleRow() {
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    const std::pair<Settle, std::tuple<const char*, QString, QKeySequence>> settles[] = {
+        {Settle::Complete,
+         {"lockComplete", tr("&Complete"), QKeySequence(Qt::CTRL | Qt::Key_Return)}},
+        {Settle::Abandon, {"lockAbandon", tr("&Abandon…"), QKeySequence(Qt::CTRL | Qt::Key_B)}},
+        {Settle::DeadLetter,
+         {"lockDeadLetter", tr("&Dead-letter…"), QKeySequence(Qt::CTRL | Qt::Key_D)}},
+        {Settle::Defer, {"lockDefer", tr("D&efer…"), QKeySequence(Qt::CTRL | Qt::Key_E)}},
+    };
+    QList<QAction*> buttons;
+    for (const auto& [kind, spec] : settles) {
+        const auto& [name, text, key] = spec;
+        QAction* action = addPanelAction(QLatin1String(name), text, key);
+        connect(action, &QAction::triggered, this, [this, kind = kind] { askSettle(kind); });
+        buttons.append(action);
+    }
+    QAction* renewAction = addPanelAction(QStringLiteral("lockRenew"), tr("Re&new"),
+                                          QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(renewAction, &QAction::triggered, this, &LockPanel::renew);
+    QAction* clearAction =
+        addPanelAction(QStringLiteral("lockClear"), tr("Clear lost"), QKeySequence());
+    clearAction->setToolTip(tr("Remove lost locks and received messages from the list"));
+    connect(clearAction, &QAction::triggered, this, &LockPanel::clearFinished);
+    buttons << renewAction << clearAction;
+    for (QAction* action : buttons)
+        layout->addWidget(toolButtonFor(action, row));
+    layout->addStretch(1);
+    return row;
+}
+
+QWidget* LockPanel::buildDeferredRow() {
+    // Receiving a deferred message and auto-renew get a row of their own, so that the panel
+    // stays narrow enough to share the window with the tree and the scenario player.
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Deferred #"), row));
+    layout->addWidget(m_deferredSeq);
+    layout->addWidget(toolButtonFor(m_receiveDeferredAction, row));
+    layout->addSpacing(16);
+    m_autoRenew = new QCheckBox(tr("Auto-renew for"), row);
+    m_autoRenew->setObjectName(QStringLiteral("lockAutoRenew"));
+    m_autoRenewFor = new QLineEdit(QStringLiteral("PT5M"), row);
+    m_autoRenewFor->setObjectName(QStringLiteral("lockAutoRenewFor"));
+    m_autoRenewFor->setToolTip(tr("ISO-8601 duration (PT10M) or a number of minutes"));
+    m_autoRenewFor->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("PT10M30S")) +
+                                    16);
+    connect(m_autoRenew, &QCheckBox::toggled, this, &LockPanel::toggleAutoRenew);
+    layout->addWidget(m_autoRenew);
+    layout->addWidget(m_autoRenewFor);
+    layout->addStretch(1);
+    return row;
+}
+
+QAction* LockPanel::addPanelAction(const QString& name, const QString& text,
+                                   const QKeySequence& key) {
+    auto* action = new QAction(text, this);
+    action->setObjectName(name);
+    action->setShortcut(key);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(action);
+    m_actions.append(action);
+    return action;
+}
+
+QList<QAction*> LockPanel::actions() const {
+    return m_actions;
+}
+
+void LockPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
+    ++m_generation;
+    m_settler->forget();
+    m_renewer->stop();
+    m_locks->clear();
+    m_path = holdsMessages(kind) ? qualifiedPath : QString();
+    m_status->clear();
+    showDeadLetterColumns(m_view, kind == NodeKind::DeadLetterQueue);
+    updateState();
+    if (m_path.isEmpty())
+        return;
+    const quint64 generation = m_generation;
+    readLockDuration(m_client, this, m_path, [this, generation](Result<Millis> duration) {
+        if (generation != m_generation)
+            return;
+        if (duration)
+            m_locks->setLockDuration(*duration);
+        else
+            showError(duration.error());
+    });
+}
+
+QString LockPanel::rememberReceiver() {
+    const QString name = m_receiver->currentText().trimmed();
+    if (!name.isEmpty() && m_receiver->findText(name) < 0)
+        m_receiver->addItem(name);
+    if (!name.isEmpty())
+        m_receiver->setCurrentIndex(m_receiver->findText(name));
+    return name;
+}
+
+void LockPanel::receive() {
+    if (m_path.isEmpty())
+        return;
+    ReceiveOptions options;
+    options.mode = ReceiveMode(m_mode->currentData().toInt());
+    options.maxCount = m_count->value();
+    options.receiver = rememberReceiver();
+    const QString path = m_path;
+    const quint64 generation = m_generation;
+    m_client.call(
+        this, [path, options](Broker& b) { return b.receive(path, options); },
+        [this, path, options, generation](Result<QList<MessageView>> taken) {
+            if (generation != m_generation)
+                return;
+            if (!taken)
+                return showError(taken.error());
+            onReceived(path, options.receiver, options.mode, *taken);
+        });
+}
+
+void LockPanel::receiveDeferred() {
+    if (m_path.isEmpty())
+        return;
+    const QString path = m_path;
+    const QString receiver = rememberReceiver();
+    const qint64 sequenceNumber = m_deferredSeq->value();
+    const quint64 generation = m_generation;
+    m_client.call(
+        this,
+        [path, sequenceNumber, receiver](Broker& b) {
+            return b.receiveDeferred(path, sequenceNumber, receiver);
+        },
+        [this, path, receiver, generation](Result<MessageView> taken) {
+            if (generation != m_generation)
+                return;
+            if (!taken)
+                return showError(taken.error());
+            onReceived(path, receiver, ReceiveMode::PeekLock, {*taken});
+        });
+}
+
+void LockPanel::onReceived(const QString& path, const QString& receiver, ReceiveMode mode,
+                           const QList<MessageView>& taken) {
+    const bool firstRows = m_locks->rowCount() == 0;
+    m_locks->add(path, receiver, mode, taken);
+    if (firstRows && !taken.isEmpty()) {
+        m_view->resizeColumnsToContents();
+        // Room for the state a row may turn into later ("Lock lost").
+        const int state = MessageListModel::StateColumn;
+        m_view->setColumnWidth(state,
+                               m_view->columnWidth(state) + fontMetrics().averageCharWidth() * 3);
+    }
+    QList<qint64> numbers;
+    for (const MessageView& message : taken)
+        numbers.append(message.sequenceNumber);
+    if (taken.isEmpty())
+        showResult(tr("%1: no message to receive.").arg(receiver));
+    else if (mode == ReceiveMode::PeekLock)
+        showResult(tr("%1 locked %2").arg(receiver, HeldLocks::numbersText(numbers)));
+    else
+        showResult(tr("%1 received and deleted %2").arg(receiver, HeldLocks::numbersText(numbers)));
+}
+
+QList<qint64> LockPanel::selectedLocks() const {
+    QList<qint64> out;
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    for (const QModelIndex& row : rows) {
+        const qint64 sequenceNumber = m_locks->sequenceNumberAt(row.row());
+        // A lost lock is still tried: the engine's refusal says why, inline.
+        if (m_locks->status(sequenceNumber) != HeldLocks::Status::Received)
+            out.append(sequenceNumber);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void LockPanel::askSettle(Settle kind) {
+    const QList<qint64> selected = selectedLocks();
+    if (selected.isEmpty())
+        return showResult(tr("Select one or more held locks first."));
+    m_settler->run(kind, selected, this);
+}
+
+void LockPanel::renew() {
+    const QList<qint64> selected = selectedLocks();
+    if (selected.isEmpty())
+        return showResult(tr("Select one or more held locks first."));
+    m_settler->renew(selected);
+}
+
+void LockPanel::clearFinished() {
+    const int cleared = m_locks->clearFinished();
+    showResult(tr("Rows cleared: %1.").arg(cleared));
+}
+
+void LockPanel::toggleAutoRenew(bool on) {
+    if (!on)
+        return m_renewer->stop();
+    QString why;
+    const auto duration = LockAutoRenewer::parseDuration(m_autoRenewFor->text(), &why);
+    if (!duration) {
+        const QSignalBlocker blocker(m_autoRenew);
+        m_autoRenew->setChecked(false);
+        return showError(
+            makeError(ErrorCode::InvalidArgument, tr("Auto-renew duration: %1").arg(why)));
+    }
+    m_renewer->start(*duration);
+    showResult(tr("Auto-renewing held locks until %1.").arg(formatInstant(m_renewer->until())));
+}
+
+void LockPanel::showResult(const QString& text) {
+    m_status->setStyleSheet(QString());
+    m_status->setText(text);
+    emit statusMessage(text);
+}
+
+void LockPanel::showError(const Error& error) {
+    m_status->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_status->setText(error.toString());
+    emit errorOccurred(error);
+}
+
+void LockPanel::updateState() {
+    const bool usable = !m_path.isEmpty();
+    for (QAction* action : std::as_const(m_actions))
+        action->setEnabled(usable);
+    for (QWidget* row : std::as_const(m_controlRows))
+        row->setEnabled(usable);
+    const int rows = m_locks->rowCount();
+    if (!usable)
+        m_title->setText(tr("Locks: select a queue, subscription or dead-letter queue"));
+    else
+        m_title->setText(tr("Locks on %1 (listed: %2)").arg(m_path).arg(rows));
+    m_stack->setCurrentWidget(rows > 0 ? static_cast<QWidget*>(m_view) : m_empty);
+}
+
+} // namespace hourglass::ui

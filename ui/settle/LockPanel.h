@@ -1,0 +1,108 @@
+#pragma once
+// Acting as one or more named receivers on the selected queue, subscription or dead-letter
+// queue (issue 3, item 6): receive N messages in peek-lock or receive-and-delete mode, see each
+// held lock with its receiver and a live lock countdown (on the engine's clock), and settle the
+// selected locks: complete, abandon or defer (with property changes), dead-letter (reason and
+// description), renew, or auto-renew for a chosen duration. A deferred message is received by
+// its sequence number. Every settlement uses the lock's own receiver (L9), so a lock taken as
+// "alice" is settled as alice whatever the receiver box says now. A lost lock stays listed,
+// greyed, until cleared. Several selected locks complete or dead-letter as a background job
+// with progress and cancel.
+//
+// The held locks belong to the entity shown: switching entity clears the list (the engine lets
+// the locks run out).
+//
+// Object names for tests: "lockTitle", "lockReceiver", "lockMode", "lockCount", "lockReceive",
+// "deferredSeq", "receiveDeferred", "lockList", "lockEmpty", "lockStatus", "lockComplete",
+// "lockAbandon", "lockDeadLetter", "lockDefer", "lockRenew", "lockClear", "lockAutoRenew",
+// "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel").
+
+#include "Broker.h"
+#include "settle/LockSettler.h"
+#include "tree/NamespaceTreeModel.h"
+
+#include <QWidget>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+class QTableView;
+
+namespace hourglass::ui {
+
+class BrokerClient;
+class BulkProgressBar;
+class HeldLocks;
+class LockAutoRenewer;
+
+class LockPanel : public QWidget {
+    Q_OBJECT
+public:
+    using NodeKind = NamespaceTreeModel::NodeKind;
+
+    explicit LockPanel(BrokerClient& client, QWidget* parent = nullptr);
+
+    void setEntity(const QString& qualifiedPath, NodeKind kind);
+    QString path() const { return m_path; }
+
+    HeldLocks* locks() const { return m_locks; }
+    QTableView* view() const { return m_view; }
+    LockAutoRenewer* autoRenewer() const { return m_renewer; }
+    QList<QAction*> actions() const;
+
+signals:
+    void errorOccurred(const hourglass::Error& error);
+    void statusMessage(const QString& text);
+    void messageSelected(const QString& qualifiedPath, qint64 sequenceNumber);
+
+private:
+    using Settle = LockSettler::Settle;
+
+    QWidget* buildReceiveRow();
+    QWidget* buildSettleRow();
+    QWidget* buildDeferredRow();
+    QAction* addPanelAction(const QString& name, const QString& text, const QKeySequence& key);
+    void receive();
+    void receiveDeferred();
+    void onReceived(const QString& path, const QString& receiver, ReceiveMode mode,
+                    const QList<MessageView>& taken);
+    void askSettle(Settle kind);
+    void renew();
+    void clearFinished();
+    void toggleAutoRenew(bool on);
+    QList<qint64> selectedLocks() const;
+    QString rememberReceiver();
+    void showResult(const QString& text);
+    void showError(const Error& error);
+    void updateState();
+
+    BrokerClient& m_client;
+    QString m_path;
+    quint64 m_generation = 0; // bumped by setEntity: replies for another entity are dropped
+    HeldLocks* m_locks;
+    LockAutoRenewer* m_renewer;
+
+    QLabel* m_title;
+    QComboBox* m_receiver = nullptr;
+    QComboBox* m_mode = nullptr;
+    QSpinBox* m_count = nullptr;
+    QSpinBox* m_deferredSeq = nullptr;
+    QCheckBox* m_autoRenew = nullptr;
+    QLineEdit* m_autoRenewFor = nullptr;
+    QLabel* m_status;
+    BulkProgressBar* m_bulkBar;
+    LockSettler* m_settler;
+    QStackedWidget* m_stack;
+    QTableView* m_view;
+    QLabel* m_empty;
+    QList<QAction*> m_actions;
+    QList<QWidget*> m_controlRows;
+    QAction* m_receiveAction = nullptr;
+    QAction* m_receiveDeferredAction = nullptr;
+};
+
+} // namespace hourglass::ui

@@ -1,0 +1,442 @@
+#include "tree/NamespaceTreeModel.h"
+
+#include "common/DurationText.h"
+#include "tree/EntityIcons.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+
+namespace hourglass::ui {
+
+namespace {
+// The countdown column moves once a second; a finer tick would only repaint the same text.
+constexpr int kCountdownMs = 1000;
+const QString kDeadLetterName = QStringLiteral("$deadletterqueue");
+const QColor kBadgeText(0xc6, 0x28, 0x28);
+const QColor kBadgeBackground(0xff, 0xeb, 0xee);
+} // namespace
+
+// One row. Namespace rows carry `ns`; entity and dead-letter rows carry `info` (a dead-letter row
+// holds a copy of its owner's, whose counts.deadLettered is the number it shows).
+struct NamespaceTreeModel::Node {
+    NodeKind kind = NodeKind::Namespace;
+    QString key; // the qualified path: unique across the tree
+    QString name;
+    NamespaceInfo ns;
+    EntityInfo info;
+    Node* parent = nullptr;
+    std::vector<std::unique_ptr<Node>> children;
+
+    int row() const {
+        const auto& siblings = parent->children;
+        for (std::size_t i = 0; i < siblings.size(); ++i) {
+            if (siblings[i].get() == this)
+                return int(i);
+        }
+        return -1;
+    }
+
+    Node* add(std::unique_ptr<Node> child) {
+        child->parent = this;
+        children.push_back(std::move(child));
+        return children.back().get();
+    }
+
+    bool isEntity() const {
+        return kind != NodeKind::Namespace && kind != NodeKind::DeadLetterQueue;
+    }
+
+    bool sameData(const Node& other) const {
+        return name == other.name && ns.tier == other.ns.tier && info.kind == other.info.kind &&
+               info.counts == other.info.counts && info.autoDeleteAt == other.info.autoDeleteAt &&
+               info.properties == other.info.properties && info.updatedAt == other.info.updatedAt;
+    }
+};
+
+namespace {
+
+using Node = NamespaceTreeModel::Node;
+using NodeKind = NamespaceTreeModel::NodeKind;
+
+std::unique_ptr<Node> entityNode(const EntityInfo& info) {
+    auto node = std::make_unique<Node>();
+    node->kind = info.kind == EntityKind::Queue   ? NodeKind::Queue
+                 : info.kind == EntityKind::Topic ? NodeKind::Topic
+                                                  : NodeKind::Subscription;
+    node->key = info.namespaceName + QLatin1Char(':') + info.path;
+    node->name = info.name;
+    node->info = info;
+    if (info.kind != EntityKind::Topic) {
+        auto deadLetter = std::make_unique<Node>();
+        deadLetter->kind = NodeKind::DeadLetterQueue;
+        deadLetter->key = node->key + QLatin1Char('/') + kDeadLetterName;
+        deadLetter->name = kDeadLetterName;
+        deadLetter->info = info;
+        node->add(std::move(deadLetter));
+    }
+    return node;
+}
+
+// Path order, ignoring case first, so that the order of rows never depends on the engine's.
+void sortByPath(std::vector<std::unique_ptr<Node>>& nodes) {
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) {
+        const int folded = QString::compare(a->info.path, b->info.path, Qt::CaseInsensitive);
+        return folded != 0 ? folded < 0 : a->info.path < b->info.path;
+    });
+}
+
+// The tree the snapshot describes, in display order.
+std::unique_ptr<Node> buildTree(const QList<NamespaceInfo>& namespaces,
+                                const QList<EntityInfo>& entities) {
+    auto root = std::make_unique<Node>();
+    QHash<QString, Node*> namespaceNodes;
+    for (const NamespaceInfo& ns : namespaces) {
+        auto node = std::make_unique<Node>();
+        node->kind = NodeKind::Namespace;
+        node->key = ns.name;
+        node->name = ns.name;
+        node->ns = ns;
+        namespaceNodes.insert(ns.name, root->add(std::move(node)));
+    }
+    // Topics before their subscriptions, whatever order the engine lists them in.
+    QHash<QString, Node*> topicNodes;
+    for (const EntityInfo& info : entities) {
+        Node* parent = namespaceNodes.value(info.namespaceName);
+        if (info.kind == EntityKind::Subscription || !parent)
+            continue;
+        Node* node = parent->add(entityNode(info));
+        if (info.kind == EntityKind::Topic)
+            topicNodes.insert(node->key, node);
+    }
+    for (const EntityInfo& info : entities) {
+        if (info.kind != EntityKind::Subscription)
+            continue;
+        if (Node* topic = topicNodes.value(info.namespaceName + QLatin1Char(':') + info.topicPath))
+            topic->add(entityNode(info));
+    }
+    for (auto& ns : root->children) {
+        sortByPath(ns->children);
+        for (auto& entity : ns->children)
+            if (entity->kind == NodeKind::Topic)
+                sortByPath(entity->children);
+    }
+    return root;
+}
+
+IconKind iconKind(const Node& node) {
+    switch (node.kind) {
+    case NodeKind::Namespace:
+        return IconKind::Namespace;
+    case NodeKind::Queue:
+        return IconKind::Queue;
+    case NodeKind::Topic:
+        return IconKind::Topic;
+    case NodeKind::Subscription:
+        return IconKind::Subscription;
+    case NodeKind::DeadLetterQueue:
+        break;
+    }
+    return node.info.counts.deadLettered > 0 ? IconKind::DeadLetterQueue
+                                             : IconKind::DeadLetterQueueEmpty;
+}
+
+QString autoDeleteText(const EntityInfo& info) {
+    return NamespaceTreeModel::tr("\nAuto-delete on idle %1: deleted at %2 unless used")
+        .arg(formatIsoDuration(info.properties.autoDeleteOnIdle), formatInstant(info.autoDeleteAt));
+}
+
+} // namespace
+
+NamespaceTreeModel::NamespaceTreeModel(BrokerClient& client, QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_client(client)
+    , m_root(std::make_unique<Node>()) {
+    m_countdownTimer.setInterval(kCountdownMs);
+    connect(&m_countdownTimer, &QTimer::timeout, this,
+            qOverload<>(&NamespaceTreeModel::tickCountdowns));
+    // Every batch may change counts, entities or namespaces; the feed already coalesces them.
+    connect(&m_client, &BrokerClient::changed, this, &NamespaceTreeModel::refresh);
+    refresh();
+}
+
+NamespaceTreeModel::~NamespaceTreeModel() = default;
+
+void NamespaceTreeModel::refresh() {
+    if (!m_refresh.start())
+        return;
+    m_client.call(
+        this,
+        [](Broker& b) {
+            return std::pair{b.namespaces(), b.entities()};
+        },
+        [this](std::pair<QList<NamespaceInfo>, QList<EntityInfo>> snapshot) {
+            apply(snapshot.first, snapshot.second);
+            m_refresh.finish();
+            if (m_refresh.takeQueued())
+                refresh();
+        });
+}
+
+void NamespaceTreeModel::apply(const QList<NamespaceInfo>& namespaces,
+                               const QList<EntityInfo>& entities) {
+    std::unique_ptr<Node> wanted = buildTree(namespaces, entities);
+    sync(m_root.get(), *wanted, {});
+    m_loaded = true;
+    tickCountdowns();
+    emit refreshed();
+}
+
+// Makes have's children match want's: removals first, then inserts and updates in order. Rows
+// keep their relative order between snapshots (keys are paths, which never change), so what
+// survives the removals is a subsequence of want's children.
+void NamespaceTreeModel::sync(Node* have, Node& want, const QModelIndex& haveIndex) {
+    QSet<QString> wantedKeys;
+    for (const auto& child : want.children)
+        wantedKeys.insert(child->key);
+    for (int row = int(have->children.size()) - 1; row >= 0; --row) {
+        if (wantedKeys.contains(have->children[row]->key))
+            continue;
+        beginRemoveRows(haveIndex, row, row);
+        have->children.erase(have->children.begin() + row);
+        endRemoveRows();
+    }
+    QSet<QString> haveKeys;
+    for (const auto& child : have->children)
+        haveKeys.insert(child->key);
+    for (int row = 0; row < int(want.children.size()); ++row) {
+        std::unique_ptr<Node>& wanted = want.children[row];
+        // Only a namespace deleted and created again can move; its old row goes.
+        while (row < int(have->children.size()) && have->children[row]->key != wanted->key &&
+               haveKeys.contains(wanted->key)) {
+            haveKeys.remove(have->children[row]->key);
+            beginRemoveRows(haveIndex, row, row);
+            have->children.erase(have->children.begin() + row);
+            endRemoveRows();
+        }
+        if (row < int(have->children.size()) && have->children[row]->key == wanted->key) {
+            Node* existing = have->children[row].get();
+            if (!existing->sameData(*wanted)) {
+                existing->name = wanted->name;
+                existing->ns = wanted->ns;
+                existing->info = wanted->info;
+                emit dataChanged(index(row, 0, haveIndex), index(row, ColumnCount - 1, haveIndex));
+            }
+            sync(existing, *wanted, index(row, 0, haveIndex));
+            continue;
+        }
+        beginInsertRows(haveIndex, row, row);
+        wanted->parent = have;
+        have->children.insert(have->children.begin() + row, std::move(wanted));
+        endInsertRows();
+    }
+}
+
+void NamespaceTreeModel::tickCountdowns() {
+    bool anyCountdown = false;
+    tickCountdowns(m_root.get(), anyCountdown);
+    // The timer runs only while something counts down.
+    if (anyCountdown && !m_countdownTimer.isActive())
+        m_countdownTimer.start();
+    else if (!anyCountdown)
+        m_countdownTimer.stop();
+}
+
+void NamespaceTreeModel::tickCountdowns(Node* node, bool& anyCountdown) {
+    for (const auto& child : node->children) {
+        if (child->isEntity() && child->info.autoDeleteAt != kNever) {
+            anyCountdown = true;
+            const QModelIndex cell = indexOf(child.get(), DeletesInColumn);
+            emit dataChanged(cell, cell, {Qt::DisplayRole, Qt::UserRole, Qt::ToolTipRole});
+        }
+        tickCountdowns(child.get(), anyCountdown);
+    }
+}
+
+NamespaceTreeModel::Node* NamespaceTreeModel::nodeOf(const QModelIndex& index) const {
+    return index.isValid() ? static_cast<Node*>(index.internalPointer()) : m_root.get();
+}
+
+const EntityInfo* NamespaceTreeModel::entityAt(const QModelIndex& index) const {
+    const Node* node = index.isValid() ? nodeOf(index) : nullptr;
+    return node && node->kind != NodeKind::Namespace ? &node->info : nullptr;
+}
+
+QModelIndex NamespaceTreeModel::indexOf(Node* node, int column) const {
+    if (node == m_root.get())
+        return {};
+    return createIndex(node->row(), column, node);
+}
+
+QModelIndex NamespaceTreeModel::index(int row, int column, const QModelIndex& parent) const {
+    if (!hasIndex(row, column, parent))
+        return {};
+    return createIndex(row, column, nodeOf(parent)->children[row].get());
+}
+
+QModelIndex NamespaceTreeModel::parent(const QModelIndex& child) const {
+    if (!child.isValid())
+        return {};
+    return indexOf(nodeOf(child)->parent, 0);
+}
+
+int NamespaceTreeModel::rowCount(const QModelIndex& parent) const {
+    if (parent.column() > 0)
+        return 0;
+    return int(nodeOf(parent)->children.size());
+}
+
+int NamespaceTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
+
+QVariant NamespaceTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Name");
+    case ActiveColumn:
+        return tr("Active");
+    case ScheduledColumn:
+        return tr("Scheduled");
+    case DeferredColumn:
+        return tr("Deferred");
+    case LockedColumn:
+        return tr("Locked");
+    case DeadLetteredColumn:
+        return tr("Dead-lettered");
+    case DeletesInColumn:
+        return tr("Deletes in");
+    default:
+        return {};
+    }
+}
+
+QVariant NamespaceTreeModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Node& node = *nodeOf(index);
+    const int column = index.column();
+    const bool deadLetter = node.kind == NodeKind::DeadLetterQueue;
+    const qint64 deadLettered = node.info.counts.deadLettered;
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(node, column);
+    case Qt::UserRole:
+        return raw(node, column);
+    case Qt::ToolTipRole:
+        return toolTip(node);
+    case Qt::DecorationRole:
+        if (column == NameColumn)
+            return EntityIcons::icon(iconKind(node));
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column != NameColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::FontRole:
+        // The badge: a dead-letter queue with messages stands out.
+        if (deadLetter && deadLettered > 0 && column == NameColumn) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    case Qt::ForegroundRole:
+        if (deadLettered > 0 && node.kind != NodeKind::Namespace &&
+            (column == DeadLetteredColumn || (deadLetter && column == NameColumn)))
+            return QBrush(kBadgeText);
+        return {};
+    case Qt::BackgroundRole:
+        if (deadLettered > 0 && node.isEntity() && column == DeadLetteredColumn)
+            return QBrush(kBadgeBackground);
+        return {};
+    case PathRole:
+        return node.key;
+    case KindRole:
+        return int(node.kind);
+    case EntityKindRole:
+        if (node.kind == NodeKind::Namespace)
+            return {};
+        return int(node.info.kind);
+    default:
+        return {};
+    }
+}
+
+QVariant NamespaceTreeModel::raw(const Node& node, int column) const {
+    if (column == NameColumn)
+        return node.name;
+    if (node.kind == NodeKind::Namespace)
+        return {};
+    const EntityCounts& counts = node.info.counts;
+    if (node.kind == NodeKind::DeadLetterQueue)
+        return column == DeadLetteredColumn ? QVariant(counts.deadLettered) : QVariant();
+    // A topic holds no messages (its subscriptions do): zeros there would only be noise.
+    if (node.kind == NodeKind::Topic && column != DeletesInColumn)
+        return {};
+    switch (column) {
+    case ActiveColumn:
+        return counts.active;
+    case ScheduledColumn:
+        return counts.scheduled;
+    case DeferredColumn:
+        return counts.deferred;
+    case LockedColumn:
+        return counts.locked;
+    case DeadLetteredColumn:
+        return counts.deadLettered;
+    case DeletesInColumn:
+        if (node.info.autoDeleteAt == kNever)
+            return {};
+        return std::max<qint64>(0, node.info.autoDeleteAt - m_client.clock().now());
+    default:
+        return {};
+    }
+}
+
+QVariant NamespaceTreeModel::display(const Node& node, int column) const {
+    if (column == NameColumn && node.kind == NodeKind::DeadLetterQueue &&
+        node.info.counts.deadLettered > 0)
+        return QStringLiteral("%1 (%2)").arg(node.name).arg(node.info.counts.deadLettered);
+    const QVariant value = raw(node, column);
+    if (column == DeletesInColumn && value.isValid())
+        return shortDuration(value.toLongLong());
+    return value.isValid() ? value.toString() : QVariant();
+}
+
+QString NamespaceTreeModel::toolTip(const Node& node) const {
+    if (node.kind == NodeKind::Namespace) {
+        return tr("Namespace %1 (%2 tier): %n entities", nullptr, int(node.children.size()))
+            .arg(node.name, tierName(node.ns.tier));
+    }
+    const EntityCounts& counts = node.info.counts;
+    if (node.kind == NodeKind::DeadLetterQueue)
+        return tr("Dead-letter queue of %1: %n message(s)", nullptr, int(counts.deadLettered))
+            .arg(node.parent->key);
+    if (node.kind == NodeKind::Topic) {
+        QString text = tr("Topic %1: its %n subscription(s) hold its messages", nullptr,
+                          int(node.children.size()))
+                           .arg(node.key);
+        if (node.info.autoDeleteAt != kNever)
+            text += autoDeleteText(node.info);
+        return text;
+    }
+    QString text = tr("%1 %2\nActive %3, scheduled %4, deferred %5, locked %6, dead-lettered %7")
+                       .arg(entityKindName(node.info.kind), node.key)
+                       .arg(counts.active)
+                       .arg(counts.scheduled)
+                       .arg(counts.deferred)
+                       .arg(counts.locked)
+                       .arg(counts.deadLettered);
+    if (node.info.autoDeleteAt != kNever)
+        text += autoDeleteText(node.info);
+    return text;
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,196 @@
+#include "tree/NamespaceTreePanel.h"
+
+#include <QDragMoveEvent>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QStackedWidget>
+#include <QToolTip>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace hourglass::ui {
+
+namespace {
+// Wide enough for a subscription's dead-letter queue and its count under three levels of
+// indentation; the count columns only ever hold a number.
+constexpr int kNameColumnWidth = 260;
+constexpr int kCountColumnWidth = 80;
+} // namespace
+
+NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
+    : QWidget(parent)
+    , m_model(new NamespaceTreeModel(client, this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_filter(new QLineEdit(this))
+    , m_stack(new QStackedWidget(this))
+    , m_view(new QTreeView(m_stack))
+    , m_emptyState(new QLabel(tr("No namespace yet"), m_stack))
+    , m_dropHint(new QLabel(this)) {
+    m_filter->setObjectName(QStringLiteral("treeFilter"));
+    m_filter->setPlaceholderText(tr("Filter by name"));
+    m_filter->setClearButtonEnabled(true);
+
+    // Filter on the plain name (the sort role), not on the displayed text with its badge.
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setAutoAcceptChildRows(true); // a matching topic keeps its subscriptions
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(NamespaceTreeModel::NameColumn);
+    m_proxy->setFilterRole(Qt::UserRole);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+
+    m_view->setObjectName(QStringLiteral("namespaceTree"));
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(NamespaceTreeModel::NameColumn, Qt::AscendingOrder);
+    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setDefaultSectionSize(kCountColumnWidth);
+    m_view->setColumnWidth(NamespaceTreeModel::NameColumn, kNameColumnWidth);
+    m_view->setColumnWidth(NamespaceTreeModel::DeadLetteredColumn, kCountColumnWidth * 5 / 4);
+
+    // Drops land on a row, never between rows (overwrite mode): every drop targets an entity.
+    m_view->setAcceptDrops(true);
+    m_view->setDragDropMode(QAbstractItemView::DropOnly);
+    m_view->setDragDropOverwriteMode(true);
+    m_view->setDropIndicatorShown(true);
+    m_view->setDefaultDropAction(Qt::MoveAction);
+    m_view->viewport()->installEventFilter(this);
+    m_dropHint->setObjectName(QStringLiteral("dropHint"));
+    m_dropHint->setWordWrap(true);
+    m_dropHint->setContentsMargins(6, 3, 6, 3);
+    m_dropHint->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_dropHint->hide();
+    connect(m_model, &NamespaceTreeModel::dropFinished, this, &NamespaceTreePanel::statusMessage);
+    connect(m_model, &NamespaceTreeModel::dropFailed, this, &NamespaceTreePanel::errorOccurred);
+
+    m_emptyState->setObjectName(QStringLiteral("treeEmptyState"));
+    m_emptyState->setAlignment(Qt::AlignCenter);
+    m_emptyState->setEnabled(false); // greyed: a hint, not content
+
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_emptyState);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_stack, 1);
+    layout->addWidget(m_dropHint);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        m_view->expandAll(); // show every match, however deep
+    });
+    // The view connected first, so it knows the new rows by the time they are expanded.
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &NamespaceTreePanel::onRowsInserted);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &NamespaceTreePanel::onSelectionChanged);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &NamespaceTreeModel::refreshed, this, &NamespaceTreePanel::updateEmptyState);
+    connect(m_model, &NamespaceTreeModel::refreshed, this,
+            &NamespaceTreePanel::selectFirstQueueOnce);
+    updateEmptyState();
+}
+
+bool NamespaceTreePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != m_view->viewport())
+        return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::DragMove:
+        // Ahead of the view, which would refuse the row too, but silently.
+        return showDropRefusal(static_cast<QDragMoveEvent*>(event));
+    case QEvent::DragLeave:
+    case QEvent::Drop:
+        hideDropHint();
+        return false;
+    default:
+        return false;
+    }
+}
+
+bool NamespaceTreePanel::showDropRefusal(QDragMoveEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    const QModelIndex row = m_proxy->mapToSource(m_view->indexAt(pos));
+    const auto refusal = row.isValid()
+                             ? m_model->dropRefusal(event->mimeData(), event->dropAction(), row)
+                             : std::nullopt;
+    if (!refusal) {
+        hideDropHint();
+        return false;
+    }
+    event->ignore(m_view->visualRect(m_view->indexAt(pos)));
+    m_dropHint->setText(refusal->description);
+    m_dropHint->show();
+    QToolTip::showText(m_view->viewport()->mapToGlobal(pos), refusal->description, m_view);
+    return true;
+}
+
+void NamespaceTreePanel::hideDropHint() {
+    m_dropHint->hide();
+    m_dropHint->clear();
+    QToolTip::hideText();
+}
+
+void NamespaceTreePanel::onRowsInserted(const QModelIndex& parent, int first, int last) {
+    for (int row = first; row <= last; ++row)
+        m_view->expandRecursively(m_proxy->index(row, 0, parent));
+}
+
+void NamespaceTreePanel::selectFirstQueueOnce() {
+    // A database that opens with nothing selected shows its first queue's messages at once, so
+    // countdowns are on screen from the start; after that the user's choice stands.
+    if (m_autoSelected || m_view->selectionModel()->hasSelection())
+        return;
+    if (!m_preferred.isEmpty()) {
+        const QModelIndexList preferred =
+            m_proxy->match(m_proxy->index(0, 0), NamespaceTreeModel::PathRole, m_preferred, 1,
+                           Qt::MatchFixedString | Qt::MatchRecursive);
+        if (!preferred.isEmpty()) {
+            m_autoSelected = true;
+            m_view->setCurrentIndex(preferred.first());
+            return;
+        }
+    }
+    const QModelIndexList queues = m_proxy->match(
+        m_proxy->index(0, 0), NamespaceTreeModel::KindRole,
+        int(NamespaceTreeModel::NodeKind::Queue), 1, Qt::MatchExactly | Qt::MatchRecursive);
+    if (queues.isEmpty())
+        return;
+    m_autoSelected = true;
+    m_view->setCurrentIndex(queues.first());
+}
+
+void NamespaceTreePanel::updateEmptyState() {
+    // Before the first snapshot arrives, "no namespace" would be a guess.
+    const bool empty = m_model->isLoaded() && m_model->rowCount() == 0;
+    m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_emptyState) : m_view);
+}
+
+void NamespaceTreePanel::onSelectionChanged() {
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows(0);
+    if (rows.isEmpty()) {
+        emit noEntitySelected();
+        return;
+    }
+    const QModelIndex row = rows.first();
+    const auto kind = NamespaceTreeModel::NodeKind(row.data(NamespaceTreeModel::KindRole).toInt());
+    if (kind == NamespaceTreeModel::NodeKind::Namespace) {
+        emit noEntitySelected();
+        return;
+    }
+    emit entitySelected(row.data(NamespaceTreeModel::PathRole).toString(),
+                        EntityKind(row.data(NamespaceTreeModel::EntityKindRole).toInt()),
+                        kind == NamespaceTreeModel::NodeKind::DeadLetterQueue);
+}
+
+} // namespace hourglass::ui

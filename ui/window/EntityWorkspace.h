@@ -1,0 +1,78 @@
+#pragma once
+// The right-hand side of the main window for the entity selected in the tree: tabs for what one
+// does with it (its message list, peek, receive and settle, its dead-letter queue, charts) above
+// one shared message detail panel, so that a message picked in any tab shows its properties and
+// body in the same place. It only routes: each panel talks to the engine itself.
+//
+// Object names for tests: "entityTabs", "messageSplitter", "workspaceEmpty"; the panels keep
+// their own ("messageList", "peekList", "lockList", "deadLetterList", "messageDetail", ...).
+
+#include "Status.h"
+#include "tree/NamespaceTreeModel.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSplitter;
+class QStackedWidget;
+class QTabWidget;
+
+namespace hourglass::ui {
+
+class BrokerClient;
+class DeadLetterPanel;
+class EntityChartsPanel;
+class LockPanel;
+class MessageDetailPanel;
+class MessageListPanel;
+class PeekPanel;
+
+class EntityWorkspace : public QWidget {
+    Q_OBJECT
+public:
+    using NodeKind = NamespaceTreeModel::NodeKind;
+    // The tabs, in order.
+    enum Tab { MessagesTab, PeekTab, ReceiveTab, DeadLettersTab, ChartsTab };
+
+    explicit EntityWorkspace(BrokerClient& client, QWidget* parent = nullptr);
+
+    // The tree's selection: "ns:path" (or ".../$deadletterqueue") and its kind; an empty path or
+    // a namespace shows the empty state.
+    void setEntity(const QString& qualifiedPath, NodeKind kind);
+    QString path() const { return m_path; }
+    NodeKind kind() const { return m_kind; }
+    void showTab(Tab tab);
+
+    QTabWidget* tabs() const { return m_tabs; }
+    QSplitter* splitter() const { return m_splitter; }
+    MessageListPanel* messages() const { return m_messages; }
+    PeekPanel* peek() const { return m_peek; }
+    LockPanel* locks() const { return m_locks; }
+    DeadLetterPanel* deadLetters() const { return m_deadLetters; }
+    EntityChartsPanel* charts() const { return m_charts; }
+    MessageDetailPanel* detail() const { return m_detail; }
+
+signals:
+    void errorOccurred(const hourglass::Error& error);
+    void statusMessage(const QString& text);
+
+private:
+    void followDeadLetterSelection();
+    void updatePeek();
+
+    QString m_path;
+    NodeKind m_kind = NodeKind::Namespace;
+    bool m_peekPending = false; // the peek panel has not been given m_path yet
+    QStackedWidget* m_stack;
+    QLabel* m_empty;
+    QSplitter* m_splitter;
+    QTabWidget* m_tabs;
+    MessageListPanel* m_messages;
+    PeekPanel* m_peek;
+    LockPanel* m_locks;
+    DeadLetterPanel* m_deadLetters;
+    EntityChartsPanel* m_charts;
+    MessageDetailPanel* m_detail;
+};
+
+} // namespace hourglass::ui

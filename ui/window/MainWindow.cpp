@@ -1,0 +1,318 @@
+#include "window/MainWindow.h"
+
+#include "common/BrokerClient.h"
+#include "demo/PresentationMode.h"
+#include "demo/ScenarioRecording.h"
+#include "demo/TimeControlBar.h"
+#include "entities/EntityActions.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MessageBar.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPointer>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QThread>
+#include <QThreadPool>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace hourglass::ui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const QString kRecentKey = QStringLiteral("recentDatabases");
+
+QLabel* placeholder(const QString& text, QWidget* parent) {
+    auto* label = new QLabel(text, parent);
+    label->setAlignment(Qt::AlignCenter);
+    label->setEnabled(false);
+    return label;
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_messageBar(new MessageBar)
+    , m_splitter(new QSplitter(Qt::Horizontal))
+    , m_treeSlot(new QStackedWidget)
+    , m_workspaceSlot(new QStackedWidget)
+    , m_databaseLabel(new QLabel) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Hourglass"));
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    m_treeSlot->addWidget(placeholder(tr("No database open"), m_treeSlot));
+    m_workspaceSlot->addWidget(
+        placeholder(tr("Open or create a database (File menu)"), m_workspaceSlot));
+    m_splitter->addWidget(m_treeSlot);
+    m_splitter->addWidget(m_workspaceSlot);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 5);
+    m_splitter->setChildrenCollapsible(false);
+
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_messageBar);
+    layout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
+    m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
+    statusBar()->addPermanentWidget(m_databaseLabel);
+    buildMenus();
+    resize(1280, 800);
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() {
+    // Panels and actions hold the client; let them go before it does.
+    dropRecording();
+    delete m_timeBar;
+    delete m_entityActions;
+    delete m_tree;
+    delete m_workspace;
+}
+
+void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
+    installClient(std::move(client));
+    if (!m_client)
+        return;
+    const QString path = m_client->databasePath();
+    m_databaseLabel->setText(QDir::toNativeSeparators(path));
+    setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
+    rememberRecent(path);
+}
+
+void MainWindow::showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title) {
+    installClient(std::move(client));
+    if (!m_client)
+        return;
+    m_databaseLabel->setText(tr("Scenario on a temporary database"));
+    m_databaseLabel->setToolTip(QDir::toNativeSeparators(m_client->databasePath()));
+    setWindowTitle(tr("Scenario: %1 — Hourglass").arg(title));
+}
+
+void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
+    if (m_presentation)
+        m_presentation->clientClosing();
+    if (m_workspace)
+        m_workspaceState = m_workspace->splitter()->saveState();
+    dropRecording();
+    delete m_timeBar;
+    delete m_entityActions;
+    delete m_tree;
+    delete m_workspace;
+    m_timeBar = nullptr;
+    m_entityActions = nullptr;
+    m_tree = nullptr;
+    m_workspace = nullptr;
+    m_client = std::move(client);
+    // The selection belonged to the old database.
+    m_selectedPath.clear();
+    m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;
+    m_databaseLabel->setToolTip(QString());
+    if (!m_client) {
+        m_databaseLabel->clear();
+        setWindowTitle(tr("Hourglass"));
+        fillEntityMenus();
+        fillScenarioMenu();
+        return;
+    }
+    m_tree = new NamespaceTreePanel(*m_client);
+    m_treeSlot->addWidget(m_tree);
+    m_treeSlot->setCurrentWidget(m_tree);
+    m_workspace = new EntityWorkspace(*m_client);
+    m_workspaceSlot->addWidget(m_workspace);
+    m_workspaceSlot->setCurrentWidget(m_workspace);
+    if (!m_workspace->splitter()->restoreState(m_workspaceState))
+        m_workspace->splitter()->setSizes({height() * 3 / 5, height() * 2 / 5});
+    m_entityActions = new EntityActions(*m_client, this);
+    fillEntityMenus();
+    // Recording observes this client's broker: a new one per database.
+    m_recording = new ScenarioRecording(*m_client, this);
+    statusBar()->insertPermanentWidget(0, m_recording->indicator());
+    connect(m_recording, &ScenarioRecording::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_recording, &ScenarioRecording::statusMessage, this, &MainWindow::showStatus);
+    fillScenarioMenu();
+    m_timeBar = new TimeControlBar(*m_client, this);
+    addToolBar(Qt::TopToolBarArea, m_timeBar);
+    connect(m_timeBar, &TimeControlBar::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+
+    connect(m_workspace, &EntityWorkspace::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_workspace, &EntityWorkspace::statusMessage, this, &MainWindow::showStatus);
+    connect(m_entityActions, &EntityActions::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_entityActions, &EntityActions::statusMessage, this, &MainWindow::showStatus);
+    // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
+    connect(m_tree, &NamespaceTreePanel::errorOccurred, this,
+            [this](const Error& error) { m_messageBar->showError(error); });
+    connect(m_tree, &NamespaceTreePanel::statusMessage, this, &MainWindow::showStatus);
+    connect(m_tree, &NamespaceTreePanel::entitySelected, this,
+            [this](const QString& path, EntityKind kind, bool deadLetter) {
+                using NodeKind = NamespaceTreeModel::NodeKind;
+                NodeKind node = NodeKind::Queue;
+                if (deadLetter)
+                    node = NodeKind::DeadLetterQueue;
+                else if (kind == EntityKind::Topic)
+                    node = NodeKind::Topic;
+                else if (kind == EntityKind::Subscription)
+                    node = NodeKind::Subscription;
+                select(path, node);
+            });
+    m_presentation->clientReady();
+    connect(m_tree, &NamespaceTreePanel::noEntitySelected, this, [this] {
+        // A namespace row (or nothing): namespace-level actions create entities in it.
+        const QModelIndex current = m_tree->view()->currentIndex();
+        select(current.isValid() ? current.data(NamespaceTreeModel::PathRole).toString()
+                                 : QString(),
+               NamespaceTreeModel::NodeKind::Namespace);
+    });
+}
+
+void MainWindow::dropRecording() {
+    if (!m_recording)
+        return;
+    // The recording belongs to the database going away; what it holds is written to a file
+    // rather than lost.
+    m_recording->keepUnsaved(this, [this](Result<QString> kept) {
+        if (!kept) {
+            m_messageBar->showError(kept.error(), tr("The unsaved recording"));
+            return;
+        }
+        m_messageBar->showMessage(
+            tr("The recording was not saved yet: it was kept in %1. Open it with Scenario > Open "
+               "scenario file to play it back.")
+                .arg(QDir::toNativeSeparators(*kept)));
+    });
+    delete m_recording->indicator(); // the status bar holds it
+    delete m_recording;              // stops observing the broker
+    m_recording = nullptr;
+}
+
+void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) {
+    m_selectedPath = path;
+    m_selectedKind = kind;
+    if (m_recording)
+        m_recording->setEntity(path, kind);
+    if (m_entityActions)
+        m_entityActions->setSelection(path, kind);
+    if (m_workspace)
+        m_workspace->setEntity(kind == NamespaceTreeModel::NodeKind::Namespace ? QString() : path,
+                               kind);
+    if (m_presentation)
+        m_presentation->selectionChanged();
+    if (m_sendAction)
+        m_sendAction->setEnabled(kind != NamespaceTreeModel::NodeKind::Namespace &&
+                                 kind != NamespaceTreeModel::NodeKind::DeadLetterQueue);
+}
+
+void MainWindow::showStatus(const QString& text) {
+    statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::openDatabase(const QString& path) {
+    // Opening reads the whole database into the engine's index (about half a second for a
+    // million messages): never on the GUI thread.
+    m_databaseLabel->setText(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    QPointer<MainWindow> self(this);
+    QThread* gui = thread();
+    QThreadPool::globalInstance()->start([self, path, gui] {
+        BrokerOptions options;
+        options.databasePath = path;
+        // A virtual clock that starts at, and runs with, real time: the window's time control
+        // can then pause it, speed it up or jump ahead for a demo, and return to real time.
+        auto clock = std::make_shared<VirtualClock>();
+        clock->resetToRealTime();
+        options.clock = clock;
+        auto opened = std::make_shared<Result<std::unique_ptr<Broker>>>(Broker::open(options));
+        // The change feed belongs to the thread that opened the broker; hand it to the GUI's.
+        if (*opened)
+            (*opened)->get()->changes()->moveToThread(gui);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, path, opened] {
+                if (self)
+                    self->finishOpening(path, std::move(*opened));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::finishOpening(const QString& path, Result<std::unique_ptr<Broker>> opened) {
+    if (!opened) {
+        m_databaseLabel->setText(m_client ? QDir::toNativeSeparators(m_client->databasePath())
+                                          : QString());
+        m_messageBar->showError(opened.error(), tr("Cannot open %1").arg(path));
+        emit databaseFailed(path);
+        return;
+    }
+    setClient(std::make_unique<BrokerClient>(std::move(opened).value()));
+    m_messageBar->hide();
+    emit databaseOpened(path);
+}
+
+void MainWindow::chooseDatabase(bool create) {
+    const QString filter = tr("Hourglass databases (*.db *.sqlite);;All files (*)");
+    const QString path = create
+                             ? QFileDialog::getSaveFileName(this, tr("New database"), {}, filter)
+                             : QFileDialog::getOpenFileName(this, tr("Open database"), {}, filter);
+    if (!path.isEmpty())
+        openDatabase(path);
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this,
+                                [this, path] { openDatabase(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::restoreLayout() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // First start: room for the tree's count columns, the rest for the messages.
+    if (!m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray()))
+        m_splitter->setSizes({500, 780});
+    m_workspaceState = settings.value(QStringLiteral("window/workspaceSplitter")).toByteArray();
+}
+
+void MainWindow::saveLayout() {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    if (m_workspace)
+        settings.setValue(QStringLiteral("window/workspaceSplitter"),
+                          m_workspace->splitter()->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveLayout();
+    event->accept();
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,112 @@
+#pragma once
+// The explorer's main window: it arranges the panels (the namespace tree on the left, the
+// selected entity's workspace on the right: tabs for its messages, peek, receive and settle and
+// its dead-letter queue above the message detail; the message bar on top) and the menus. It
+// holds no broker logic; panels and actions talk to the engine through the BrokerClient.
+//
+// Menus: File (databases), Entity (EntityActions: create, edit, rules, delete, emulator config
+// import/export), Message (send, go to a tab), Scenario (ScenarioController: gallery, player),
+// View (presentation mode, theme), Help (keyboard shortcuts).
+
+#include "Broker.h"
+#include "tree/NamespaceTreeModel.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QSplitter;
+class QStackedWidget;
+
+namespace hourglass::ui {
+
+class BrokerClient;
+class EntityActions;
+class EntityWorkspace;
+class MessageBar;
+class NamespaceTreePanel;
+class PresentationMode;
+class ScenarioController;
+class ScenarioRecording;
+class TimeControlBar;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Shows the database behind `client` (the window takes it over) and remembers it among the
+    // recent databases. Null shows the empty window.
+    void setClient(std::unique_ptr<BrokerClient> client);
+    // Shows a scenario's temporary database: not remembered, titled after the scenario.
+    void showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title);
+    BrokerClient* client() const { return m_client.get(); }
+    MessageBar* messageBar() const { return m_messageBar; }
+    EntityWorkspace* workspace() const { return m_workspace; }
+    EntityActions* entityActions() const { return m_entityActions; }
+    NamespaceTreePanel* tree() const { return m_tree; }
+    TimeControlBar* timeBar() const { return m_timeBar; }
+    ScenarioController* scenarios() const { return m_scenarios; }
+    ScenarioRecording* recording() const { return m_recording; }
+    PresentationMode* presentation() const { return m_presentation; }
+    // The tree's selection ("ns:path"; empty for none) and its kind.
+    QString selectedPath() const { return m_selectedPath; }
+    NamespaceTreeModel::NodeKind selectedKind() const { return m_selectedKind; }
+    // Opens (or creates) a database file off the GUI thread and shows it when it is ready
+    // (databaseOpened); errors go to the message bar (databaseFailed).
+    void openDatabase(const QString& path);
+    // Opens the send dialog for the selected queue or topic (a subscription's topic); returns
+    // it (null when nothing sendable is selected: the message bar says why).
+    QDialog* openSendDialog();
+    QDialog* openShortcutsDialog();
+
+signals:
+    void databaseOpened(const QString& path);
+    void databaseFailed(const QString& path);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void installClient(std::unique_ptr<BrokerClient> client);
+    void finishOpening(const QString& path, Result<std::unique_ptr<Broker>> opened);
+    void buildMenus();
+    void buildViewMenu();
+    void fillEntityMenus();
+    void fillScenarioMenu();
+    void dropRecording();
+    void select(const QString& path, NamespaceTreeModel::NodeKind kind);
+    void chooseDatabase(bool create);
+    void rememberRecent(const QString& path);
+    void refreshRecentMenu();
+    void restoreLayout();
+    void saveLayout();
+    void showStatus(const QString& text);
+
+    std::unique_ptr<BrokerClient> m_client;
+    MessageBar* m_messageBar;
+    QSplitter* m_splitter;
+    NamespaceTreePanel* m_tree = nullptr;
+    EntityWorkspace* m_workspace = nullptr;
+    EntityActions* m_entityActions = nullptr;
+    TimeControlBar* m_timeBar = nullptr; // the engine clock's controls, per database
+    QByteArray m_workspaceState;         // the workspace splitter, restored once it exists
+    QStackedWidget* m_treeSlot;
+    QStackedWidget* m_workspaceSlot;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_entityMenu = nullptr;
+    QMenu* m_messageMenu = nullptr;
+    QMenu* m_scenarioMenu = nullptr;
+    ScenarioController* m_scenarios = nullptr;  // scenario playback (gallery, player dock)
+    ScenarioRecording* m_recording = nullptr;   // records this database's operations
+    PresentationMode* m_presentation = nullptr; // the selected entity full screen
+    QAction* m_sendAction = nullptr;
+    QLabel* m_databaseLabel;
+    QString m_selectedPath;
+    NamespaceTreeModel::NodeKind m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;
+};
+
+} // namespace hourglass::ui

@@ -1,0 +1,192 @@
+// The main window's menus: File (databases), Entity (EntityActions), Message (send, tabs),
+// Scenario (ScenarioController, ScenarioRecording), View (presentation mode, theme) and Help
+// (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
+#include "window/MainWindow.h"
+
+#include "common/Theme.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "demo/EntityChartsPanel.h"
+#include "demo/PresentationMode.h"
+#include "demo/ScenarioController.h"
+#include "demo/ScenarioRecording.h"
+#include "entities/EntityActions.h"
+#include "messages/MessageListPanel.h"
+#include "messages/PeekPanel.h"
+#include "send/SendDialog.h"
+#include "settle/LockPanel.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MessageBar.h"
+#include "window/ShortcutsDialog.h"
+
+#include <QActionGroup>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTreeView>
+
+namespace hourglass::ui {
+
+namespace {
+const QString kSubscriptionsSegment = QStringLiteral("/Subscriptions/");
+} // namespace
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* create = file->addAction(tr("&New database…"), this, [this] { chooseDatabase(true); });
+    create->setShortcut(QKeySequence::New);
+    QAction* open = file->addAction(tr("&Open database…"), this, [this] { chooseDatabase(false); });
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    refreshRecentMenu();
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_entityMenu = menuBar()->addMenu(tr("&Entity"));
+    m_messageMenu = menuBar()->addMenu(tr("&Message"));
+    m_sendAction =
+        m_messageMenu->addAction(tr("&Send message…"), this, [this] { openSendDialog(); });
+    m_sendAction->setObjectName(QStringLiteral("sendMessageAction"));
+    m_sendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    m_sendAction->setEnabled(false);
+    m_messageMenu->addSeparator();
+    const QList<QPair<QString, EntityWorkspace::Tab>> tabs{
+        {tr("Go to &messages"), EntityWorkspace::MessagesTab},
+        {tr("Go to &peek"), EntityWorkspace::PeekTab},
+        {tr("Go to &receive and settle"), EntityWorkspace::ReceiveTab},
+        {tr("Go to &dead letters"), EntityWorkspace::DeadLettersTab},
+        {tr("Go to &charts"), EntityWorkspace::ChartsTab},
+    };
+    int key = Qt::Key_1;
+    for (const auto& [text, tab] : tabs) {
+        QAction* go = m_messageMenu->addAction(text, this, [this, tab = tab] {
+            if (m_workspace)
+                m_workspace->showTab(tab);
+        });
+        go->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key++)));
+    }
+    fillEntityMenus();
+
+    m_scenarioMenu = menuBar()->addMenu(tr("&Scenario"));
+    m_scenarios = new ScenarioController(*this);
+    connect(m_scenarios, &ScenarioController::sessionChanged, this, &MainWindow::fillScenarioMenu);
+    fillScenarioMenu();
+    buildViewMenu();
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts =
+        help->addAction(tr("&Keyboard shortcuts"), this, [this] { openShortcutsDialog(); });
+    shortcuts->setShortcut(QKeySequence::HelpContents);
+}
+
+void MainWindow::fillScenarioMenu() {
+    // Playing (ScenarioController), then recording this database (ScenarioRecording).
+    m_scenarioMenu->clear();
+    m_scenarios->fillMenu(m_scenarioMenu);
+    m_scenarioMenu->addSeparator();
+    if (!m_recording) {
+        m_scenarioMenu->addAction(tr("Open a database to record a scenario"))->setEnabled(false);
+        return;
+    }
+    for (QAction* action : m_recording->actions())
+        m_scenarioMenu->addAction(action);
+}
+
+void MainWindow::buildViewMenu() {
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* focusTree = view->addAction(tr("Find &entity"), this, [this] {
+        if (auto* filter =
+                m_tree ? m_tree->findChild<QWidget*>(QStringLiteral("treeFilter")) : nullptr)
+            filter->setFocus(Qt::ShortcutFocusReason);
+    });
+    focusTree->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_presentation = new PresentationMode(*this);
+    view->addAction(m_presentation->action());
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* group = new QActionGroup(theme);
+    const ThemeChoice current = savedTheme();
+    const QList<QPair<QString, ThemeChoice>> choices{
+        {tr("Follow the &system"), ThemeChoice::System},
+        {tr("&Light"), ThemeChoice::Light},
+        {tr("&Dark"), ThemeChoice::Dark}};
+    for (const auto& [text, choice] : choices) {
+        QAction* action = theme->addAction(text);
+        action->setObjectName(QStringLiteral("theme-%1").arg(themeChoiceName(choice)));
+        action->setCheckable(true);
+        action->setChecked(choice == current);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [choice = choice] {
+            applyTheme(choice);
+            saveTheme(choice);
+        });
+    }
+}
+
+void MainWindow::fillEntityMenus() {
+    m_entityMenu->clear();
+    if (!m_entityActions) {
+        m_entityMenu->addAction(tr("Open a database first"))->setEnabled(false);
+        return;
+    }
+    QTreeView* view = m_tree ? m_tree->view() : nullptr;
+    for (QAction* action : m_entityActions->actions()) {
+        m_entityMenu->addAction(action);
+        // The tree's context menu offers the same commands; Delete acts on the tree only when
+        // it has focus, so the message lists keep Delete for their messages.
+        if (view)
+            view->addAction(action);
+    }
+    m_entityActions->deleteAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    if (view) {
+        auto* separator = new QAction(view);
+        separator->setSeparator(true);
+        view->addAction(separator);
+        view->addAction(m_sendAction);
+        view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    }
+}
+
+QDialog* MainWindow::openSendDialog() {
+    using NodeKind = NamespaceTreeModel::NodeKind;
+    if (!m_client)
+        return nullptr;
+    QString target = m_selectedPath;
+    if (m_selectedKind == NodeKind::Subscription)
+        // Messages reach a subscription through its topic (R1).
+        target = target.left(target.indexOf(kSubscriptionsSegment, 0, Qt::CaseInsensitive));
+    if (target.isEmpty() || m_selectedKind == NodeKind::Namespace ||
+        m_selectedKind == NodeKind::DeadLetterQueue) {
+        m_messageBar->showMessage(tr("Select a queue or a topic to send to."));
+        return nullptr;
+    }
+    auto* dialog = new SendDialog(*m_client, target, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SendDialog::statusMessage, this, &MainWindow::showStatus);
+    dialog->show();
+    return dialog;
+}
+
+QDialog* MainWindow::openShortcutsDialog() {
+    ShortcutsDialog::Groups groups;
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu()) {
+            QString title = menu->text();
+            title.remove(QLatin1Char('&'));
+            groups.append({tr("%1 menu").arg(title), menu->menu()->actions()});
+        }
+    if (m_workspace) {
+        // The actions each panel added to itself: the ones its shortcuts work through.
+        groups.append({tr("Message list"), m_workspace->messages()->QWidget::actions()});
+        groups.append({tr("Peek"), m_workspace->peek()->QWidget::actions()});
+        groups.append({tr("Receive and settle"), m_workspace->locks()->QWidget::actions()});
+        groups.append({tr("Dead letters"), m_workspace->deadLetters()->QWidget::actions()});
+        groups.append({tr("Charts"), m_workspace->charts()->QWidget::actions()});
+    }
+    auto* dialog = new ShortcutsDialog(groups, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+} // namespace hourglass::ui

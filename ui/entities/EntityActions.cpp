@@ -163,7 +163,31 @@ void EntityActions::setSelection(const QString& qualifiedPath, NodeKind kind) {
         s = Selection{}; // a path the engine would refuse: act as if nothing were selected
     }
     m_selection = s;
+    ++m_selectionGeneration;
     updateEnabled();
+    readTier();
+}
+
+void EntityActions::readTier() {
+    if (m_selection.namespaceName.isEmpty())
+        return;
+    const QString name = m_selection.namespaceName;
+    const quint64 generation = m_selectionGeneration;
+    m_client.call(
+        this,
+        [name](Broker& broker) -> std::optional<Tier> {
+            for (const NamespaceInfo& info : broker.namespaces()) {
+                if (info.name.compare(name, Qt::CaseInsensitive) == 0)
+                    return info.tier;
+            }
+            return std::nullopt;
+        },
+        [this, generation](std::optional<Tier> tier) {
+            if (generation != m_selectionGeneration)
+                return;
+            m_selection.tier = tier;
+            updateEnabled();
+        });
 }
 
 void EntityActions::setSelection(const QModelIndex& treeIndex) {
@@ -180,7 +204,12 @@ void EntityActions::updateEnabled() {
     const bool inNamespace = !s.namespaceName.isEmpty();
     const bool entity = !s.entityPath.isEmpty() && s.kind != NodeKind::DeadLetterQueue;
     m_newQueue->setEnabled(inNamespace);
-    m_newTopic->setEnabled(inNamespace);
+    // E5: a Basic namespace has queues only.
+    const bool basic = s.tier == Tier::Basic;
+    m_newTopic->setEnabled(inNamespace && !basic);
+    m_newTopic->setToolTip(basic ? tr("A Basic namespace has queues only; topics need the "
+                                      "Standard or Premium tier.")
+                                 : QString());
     m_newSubscription->setEnabled(!s.topicPath.isEmpty());
     m_edit->setEnabled(entity);
     m_rules->setEnabled(entity && s.kind == NodeKind::Subscription);

@@ -15,6 +15,8 @@
 #include <QKeySequence>
 #include <QObject>
 
+#include <optional>
+
 class QAction;
 class QWidget;
 
@@ -66,10 +68,14 @@ private:
         QString namespaceName;
         QString entityPath; // without namespace and dead-letter suffix
         QString topicPath;  // a topic's, or the owning topic of a subscription
+        // The namespace's tier once read (a Basic namespace has no topics, E5); empty meanwhile.
+        std::optional<Tier> tier;
     };
 
     QAction* makeAction(const QString& text, const QKeySequence& shortcut = {});
     void updateEnabled();
+    // Reads the selected namespace's tier off the GUI thread, then updates the actions.
+    void readTier();
     void openNamespaceDialog();
     void openNewEntity(EntityKind kind);
     void openEdit();
@@ -83,6 +89,7 @@ private:
     BrokerClient& m_client;
     QWidget* m_dialogParent;
     Selection m_selection;
+    quint64 m_selectionGeneration = 0; // a tier read for an older selection is dropped
     QAction* m_newNamespace;
     QAction* m_newQueue;
     QAction* m_newTopic;

@@ -103,6 +103,8 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
     layout->addWidget(buttons);
 
     m_form->setKind(kind, Tier::Standard);
+    m_form->setPurpose(mode == Mode::Edit ? EntityPropertyForm::Purpose::Edit
+                                          : EntityPropertyForm::Purpose::Create);
     m_form->setEnabled(false);
     load();
 }

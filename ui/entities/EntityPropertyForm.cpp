@@ -63,24 +63,28 @@ EntityPropertyForm::EntityPropertyForm(QWidget* parent)
     m_grid->setColumnMinimumWidth(1, kFieldMinimumWidth);
     m_grid->setHorizontalSpacing(12);
 
-    m_timeToLive = addDuration(kTimeToLive, tr("Default message time to live"), true, true);
-    m_lockDuration = addDuration(kLockDuration, tr("Lock duration"), false, false);
-    m_maxDeliveryCount = addCount(kMaxDeliveryCount, tr("Max delivery count"), false);
-    m_deadLetterOnExpiration =
-        addFlag(kDeadLettering, tr("Dead-letter messages on expiration"), false);
-    m_autoDeleteOnIdle = addDuration(kAutoDelete, tr("Auto-delete on idle"), true, true);
+    m_timeToLive = addDuration(kTimeToLive, tr("Default message time to live"), true, Kinds::All);
+    m_lockDuration =
+        addDuration(kLockDuration, tr("Lock duration"), false, Kinds::QueuesAndSubscriptions);
+    m_maxDeliveryCount =
+        addCount(kMaxDeliveryCount, tr("Max delivery count"), Kinds::QueuesAndSubscriptions);
+    m_deadLetterOnExpiration = addFlag(kDeadLettering, tr("Dead-letter messages on expiration"),
+                                       Kinds::QueuesAndSubscriptions);
+    m_autoDeleteOnIdle = addDuration(kAutoDelete, tr("Auto-delete on idle"), true, Kinds::All);
     m_forwardTo = addForward(kForwardTo, tr("Forward to"));
     m_forwardDeadLettersTo = addForward(kForwardDeadLetters, tr("Forward dead letters to"));
-    m_duplicateDetection = addFlag(kDuplicateDetection, tr("Requires duplicate detection"), true);
-    m_duplicateWindow =
-        addDuration(kDuplicateWindow, tr("Duplicate detection window"), false, true);
-    m_maxSize = addCount(kMaxSize, tr("Max size (MB)"), true);
-    m_maxMessageSize = addCount(kMaxMessageSize, tr("Max message size (KB)"), true);
+    // A subscription has no duplicate detection of its own: its topic detects them (E5).
+    m_duplicateDetection =
+        addFlag(kDuplicateDetection, tr("Requires duplicate detection"), Kinds::QueuesAndTopics);
+    m_duplicateWindow = addDuration(kDuplicateWindow, tr("Duplicate detection window"), false,
+                                    Kinds::QueuesAndTopics);
+    m_maxSize = addCount(kMaxSize, tr("Max size (MB)"), Kinds::All);
+    m_maxMessageSize = addCount(kMaxMessageSize, tr("Max message size (KB)"), Kinds::All);
     m_status = new QComboBox(this);
     for (const auto status : {EntityStatus::Active, EntityStatus::Disabled,
                               EntityStatus::SendDisabled, EntityStatus::ReceiveDisabled})
         m_status->addItem(entityStatusName(status), int(status));
-    addRow(kStatus, tr("Status"), m_status, true);
+    addRow(kStatus, tr("Status"), m_status, Kinds::All);
     connect(m_status, &QComboBox::currentIndexChanged, this, &EntityPropertyForm::revalidate);
 
     // The window only matters while detection is on; it is still validated, as the engine does.
@@ -96,7 +100,7 @@ EntityPropertyForm::EntityPropertyForm(QWidget* parent)
 }
 
 void EntityPropertyForm::addRow(const char* propertyName, const QString& label, QWidget* field,
-                                bool topics) {
+                                Kinds kinds) {
     const QString name = objectNameOf(propertyName);
     field->setObjectName(name);
     // Every field as wide as the column, so the hints line up and the form reads as a table.
@@ -111,34 +115,34 @@ void EntityPropertyForm::addRow(const char* propertyName, const QString& label, 
     m_grid->addWidget(caption, row, 0);
     m_grid->addWidget(field, row, 1);
     m_grid->addWidget(hint, row, 2);
-    m_rows.append(Row{propertyName, caption, field, hint, topics});
+    m_rows.append(Row{propertyName, caption, field, hint, kinds});
 }
 
 DurationEdit* EntityPropertyForm::addDuration(const char* propertyName, const QString& label,
-                                              bool infinite, bool topics) {
+                                              bool infinite, Kinds kinds) {
     auto* edit = new DurationEdit(
         infinite ? DurationEdit::Infinite::Allowed : DurationEdit::Infinite::Refused, this);
-    addRow(propertyName, label, edit, topics);
+    addRow(propertyName, label, edit, kinds);
     connect(edit, &DurationEdit::durationEdited, this, &EntityPropertyForm::revalidate);
     return edit;
 }
 
 QSpinBox* EntityPropertyForm::addCount(const char* propertyName, const QString& label,
-                                       bool topics) {
+                                       Kinds kinds) {
     // The whole int range, so an out-of-bound value can be typed and refused with the
     // validator's message rather than silently clamped by the spin box.
     auto* spin = new QSpinBox(this);
     spin->setRange(0, std::numeric_limits<int>::max());
     spin->setKeyboardTracking(true);
-    addRow(propertyName, label, spin, topics);
+    addRow(propertyName, label, spin, kinds);
     connect(spin, &QSpinBox::valueChanged, this, &EntityPropertyForm::revalidate);
     return spin;
 }
 
 QCheckBox* EntityPropertyForm::addFlag(const char* propertyName, const QString& label,
-                                       bool topics) {
+                                       Kinds kinds) {
     auto* box = new QCheckBox(this);
-    addRow(propertyName, label, box, topics);
+    addRow(propertyName, label, box, kinds);
     connect(box, &QCheckBox::toggled, this, &EntityPropertyForm::revalidate);
     return box;
 }
@@ -148,7 +152,7 @@ QComboBox* EntityPropertyForm::addForward(const char* propertyName, const QStrin
     combo->setEditable(true);
     combo->setInsertPolicy(QComboBox::NoInsert);
     combo->lineEdit()->setPlaceholderText(tr("none"));
-    addRow(propertyName, label, combo, false);
+    addRow(propertyName, label, combo, Kinds::QueuesAndSubscriptions);
     connect(combo, &QComboBox::currentTextChanged, this, &EntityPropertyForm::revalidate);
     return combo;
 }
@@ -157,13 +161,27 @@ void EntityPropertyForm::setKind(EntityKind kind, Tier tier) {
     m_kind = kind;
     m_tier = tier;
     for (const Row& row : m_rows) {
-        const bool shown = row.topics || kind != EntityKind::Topic;
+        const bool shown =
+            row.kinds == Kinds::All ||
+            (row.kinds == Kinds::QueuesAndSubscriptions && kind != EntityKind::Topic) ||
+            (row.kinds == Kinds::QueuesAndTopics && kind != EntityKind::Subscription);
         row.label->setVisible(shown);
         row.field->setVisible(shown);
         row.hint->setVisible(shown);
     }
     updateHints();
     revalidate();
+}
+
+void EntityPropertyForm::setPurpose(Purpose purpose) {
+    m_purpose = purpose;
+    // E5: duplicate detection is chosen when the entity is created; the engine refuses a change.
+    const bool fixed = purpose == Purpose::Edit;
+    m_duplicateDetection->setEnabled(!fixed);
+    m_duplicateDetection->setToolTip(
+        fixed ? tr("Fixed when the entity was created: create a new entity to change it.")
+              : QString());
+    updateHints();
 }
 
 void EntityPropertyForm::updateHints() {
@@ -184,7 +202,9 @@ void EntityPropertyForm::updateHints() {
     const QString forward = tr("default none · an existing queue or topic, not itself");
     set(kForwardTo, forward);
     set(kForwardDeadLetters, forward);
-    set(kDuplicateDetection, def.arg(onOff(d.requiresDuplicateDetection)));
+    set(kDuplicateDetection, m_purpose == Purpose::Edit
+                                 ? tr("fixed at creation")
+                                 : def.arg(onOff(d.requiresDuplicateDetection)));
     set(kDuplicateWindow,
         def.arg(durationText(d.duplicateDetectionHistoryTimeWindow)) + tr(" · PT20S .. P7D"));
     set(kMaxSize, def.arg(d.maxSizeInMegabytes) + tr(" · 1 .. 81920"));

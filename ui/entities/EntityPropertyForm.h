@@ -1,7 +1,9 @@
 #pragma once
 // The properties of SEMANTICS.md E3 as a form, for a queue, a topic or a subscription. Each row
 // shows the property's field, then its default in the namespace's tier and its bound, so the
-// user sees what "normal" is before changing it. A topic shows only the members E3 gives topics.
+// user sees what "normal" is before changing it. A topic shows only the members E3 gives topics;
+// a subscription has no duplicate detection of its own (E5). When an existing entity is edited,
+// what E5 fixes at creation (RequiresDuplicateDetection) is shown but cannot be changed.
 // The form checks itself with the engine's own validator (EntityProperties::validate) after each
 // edit and shows the first problem inline, marking the field it names; the engine checks again
 // when the dialog applies it (forwarding targets, names).
@@ -32,6 +34,10 @@ public:
 
     // Which rows apply and which defaults and bounds the hints state. Keeps the field values.
     void setKind(EntityKind kind, Tier tier);
+    // Creating a new entity (every field editable) or editing an existing one (what E5 fixes at
+    // creation is read-only, and says so).
+    enum class Purpose { Create, Edit };
+    void setPurpose(Purpose purpose);
     EntityKind kind() const { return m_kind; }
     Tier tier() const { return m_tier; }
 
@@ -50,25 +56,28 @@ signals:
     void edited();
 
 private:
+    // The kinds of entity a property belongs to (E3, E5).
+    enum class Kinds { All, QueuesAndSubscriptions, QueuesAndTopics };
     struct Row {
         const char* propertyName; // E3 name, as the validator's messages start with it
         QLabel* label;
         QWidget* field;
         QLabel* hint;
-        bool topics; // shown for topics too
+        Kinds kinds;
     };
 
     DurationEdit* addDuration(const char* propertyName, const QString& label, bool infinite,
-                              bool topics);
-    QSpinBox* addCount(const char* propertyName, const QString& label, bool topics);
-    QCheckBox* addFlag(const char* propertyName, const QString& label, bool topics);
+                              Kinds kinds);
+    QSpinBox* addCount(const char* propertyName, const QString& label, Kinds kinds);
+    QCheckBox* addFlag(const char* propertyName, const QString& label, Kinds kinds);
     QComboBox* addForward(const char* propertyName, const QString& label);
-    void addRow(const char* propertyName, const QString& label, QWidget* field, bool topics);
+    void addRow(const char* propertyName, const QString& label, QWidget* field, Kinds kinds);
     void updateHints();
     void revalidate();
 
     EntityKind m_kind = EntityKind::Queue;
     Tier m_tier = Tier::Standard;
+    Purpose m_purpose = Purpose::Create;
     EntityProperties m_base; // what was last set: the source of hidden members
     QGridLayout* m_grid;
     QList<Row> m_rows;

@@ -93,6 +93,14 @@ void TestUiEntities::propertyForm_E3_defaultsBoundsAndTopicRows() {
     QVERIFY(form.findChild<QWidget*>(QStringLiteral("forwardTo"))->isHidden());
     QVERIFY(!form.findChild<QWidget*>(QStringLiteral("autoDeleteOnIdle"))->isHidden());
     QVERIFY(!form.findChild<QWidget*>(QStringLiteral("status"))->isHidden());
+    QVERIFY(!form.findChild<QWidget*>(QStringLiteral("requiresDuplicateDetection"))->isHidden());
+
+    // E5: a subscription has no duplicate detection of its own.
+    form.setKind(EntityKind::Subscription, Tier::Standard);
+    QVERIFY(form.findChild<QWidget*>(QStringLiteral("requiresDuplicateDetection"))->isHidden());
+    QVERIFY(form.findChild<QWidget*>(QStringLiteral("duplicateDetectionHistoryTimeWindow"))
+                ->isHidden());
+    QVERIFY(!form.findChild<QWidget*>(QStringLiteral("lockDuration"))->isHidden());
 }
 
 void TestUiEntities::createQueue_E3_typedProperties() {
@@ -203,6 +211,13 @@ void TestUiEntities::editQueue_E5_updatesProperty() {
     QCOMPARE(name->text(), QStringLiteral("q"));
     QVERIFY(name->isReadOnly());
     QCOMPARE(durationText(dialog, QStringLiteral("lockDuration"))->text(), QStringLiteral("PT45S"));
+    // E5: duplicate detection is fixed at creation, and the form says so.
+    auto* detection = dialog->findChild<QCheckBox*>(QStringLiteral("requiresDuplicateDetection"));
+    QVERIFY(dialog->findChild<QSpinBox*>(QStringLiteral("maxDeliveryCount"))->isEnabled());
+    QVERIFY(!detection->isEnabled());
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("requiresDuplicateDetectionHint"))
+                ->text()
+                .contains(QStringLiteral("fixed at creation")));
     dialog->findChild<QSpinBox*>(QStringLiteral("maxDeliveryCount"))->setValue(3);
     dialog->findChild<QComboBox*>(QStringLiteral("status"))
         ->setCurrentText(QStringLiteral("SendDisabled"));
@@ -233,9 +248,16 @@ void TestUiEntities::newNamespace_E3_basicTierDefaults() {
     QCOMPARE(namespaces.last().name, QStringLiteral("cheap"));
     QCOMPARE(namespaces.last().tier, Tier::Basic);
 
+    // A Basic namespace has queues only (E5): New topic is off there, and says why.
+    env.actions->setSelection(QStringLiteral("cheap"), NodeKind::Namespace);
+    QTRY_VERIFY(!env.actions->newTopicAction()->isEnabled());
+    QVERIFY(env.actions->newTopicAction()->toolTip().contains(QStringLiteral("Basic")));
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    QTRY_VERIFY(env.actions->newTopicAction()->isEnabled());
+
     // A queue there starts from the Basic defaults (TTL P14D) and may not be infinite.
     env.actions->setSelection(QStringLiteral("cheap"), NodeKind::Namespace);
-    QPointer<EntityDialog> entity = env.openEntityDialog(env.actions->newTopicAction());
+    QPointer<EntityDialog> entity = env.openEntityDialog(env.actions->newQueueAction());
     QVERIFY(entity);
     QLineEdit* ttl = durationText(entity, QStringLiteral("defaultMessageTimeToLive"));
     QCOMPARE(ttl->text(), QStringLiteral("P14D"));
@@ -248,7 +270,7 @@ void TestUiEntities::newNamespace_E3_basicTierDefaults() {
     click(entity, QStringLiteral("entityDialogOk"));
     QTRY_VERIFY(entity.isNull());
     const auto info = env.entity(QStringLiteral("cheap:news"));
-    QCOMPARE(info->kind, EntityKind::Topic);
+    QCOMPARE(info->kind, EntityKind::Queue);
     QCOMPARE(info->properties.defaultMessageTimeToLive, days(7));
 }
 

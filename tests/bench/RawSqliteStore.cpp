@@ -3,6 +3,8 @@
 #include "BenchSupport.h"
 #include "store/StoreSchema.h"
 
+#include <vector>
+
 #include <QFile>
 
 #include <sqlite3.h>
@@ -115,28 +117,34 @@ double RawSqliteStore::peekLockCompleteBatchWrites(qint64 firstSeq, qint64 count
 }
 
 double RawSqliteStore::completeWrites(qint64 firstSeq, qint64 count, int batch, Commits commits) {
-    sqlite3_stmt* deliveries = prepare("UPDATE messages SET delivery_count=?4 WHERE entity_id=?1 "
-                                       "AND sub_queue=?2 AND seq=?3");
+    // The engine's writes (store/StoreSchema.h): a receive commits one delivery journal row
+    // naming what it handed out; the completions delete the messages and, with the last one,
+    // the journal row.
+    sqlite3_stmt* record =
+        prepare("INSERT INTO deliveries(id, entity_id, sub_queue, seqs) VALUES(?1, ?2, 0, ?3)");
+    sqlite3_stmt* forget = prepare("DELETE FROM deliveries WHERE id=?1");
     sqlite3_stmt* deleteMessage =
         prepare("DELETE FROM messages WHERE entity_id=?1 AND sub_queue=?2 AND seq=?3");
     sqlite3_stmt* deleteBody = prepare("DELETE FROM bodies WHERE key=?1");
-    Finalize f1{deliveries}, f2{deleteMessage}, f3{deleteBody};
+    Finalize f1{record}, f2{forget}, f3{deleteMessage}, f4{deleteBody};
     const bool eachOnItsOwn = commits == Commits::OnePerDelete;
     const Stopwatch watch;
     for (qint64 first = firstSeq; first < firstSeq + count; first += batch) {
         const qint64 end = std::min(firstSeq + count, first + batch);
-        // The receive: one transaction raising the batch's delivery counts.
+        // The receive: one transaction recording the batch's deliveries.
+        std::vector<qint64> seqs;
+        for (qint64 seq = first; seq < end; ++seq)
+            seqs.push_back(seq);
+        const QByteArray blob = schema::encodeSequenceNumbers(seqs);
         exec("BEGIN IMMEDIATE");
-        for (qint64 seq = first; seq < end; ++seq) {
-            sqlite3_bind_int64(deliveries, 1, kEntityId);
-            sqlite3_bind_int64(deliveries, 2, 0);
-            sqlite3_bind_int64(deliveries, 3, seq);
-            sqlite3_bind_int64(deliveries, 4, 1);
-            step(deliveries);
-        }
-        if (eachOnItsOwn)
-            exec("COMMIT");
-        // The completions: one transaction each, or joined to the receive's.
+        sqlite3_bind_int64(record, 1, first);
+        sqlite3_bind_int64(record, 2, kEntityId);
+        sqlite3_bind_blob(record, 3, blob.constData(), int(blob.size()), SQLITE_TRANSIENT);
+        step(record);
+        exec("COMMIT");
+        // The completions: one transaction each, or one for the batch.
+        if (!eachOnItsOwn)
+            exec("BEGIN IMMEDIATE");
         for (qint64 seq = first; seq < end; ++seq) {
             if (eachOnItsOwn)
                 exec("BEGIN IMMEDIATE");
@@ -146,6 +154,10 @@ double RawSqliteStore::completeWrites(qint64 firstSeq, qint64 count, int batch, 
             step(deleteMessage);
             sqlite3_bind_int64(deleteBody, 1, schema::bodyKey(kEntityId, seq));
             step(deleteBody);
+            if (seq == end - 1) {
+                sqlite3_bind_int64(forget, 1, first);
+                step(forget);
+            }
             if (eachOnItsOwn)
                 exec("COMMIT");
         }

@@ -30,11 +30,12 @@ public:
 
     // Inserts rows firstSeq .. firstSeq+count-1, `perTransaction` rows per committed transaction.
     double insertMessages(qint64 firstSeq, qint64 count, int perTransaction);
-    // The writes of peek-lock + complete: per `batch` rows one transaction that raises their
-    // delivery count, then one transaction per row that deletes its metadata and body.
+    // The writes of peek-lock + complete: per `batch` rows one transaction that records their
+    // delivery (a delivery journal row), then one transaction per row that deletes its metadata
+    // and body (the last one forgets the journal row).
     double peekLockCompleteWrites(qint64 firstSeq, qint64 count, int batch);
-    // The writes of receive(batch) + completeBatch: one transaction per batch raising the
-    // delivery counts and deleting the rows.
+    // The writes of receive(batch) + completeBatch: per batch one transaction recording the
+    // deliveries, then one deleting the rows and the journal row.
     double peekLockCompleteBatchWrites(qint64 firstSeq, qint64 count, int batch);
     // The writes of receive-and-delete: one transaction per `batch` rows deleting them.
     double receiveAndDeleteWrites(qint64 firstSeq, qint64 count, int batch);

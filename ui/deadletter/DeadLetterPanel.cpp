@@ -18,6 +18,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace hourglass::ui {
 
 namespace {
@@ -141,6 +143,7 @@ void DeadLetterPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel
     ++m_entityGeneration;
     m_entityPath = entity;
     m_loaded = false;
+    m_wantedRows = 0;
     m_refresh.reset();
     m_gathering = false;
     m_total = 0;
@@ -181,7 +184,7 @@ void DeadLetterPanel::refresh() {
         return;
     const QString entity = m_entityPath;
     const QString dlq = deadLetterPath();
-    const int limit = qMax(kPageSize, m_model->rowCount());
+    const int limit = std::max({kPageSize, m_model->rowCount(), m_wantedRows});
     const quint64 generation = m_entityGeneration;
     m_client.call(
         this,
@@ -237,6 +240,7 @@ void DeadLetterPanel::loadMore() {
     const QString dlq = deadLetterPath();
     const qint64 from = m_model->messages().last().sequenceNumber + 1;
     const quint64 generation = m_generation;
+    m_wantedRows = m_model->rowCount() + kPageSize;
     m_more->setEnabled(false);
     m_client.call(
         this,
@@ -244,8 +248,11 @@ void DeadLetterPanel::loadMore() {
             return broker.listMessages(dlq, from, kPageSize, Broker::Bodies::Without);
         },
         [this, generation](Result<QList<MessageView>> rows) {
-            if (generation != m_generation)
+            if (generation != m_generation) {
+                // A live refresh replaced the rows meanwhile: read again, wanted rows included.
+                refresh();
                 return updateState();
+            }
             if (!rows)
                 showError(rows.error());
             else

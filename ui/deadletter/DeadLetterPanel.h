@@ -131,6 +131,9 @@ private:
     quint64 m_generation = 0; // bumped per entity and per applied refresh: drops stale replies
     quint64 m_entityGeneration = 0; // bumped per entity only
     bool m_loaded = false;
+    // How many rows the user asked to see ("Load more"): a refresh reads at least these, so a
+    // page whose reply a live refresh made stale is not lost.
+    int m_wantedRows = 0;
     CoalescedRefresh m_refresh; // one snapshot read at a time, one more queued
     bool m_gathering = false;
     qint64 m_total = 0;

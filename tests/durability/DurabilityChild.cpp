@@ -144,22 +144,13 @@ void receiveAndDeleteAll(Broker& broker, int batchSize) {
     }
 }
 
-void lockAll(Broker& broker, int batchSize) {
-    for (;;) {
-        const auto messages = receiveOrFail(broker, ReceiveMode::PeekLock, batchSize);
-        if (messages.isEmpty())
-            return;
-        QByteArray lines;
-        for (const auto& message : messages)
-            lines.append(
-                formatAck('L', message.messageId, message.sequenceNumber, message.lockToken));
-        acknowledge(lines);
-    }
-}
+// What a receiver does with each message it locked: keep the lock until it dies, or abandon it
+// so that the next receive hands it out again.
+enum class AfterLock { Hold, Abandon };
 
-// The 'L' lines go out after the receive returned and before the abandons: a kill between them
+// The 'L' lines go out after the receive returned and before any abandon: a kill between them
 // leaves deliveries that only the broker's own stored count remembers (D2).
-void abandonAll(Broker& broker, int batchSize) {
+void lockAll(Broker& broker, int batchSize, AfterLock after) {
     for (;;) {
         const auto messages = receiveOrFail(broker, ReceiveMode::PeekLock, batchSize);
         if (messages.isEmpty())
@@ -169,6 +160,8 @@ void abandonAll(Broker& broker, int batchSize) {
             lines.append(
                 formatAck('L', message.messageId, message.sequenceNumber, message.lockToken));
         acknowledge(lines);
+        if (after == AfterLock::Hold)
+            continue;
         for (const auto& message : messages) {
             const auto abandoned = broker.abandon(LockRef::of(message));
             if (!abandoned)
@@ -235,9 +228,9 @@ int main(int argc, char* argv[]) {
     else if (mode == QLatin1String(kModeReceiveDelete))
         receiveAndDeleteAll(broker, batch);
     else if (mode == QLatin1String(kModeLock))
-        lockAll(broker, batch);
+        lockAll(broker, batch, AfterLock::Hold);
     else if (mode == QLatin1String(kModePoison))
-        abandonAll(broker, batch);
+        lockAll(broker, batch, AfterLock::Abandon);
     else {
         std::fprintf(stderr, "unknown mode %s\n", qPrintable(mode));
         return 2;

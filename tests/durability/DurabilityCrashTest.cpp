@@ -322,12 +322,7 @@ void DurabilityCrashTest::durability_D1_killDuringSettlements() {
 // ---- D2: locks held at the crash are gone
 
 void DurabilityCrashTest::durability_D2_locksLostAfterCrash_data() {
-    QTest::addColumn<int>("batch");
-    QTest::addColumn<Durability>("durability");
-    QTest::newRow("receive1/power") << 1 << Durability::PowerSafe;
-    QTest::newRow("receive10/power") << 10 << Durability::PowerSafe;
-    QTest::newRow("receive1/process") << 1 << Durability::ProcessCrashSafe;
-    QTest::newRow("receive10/process") << 10 << Durability::ProcessCrashSafe;
+    addReceiveRows("receive");
 }
 
 void DurabilityCrashTest::durability_D2_locksLostAfterCrash() {

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QRandomGenerator>
 #include <QSet>
+#include <QTest>
 
 #include <memory>
 
@@ -31,6 +32,19 @@ inline EntityProperties queueProperties() {
     // Rounds redeliver messages; dead-lettering for delivery count is not what is tested here.
     properties.maxDeliveryCount = 100;
     return properties;
+}
+
+// The rows of a test that receives under peek-lock: "<name>1" and "<name>10" (messages per
+// receive), each for both durability levels.
+inline void addReceiveRows(const char* name) {
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<Durability>("durability");
+    for (const auto durability : {Durability::PowerSafe, Durability::ProcessCrashSafe}) {
+        const QByteArray suffix = durability == Durability::PowerSafe ? "/power" : "/process";
+        for (const int batch : {1, 10})
+            QTest::newRow(QByteArray(name) + QByteArray::number(batch) + suffix)
+                << batch << durability;
+    }
 }
 
 inline QString durabilityArgument(Durability durability) {

@@ -43,12 +43,7 @@ QString firstProblems(const QStringList& problems) {
 } // namespace
 
 void DurabilityCrashTest::durability_D2_deliveryCountsSurvivePoisonLoop_data() {
-    QTest::addColumn<int>("batch");
-    QTest::addColumn<Durability>("durability");
-    QTest::newRow("poison1/power") << 1 << Durability::PowerSafe;
-    QTest::newRow("poison10/power") << 10 << Durability::PowerSafe;
-    QTest::newRow("poison1/process") << 1 << Durability::ProcessCrashSafe;
-    QTest::newRow("poison10/process") << 10 << Durability::ProcessCrashSafe;
+    addReceiveRows("poison");
 }
 
 void DurabilityCrashTest::durability_D2_deliveryCountsSurvivePoisonLoop() {

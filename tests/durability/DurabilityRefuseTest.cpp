@@ -8,8 +8,8 @@
 
 #include "Broker.h"
 #include "ResultText.h"
-#include "store/StoreSchema.h"
 #include "TestBroker.h"
+#include "store/StoreSchema.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,5 +1,6 @@
 #include "demo/EngineTimeCharts.h"
 
+#include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 
 #include <QCoreApplication>
@@ -84,8 +85,9 @@ void addLineSeries(QChart* chart, const QStringList& names) {
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
              const QString& valueFormat) {
     auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
-    // At least a second per tick interval, so that "HH:mm:ss" labels never repeat.
-    last = std::max(last, first + std::max(minSpan, Millis(x->tickCount() - 1) * 1000));
+    // At least a second per tick interval, so that "HH:mm:ss" labels never repeat. A short
+    // history widens to the left: the axis always ends at `last`, the engine's now (or close).
+    first = std::min(first, last - std::max(minSpan, Millis(x->tickCount() - 1) * 1000));
     const QString format = last - first > 24 * 3600 * 1000 ? QStringLiteral("MM-dd HH:mm")
                                                            : QStringLiteral("HH:mm:ss");
     if (x->format() != format) {
@@ -109,8 +111,9 @@ void addCountsSeries(QChart* chart) {
         chart, {tr("Active"), tr("Scheduled"), tr("Deferred"), tr("Locked"), tr("Dead-lettered")});
 }
 
-void plotCounts(QChart* chart, const CountsHistory& history, Instant now) {
-    const QList<CountsHistory::Sample>& samples = history.samples();
+void plotCounts(QChart* chart, const CountsHistory* history, Instant now) {
+    const QList<CountsHistory::Sample> samples =
+        history ? history->samples() : QList<CountsHistory::Sample>();
     const double highest = plot(chart, samples, [](const CountsHistory::Sample& s) {
         return QList<double>{double(s.counts.active), double(s.counts.scheduled),
                              double(s.counts.deferred), double(s.counts.locked),
@@ -118,7 +121,22 @@ void plotCounts(QChart* chart, const CountsHistory& history, Instant now) {
     });
     const Instant first = samples.isEmpty() ? now : samples.first().at;
     const Instant last = samples.isEmpty() ? now : samples.last().at;
-    fitAxes(chart, first, last, history.interval(), highest, QStringLiteral("%.0f"));
+    fitAxes(chart, first, last, ChartHistories::kInterval, highest, QStringLiteral("%.0f"));
+}
+
+void plotThroughput(QChart* chart, const CountsHistory* history, Instant now) {
+    const QList<CountsHistory::Rate> rates =
+        history ? history->rates() : QList<CountsHistory::Rate>();
+    const double highest = plot(chart, rates, [](const CountsHistory::Rate& r) {
+        return QList<double>{r.sent, r.received, r.completed, r.expired, r.deadLettered};
+    });
+    // The first rate covers the interval that starts at the first sample; the axis ends with
+    // the counts chart's, at the last sample (a jump back leaves no rate there yet).
+    const bool none = !history || history->samples().isEmpty();
+    const Instant first = none ? now : history->samples().first().at;
+    const Instant last = none ? now : history->samples().last().at;
+    fitAxes(chart, first, last, ChartHistories::kInterval, highest,
+            highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
 }
 
 } // namespace hourglass::ui::charts

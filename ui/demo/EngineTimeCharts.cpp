@@ -10,6 +10,8 @@
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 
+#include <vector>
+
 namespace hourglass::ui::charts {
 
 namespace {
@@ -71,7 +73,7 @@ void addLineSeries(QChart* chart, const QStringList& names) {
         series->setName(name);
         // Markers show where the samples really are: the line between two samples (after a
         // jump of the clock, say) is only a join, not a measurement.
-        series->setPointsVisible(true);
+        series->setPointsVisible(true); // while they stand apart (fitMarkers)
         series->setMarkerSize(4);
         chart->addSeries(series);
         series->attachAxis(x);
@@ -79,7 +81,34 @@ void addLineSeries(QChart* chart, const QStringList& names) {
     }
     QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart,
                      [chart] { fitToWidth(chart); });
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitMarkers(chart); });
     fitToWidth(chart);
+}
+
+void fitMarkers(QChart* chart) {
+    auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
+    auto* first = qobject_cast<QLineSeries*>(chart->series().value(0));
+    if (!x || !first)
+        return;
+    // Every series has a point at each sample: the first one's gaps are everyone's.
+    const QList<QPointF> points = first->points();
+    std::vector<double> gaps;
+    for (qsizetype i = 1; i < points.size(); ++i)
+        gaps.push_back(points[i].x() - points[i - 1].x());
+    const double span = double(x->max().toMSecsSinceEpoch() - x->min().toMSecsSinceEpoch());
+    const double width = chart->plotArea().width();
+    double usualGap = width; // one sample, or no layout yet: nothing to crowd
+    if (!gaps.empty() && span > 0 && width > 0) {
+        const auto middle = gaps.begin() + std::ptrdiff_t(gaps.size() / 2);
+        std::nth_element(gaps.begin(), middle, gaps.end());
+        usualGap = *middle / span * width;
+    }
+    for (QAbstractSeries* series : chart->series()) {
+        auto* line = static_cast<QLineSeries*>(series);
+        const bool apart = usualGap >= 2 * line->markerSize();
+        if (line->pointsVisible() != apart)
+            line->setPointsVisible(apart);
+    }
 }
 
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
@@ -104,6 +133,7 @@ void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double 
     // Whole numbers on a small range: one tick per unit, not "0 0 1 1 2" from rounded halves.
     if (valueFormat == QStringLiteral("%.0f") && y->max() < y->tickCount() - 1)
         y->setTickCount(int(y->max()) + 1);
+    fitMarkers(chart); // new points, or a new range
 }
 
 void addCountsSeries(QChart* chart) {

@@ -28,6 +28,12 @@ void addLineSeries(QChart* chart, const QStringList& names);
 // time labels as the plot's width shows whole.
 void fitToWidth(QChart* chart);
 
+// Markers show where the samples are while they stand apart: when the usual gap between two
+// samples is less than two markers wide on screen (many samples, a narrow chart, or a long
+// join after a jump that squeezes the rest), they hide and the line alone shows the shape.
+// Runs whenever the plot area or the axis range changes.
+void fitMarkers(QChart* chart);
+
 // Fits the axes of a line chart: time from `first` to `last` (at least `minSpan` wide, and a
 // second per tick, widened to the left so that the axis ends at `last`), values from zero to a
 // round number above `maxValue` (whole ticks for "%.0f").

@@ -234,6 +234,7 @@ void PresentationView::applyChartLook() {
         line->setMarkerSize(7);
     }
     charts::fitToWidth(chart); // the larger legend font may no longer fit in one row
+    charts::fitMarkers(chart); // larger markers need more room
 }
 
 void PresentationView::showEvent(QShowEvent* event) {

@@ -90,6 +90,7 @@ private slots:
     void switchingEntityKeepsEachHistory();
     void timeAxisFollowsTheClockBack();
     void deletedEntityLosesItsHistory();
+    void markersHideWhenSamplesCrowd();
     void emptyStatesAndDarkTheme();
     void deletedEntityEmptiesThePanel();
 };
@@ -388,6 +389,34 @@ void TestUiCharts::deletedEntityLosesItsHistory() {
     QVERIFY(points(panel, "throughputChart", QStringLiteral("Sent")).isEmpty());
     panel.setEntity(QStringLiteral("test:t/Subscriptions/s1"), Kind::Subscription);
     QCOMPARE(activePoints(panel).size(), 2);
+}
+
+// A marker per sample while they stand apart; after an hour's jump the seconds that follow are
+// a few pixels apart, and their markers would merge into a band: the line alone shows them.
+void TestUiCharts::markersHideWhenSamplesCrowd() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QLineSeries* active = seriesNamed(panel, "countsChart", QStringLiteral("Active"));
+    QTRY_COMPARE(active->count(), 1);
+    for (int i = 1; i <= 3; ++i) {
+        advance(env, seconds(1));
+        QTRY_COMPARE(active->count(), i + 1);
+    }
+    QVERIFY(active->pointsVisible());
+    QVERIFY(seriesNamed(panel, "throughputChart", QStringLiteral("Sent"))->pointsVisible());
+
+    advance(env, hours(1));
+    QTRY_COMPARE(active->count(), 5);
+    for (int i = 1; i <= 3; ++i) {
+        advance(env, seconds(1));
+        QTRY_COMPARE(active->count(), 5 + i);
+    }
+    QTRY_VERIFY(!active->pointsVisible());
+    QVERIFY(!seriesNamed(panel, "countsChart", QStringLiteral("Dead-lettered"))->pointsVisible());
+    QVERIFY(!seriesNamed(panel, "throughputChart", QStringLiteral("Sent"))->pointsVisible());
 }
 
 void TestUiCharts::emptyStatesAndDarkTheme() {

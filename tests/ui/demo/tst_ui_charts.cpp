@@ -9,6 +9,7 @@
 #include "DeadLetterTestEnv.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 #include "demo/EntityChartsPanel.h"
 #include "demo/TimeControlBar.h"
@@ -91,6 +92,7 @@ private slots:
     void timeAxisFollowsTheClockBack();
     void deletedEntityLosesItsHistory();
     void markersHideWhenSamplesCrowd();
+    void keepsTheMostRecentlyViewed();
     void emptyStatesAndDarkTheme();
     void deletedEntityEmptiesThePanel();
 };
@@ -417,6 +419,38 @@ void TestUiCharts::markersHideWhenSamplesCrowd() {
     QTRY_VERIFY(!active->pointsVisible());
     QVERIFY(!seriesNamed(panel, "countsChart", QStringLiteral("Dead-lettered"))->pointsVisible());
     QVERIFY(!seriesNamed(panel, "throughputChart", QStringLiteral("Sent"))->pointsVisible());
+}
+
+// The 32 most recently charted entities keep their histories; one more drops the least recently
+// viewed, unless a view still shows it.
+void TestUiCharts::keepsTheMostRecentlyViewed() {
+    constexpr int kKept = ChartHistories::kKept;
+    Env env;
+    QVERIFY(env.call([](Broker& b) {
+        for (int i = 0; i <= kKept; ++i) {
+            if (!b.createQueue(QStringLiteral("q%1").arg(i),
+                               EntityProperties::defaults(Tier::Standard)))
+                return false;
+        }
+        return true;
+    }));
+    EntityChartsPanel other(*env.client); // presentation mode, say: it keeps showing orders
+    other.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    EntityChartsPanel panel(*env.client);
+    for (int i = 0; i <= kKept; ++i)
+        panel.setEntity(QStringLiteral("test:q%1").arg(i), Kind::Queue);
+
+    const QStringList kept = ChartHistories::of(*env.client).paths();
+    QCOMPARE(kept.size(), kKept);
+    QCOMPARE(kept.first(), QStringLiteral("test:q%1").arg(kKept));
+    QVERIFY(kept.contains(QStringLiteral("test:orders")));
+    QVERIFY(!kept.contains(QStringLiteral("test:q0")));
+    QVERIFY(!kept.contains(QStringLiteral("test:q1")));
+    QVERIFY(kept.contains(QStringLiteral("test:q2")));
+    // Viewing a kept one again makes it the most recent.
+    panel.setEntity(QStringLiteral("test:q2"), Kind::Queue);
+    QCOMPARE(ChartHistories::of(*env.client).paths().first(), QStringLiteral("test:q2"));
+    QTRY_VERIFY(!panel.history()->samples().isEmpty());
 }
 
 void TestUiCharts::emptyStatesAndDarkTheme() {

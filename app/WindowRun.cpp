@@ -73,6 +73,8 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
         }
     }
     window.openDatabase(path);
+    if (options.windowSize.isValid())
+        window.resize(options.windowSize);
     window.show();
     if (!options.screenshotFile.isEmpty()) {
         // As a user would before taking the picture: open the first message of the list.

@@ -41,8 +41,9 @@ WelcomeStrip::WelcomeStrip(QWidget* parent)
     m_text->setTextFormat(Qt::RichText);
     m_text->setText(
         tr("<b>Welcome to Hourglass.</b> The <b>sample</b> namespace is yours to try: each bar "
-           "is the time a message has left to live (or to keep its lock). Press <b>60×</b> in "
-           "the toolbar to watch them run out; expired orders go to the <b>Dead letters</b> "
+           "is the time a message has left to live (or to keep its lock). Set the speed in "
+           "the toolbar to <b>60×</b> to watch them run out; expired orders go to the <b>Dead "
+           "letters</b> "
            "tab. Receive, settle and send from the tabs, or drag messages onto an entity in the "
            "tree to move them (Ctrl to copy)."));
     auto* dismiss = new QPushButton(tr("Got it"), this);

@@ -75,6 +75,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
     m_splitter->setChildrenCollapsible(false);
+    // The tree never gets narrower than its names and first count: a scenario dock or a small
+    // window takes its room from the workspace, which scrolls, rather than from the tree.
+    m_treeSlot->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);

@@ -24,6 +24,7 @@ class TestUiEntities : public QObject {
     Q_OBJECT
 private slots:
     void durationEdit_parsesIsoAndInfinite();
+    void durationEdit_readsHumanDurationsAndShowsTheIsoForm();
     void propertyForm_E3_defaultsBoundsAndTopicRows();
     void createQueue_E3_typedProperties();
     void createQueue_E3_badBoundRefusedInline();
@@ -58,6 +59,32 @@ void TestUiEntities::durationEdit_parsesIsoAndInfinite() {
     finite.lineEdit()->setText(QStringLiteral("PT1M"));
     QVERIFY(finite.isValid());
     QCOMPARE(finite.lineEdit()->property("invalid").toBool(), false);
+}
+
+// What people type ("2m", "1h30m", "00:02:00") is a duration too, and the field shows the
+// ISO-8601 form it understood beside it; ISO typed shows its readable form instead.
+void TestUiEntities::durationEdit_readsHumanDurationsAndShowsTheIsoForm() {
+    DurationEdit edit(DurationEdit::Infinite::Allowed);
+    const auto type = [&edit](const QString& text) {
+        edit.lineEdit()->clear();
+        QTest::keyClicks(edit.lineEdit(), text);
+    };
+    type(QStringLiteral("2m"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(minutes(2)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= PT2M"));
+    type(QStringLiteral("1h30m"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(minutes(90)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= PT1H30M"));
+    type(QStringLiteral("00:02:00"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(minutes(2)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= PT2M"));
+    type(QStringLiteral("1.00:00:00"));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= P1D"));
+    QCOMPARE(edit.lineEdit()->property("invalid").toBool(), false);
+    type(QStringLiteral("5"));
+    QVERIFY(!edit.isValid());
+    QVERIFY2(edit.problem().contains(QStringLiteral("unit")), qPrintable(edit.problem()));
+    QCOMPARE(edit.lineEdit()->property("invalid").toBool(), true);
 }
 
 void TestUiEntities::propertyForm_E3_defaultsBoundsAndTopicRows() {

@@ -27,6 +27,8 @@ private slots:
     void durationEdit_readsHumanDurationsAndShowsTheIsoForm();
     void propertyForm_E3_defaultsBoundsAndTopicRows();
     void createQueue_E3_typedProperties();
+    void createQueue_E2_nameCheckedAsYouType();
+    void createSubscription_E2_nameCheckedAsYouType();
     void createQueue_E3_badBoundRefusedInline();
     void createQueue_engineRefusalKeepsDialogOpen();
     void editQueue_E5_updatesProperty();
@@ -159,6 +161,70 @@ void TestUiEntities::createQueue_E3_typedProperties() {
     QCOMPARE(info->properties.deadLetteringOnMessageExpiration, true);
     QCOMPARE(info->properties.forwardDeadLetteredMessagesTo, QStringLiteral("q"));
     QCOMPARE(info->properties.autoDeleteOnIdle, kInfinite);
+}
+
+// E2, checked as the name is typed with the engine's own rules: Create is off and the reason
+// shows under the name, and the buttons below do not move as it comes and goes.
+void TestUiEntities::createQueue_E2_nameCheckedAsYouType() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    env.window.show();
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("entityDialogOk"));
+    auto* problem = dialog->findChild<QLabel*>(QStringLiteral("entityNameError"));
+    QVERIFY(problem);
+    // Nothing typed yet: Create waits for a name without scolding.
+    QVERIFY(!create->isEnabled());
+    QVERIFY(!problem->isVisible());
+    const QPoint createAt = create->mapTo(dialog, QPoint(0, 0));
+
+    QTest::keyClicks(name, QStringLiteral("new orders"));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(problem->isVisible());
+    QVERIFY2(problem->text().contains(QStringLiteral("' '")), qPrintable(problem->text()));
+    QCOMPARE(name->property("invalid").toBool(), true);
+    QCOMPARE(create->mapTo(dialog, QPoint(0, 0)), createAt);
+
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("sales/Subscriptions/x"));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(problem->text().contains(QStringLiteral("Subscriptions")));
+
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("sales/orders"));
+    QVERIFY(create->isEnabled());
+    QVERIFY(!problem->isVisible());
+    QCOMPARE(name->property("invalid").toBool(), false);
+    QCOMPARE(create->mapTo(dialog, QPoint(0, 0)), createAt);
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    QVERIFY(env.entity(QStringLiteral("test:sales/orders")).ok());
+}
+
+void TestUiEntities::createSubscription_E2_nameCheckedAsYouType() {
+    EntitiesEnv env;
+    QVERIFY(env.call([](Broker& b) {
+                   return b.createTopic(QStringLiteral("test:events"),
+                                        EntityProperties::defaults(Tier::Standard));
+               })
+                .ok());
+    env.actions->setSelection(QStringLiteral("test:events"), NodeKind::Topic);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newSubscriptionAction());
+    QVERIFY(dialog);
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("entityDialogOk"));
+    // A path is fine for a queue, not for a subscription (E2).
+    QTest::keyClicks(name, QStringLiteral("audit/all"));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("entityNameError"))
+                ->text()
+                .contains(QStringLiteral("'/'")));
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("audit"));
+    QVERIFY(create->isEnabled());
 }
 
 void TestUiEntities::createQueue_E3_badBoundRefusedInline() {

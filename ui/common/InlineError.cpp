@@ -21,6 +21,8 @@ QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent, int res
     policy.setRetainSizeWhenHidden(true);
     label->setSizePolicy(policy);
     label->setMinimumHeight(label->fontMetrics().lineSpacing() * reservedLines);
+    // A one-line problem in a taller room sits at its top, under the field it is about.
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->hide();
     return label;
 }

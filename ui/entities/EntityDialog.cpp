@@ -70,8 +70,7 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
     , m_namespace(namespaceName)
     , m_path(path)
     , m_name(new QLineEdit(this))
-    // The engine's reasons for a bad name run to two lines at the dialog's width.
-    , m_nameError(makeInlineErrorLabel(QStringLiteral("entityNameError"), this, 2))
+    , m_nameError(makeInlineErrorLabel(QStringLiteral("entityNameError"), this))
     , m_form(new EntityPropertyForm(this))
     , m_error(makeInlineErrorLabel(QStringLiteral("entityDialogError"), this)) {
     setObjectName(QStringLiteral("entityDialog"));
@@ -95,15 +94,8 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
         header->addRow(tr("Topic"), topic);
     }
     header->addRow(mode == Mode::Create ? tr("Name") : tr("Path"), m_name);
-    if (mode == Mode::Create) {
-        // A form layout closes the row of a hidden widget; a box keeps the line's room.
-        auto* nameErrorBox = new QWidget(this);
-        auto* boxLayout = new QVBoxLayout(nameErrorBox);
-        boxLayout->setContentsMargins(0, 0, 0, 0);
-        boxLayout->addWidget(m_nameError);
-        header->addRow(QString(), nameErrorBox);
+    if (mode == Mode::Create)
         connect(m_name, &QLineEdit::textChanged, this, &EntityDialog::checkName);
-    }
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
@@ -116,6 +108,10 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
+    // Right under the name, in the dialog's own column: a form layout would close the row of the
+    // hidden label, and the dialog would jump as the name's problem comes and goes.
+    if (mode == Mode::Create)
+        layout->addWidget(m_nameError);
     layout->addWidget(m_form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);

@@ -185,7 +185,8 @@ QWidget* LockPanel::buildDeferredRow() {
     m_autoRenew->setObjectName(QStringLiteral("lockAutoRenew"));
     m_autoRenewFor = new QLineEdit(QStringLiteral("PT5M"), row);
     m_autoRenewFor->setObjectName(QStringLiteral("lockAutoRenewFor"));
-    m_autoRenewFor->setToolTip(tr("ISO-8601 duration (PT10M) or a number of minutes"));
+    m_autoRenewFor->setToolTip(
+        tr("How long to keep renewing: e.g. 10m, 1h30m, PT10M, or a number of minutes"));
     m_autoRenewFor->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("PT10M30S")) +
                                     16);
     connect(m_autoRenew, &QCheckBox::toggled, this, &LockPanel::toggleAutoRenew);

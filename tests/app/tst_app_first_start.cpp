@@ -3,6 +3,7 @@
 // must not try to create the sample again (it used to, and the message bar said "The sample
 // namespace — MessagingEntityAlreadyExists").
 
+#include "ClientCall.h"
 #include "FirstStart.h"
 #include "common/BrokerClient.h"
 #include "demo/ScenarioController.h"
@@ -63,6 +64,11 @@ private slots:
         QTRY_VERIFY(treeShows(window, QStringLiteral("sample:events/Subscriptions/billing")));
         settle(window);
         QVERIFY2(!window.messageBar()->isVisible(), qPrintable(window.messageBar()->text()));
+        // A lock a person can work with: a dead-letter reason typed at reading speed (issue 12).
+        const auto orders = testing::callAndWait(
+            *window.client(), [](Broker& b) { return b.entity(QStringLiteral("sample:orders")); });
+        QVERIFY(orders.ok());
+        QVERIFY(orders->properties.lockDuration >= minutes(2));
     }
 
     void firstStart_closingAScenarioDoesNotCreateTheSampleAgain() {

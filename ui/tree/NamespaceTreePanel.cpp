@@ -1,5 +1,7 @@
 #include "tree/NamespaceTreePanel.h"
 
+#include "common/ColumnLayout.h"
+
 #include <QDragMoveEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -14,10 +16,21 @@
 namespace hourglass::ui {
 
 namespace {
-// Wide enough for a subscription's dead-letter queue and its count under three levels of
-// indentation; the count columns only ever hold a number.
-constexpr int kNameColumnWidth = 260;
-constexpr int kCountColumnWidth = 80;
+using Column = NamespaceTreeModel::Column;
+using Shown = ColumnLayout::Shown;
+// What matters most first: what is waiting, what is being worked on, what failed. A count only
+// ever holds a number.
+const QString kCount = QStringLiteral("99,999");
+constexpr int kNameColumnWidth = 200;
+QList<ColumnLayout::Column> treeColumns() {
+    return {{Column::NameColumn, Shown::Always, {}},
+            {Column::ActiveColumn, Shown::ByDefault, kCount},
+            {Column::LockedColumn, Shown::ByDefault, kCount},
+            {Column::DeadLetteredColumn, Shown::ByDefault, kCount},
+            {Column::ScheduledColumn, Shown::ByDefault, kCount},
+            {Column::DeferredColumn, Shown::ByDefault, kCount},
+            {Column::DeletesInColumn, Shown::ByDefault, QStringLiteral("59m 59s")}};
+}
 } // namespace
 
 NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
@@ -52,9 +65,10 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     m_view->sortByColumn(NamespaceTreeModel::NameColumn, Qt::AscendingOrder);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->setDefaultSectionSize(kCountColumnWidth);
+    m_columns = new ColumnLayout(m_view->header(), QStringLiteral("tree"), treeColumns());
+    // Room for a subscription's dead-letter queue under three levels of indentation, and for
+    // Active, Locked and Dead-lettered beside it in the tree's starting width.
     m_view->setColumnWidth(NamespaceTreeModel::NameColumn, kNameColumnWidth);
-    m_view->setColumnWidth(NamespaceTreeModel::DeadLetteredColumn, kCountColumnWidth * 5 / 4);
 
     // Drops land on a row, never between rows (overwrite mode): every drop targets an entity.
     m_view->setAcceptDrops(true);

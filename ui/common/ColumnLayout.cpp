@@ -10,6 +10,8 @@ namespace hourglass::ui {
 namespace {
 // Cell padding of the styles we ship (Fusion and the platform's), with a little air.
 constexpr int kCellPadding = 20;
+// A header section's margins around its title.
+constexpr int kTitlePadding = 12;
 // The header's sort indicator takes room beside the title of a sortable column.
 constexpr int kSortIndicator = 16;
 
@@ -155,7 +157,7 @@ void ColumnLayout::updateActions() {
 int ColumnLayout::defaultWidth(int logical) const {
     const QAbstractItemModel* model = m_header->model();
     const QString title = model ? model->headerData(logical, Qt::Horizontal).toString() : QString();
-    const int titleWidth = m_header->fontMetrics().horizontalAdvance(title) +
+    const int titleWidth = m_header->fontMetrics().horizontalAdvance(title) + kTitlePadding +
                            (m_header->isSortIndicatorShown() ? kSortIndicator : 0);
     // The cells are drawn in the view's font, not the header's.
     QFont cellFont = m_header->parentWidget() ? m_header->parentWidget()->font() : m_header->font();
@@ -166,7 +168,7 @@ int ColumnLayout::defaultWidth(int logical) const {
         cellFont.setBold(column.font == SampleFont::Bold);
         sampleWidth = QFontMetrics(cellFont).horizontalAdvance(column.sample) + column.extraWidth;
     }
-    return qMax(titleWidth, sampleWidth) + kCellPadding;
+    return qMax(titleWidth, sampleWidth + kCellPadding);
 }
 
 void ColumnLayout::applyDefaultWidths() {
@@ -181,6 +183,7 @@ void ColumnLayout::reset() {
     settings.remove(hiddenKey(m_group));
     apply();
     applyDefaultWidths();
+    emit columnsReset();
 }
 
 void ColumnLayout::rememberOrder() {

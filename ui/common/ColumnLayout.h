@@ -62,6 +62,11 @@ public:
     // Forgets what the user chose: the default order, visibility and widths.
     void reset();
 
+signals:
+    // After "Reset columns": a view that sizes a column itself does it again.
+    void columnsReset();
+
+public:
     // The width a column starts with (its sample or its title, plus padding).
     int defaultWidth(int logical) const;
     // The settings group of a view ("columns/<viewName>"), for tests that start clean.

@@ -18,7 +18,8 @@ namespace {
 constexpr int kCountdownMs = 1000;
 const QString kDeadLetterName = QStringLiteral("$deadletterqueue");
 const QColor kBadgeText(0xc6, 0x28, 0x28);
-const QColor kBadgeBackground(0xff, 0xeb, 0xee);
+// Translucent, so that the badge reads on the light and the dark theme alike.
+const QColor kBadgeBackground(0xe5, 0x39, 0x35, 0x38);
 } // namespace
 
 // One row. Namespace rows carry `ns`; entity and dead-letter rows carry `info` (a dead-letter row

@@ -62,6 +62,8 @@ private:
     // it would not be.
     bool showDropRefusal(class QDragMoveEvent* event);
     void hideDropHint();
+    // Sizes the name column so that the counts that matter most are in view.
+    void fitNameColumn();
 
     NamespaceTreeModel* m_model;
     QString m_preferred;
@@ -73,6 +75,9 @@ private:
     QLabel* m_emptyState;
     QLabel* m_dropHint;
     bool m_autoSelected = false;
+    // Once the user sizes the name column, it keeps that size (until Reset columns).
+    bool m_nameSizedByUser = false;
+    bool m_fittingName = false;
 };
 
 } // namespace hourglass::ui

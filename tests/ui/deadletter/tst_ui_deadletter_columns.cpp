@@ -80,7 +80,9 @@ private slots:
         ShownDeadLetters list(env);
         QTRY_COMPARE(list.panel.view()->model()->rowCount(), 1);
         list.panel.view()->selectAll();
-        contextCommand(list.panel.view(), QStringLiteral("copyMessagesAction"))->trigger();
+        QAction* copy = contextCommand(list.panel.view(), QStringLiteral("copyMessagesAction"));
+        QVERIFY(copy);
+        copy->trigger();
         QVERIFY(pickEntity(list.panel, QStringLiteral("orders (resubmit)")));
         QTRY_COMPARE(env.counts(kQueue).active, 1);
     }

@@ -141,7 +141,9 @@ private slots:
         ShownList list(env);
         QTRY_VERIFY(list.panel.model()->isRowLoaded(0));
         selectAll(list.panel.view());
-        contextCommand(list.panel.view(), QStringLiteral("moveMessagesAction"))->trigger();
+        QAction* move = contextCommand(list.panel.view(), QStringLiteral("moveMessagesAction"));
+        QVERIFY(move);
+        move->trigger();
         ui::EntityPickerDialog* picker = nullptr;
         QTRY_VERIFY((picker = list.panel.findChild<ui::EntityPickerDialog*>(
                          QStringLiteral("entityPicker"))));

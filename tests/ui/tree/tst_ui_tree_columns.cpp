@@ -31,9 +31,16 @@ private slots:
     void initTestCase() { isolateSettings(); }
     void init() { forgetColumns(); }
 
+    void countsThatMatterAreInView_data() {
+        QTest::addColumn<int>("width");
+        QTest::newRow("1280x800") << kTreeWidth;
+        QTest::newRow("1024x700") << kTreeWidth * 4 / 5; // the splitter keeps its proportions
+    }
     void countsThatMatterAreInView() {
+        QFETCH(int, width);
         TransferEnv env;
         ShownTree tree(env);
+        tree.panel.resize(width, kPanelHeight);
         QTRY_VERIFY(tree.panel.model()->isLoaded());
         QHeaderView* header = tree.header();
         for (int column : {NamespaceTreeModel::ActiveColumn, NamespaceTreeModel::LockedColumn,

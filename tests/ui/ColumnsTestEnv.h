@@ -30,11 +30,12 @@ constexpr int kWorkspaceWidth = 760;
 constexpr int kTreeWidth = 500;
 constexpr int kPanelHeight = 500;
 
-// Settings in a test location, and no remembered columns from an earlier test.
+// Settings in a test location, and no remembered columns from an earlier test. The settings
+// file is named after the test program (the application name): ctest -j runs programs side
+// by side, and one's forgetColumns() must not wipe what another just remembered.
 inline void isolateSettings() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("hourglass-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("columns-tests"));
 }
 inline void forgetColumns() {
     QSettings().remove(QStringLiteral("columns"));

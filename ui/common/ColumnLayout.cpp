@@ -5,6 +5,8 @@
 #include <QHeaderView>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace hourglass::ui {
 
 namespace {

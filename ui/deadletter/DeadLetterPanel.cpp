@@ -5,7 +5,9 @@
 
 #include "common/BrokerClient.h"
 #include "common/BulkProgressBar.h"
+#include "common/MessageTransferActions.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 
 #include <QAction>
@@ -97,7 +99,9 @@ DeadLetterPanel::DeadLetterPanel(BrokerClient& client, QWidget* parent)
     buildActions();
     m_content = buildContent();
     m_stack->addWidget(m_content);
-    m_stack->addWidget(m_empty);
+    m_emptyPage = emptyStateWithMoveHint(m_empty, QStringLiteral("deadLetterHint"), m_stack);
+    m_moveHint = m_emptyPage->findChild<QLabel*>(QStringLiteral("deadLetterHint"));
+    m_stack->addWidget(m_emptyPage);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -183,9 +187,10 @@ void DeadLetterPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel
     updateState();
 }
 
-void DeadLetterPanel::showEmptyState(const QString& text) {
+void DeadLetterPanel::showEmptyState(const QString& text, MoveHint hint) {
     m_empty->setText(text);
-    m_stack->setCurrentWidget(m_empty);
+    m_moveHint->setVisible(hint == MoveHint::Shown);
+    m_stack->setCurrentWidget(m_emptyPage);
 }
 
 void DeadLetterPanel::refresh() {
@@ -239,7 +244,8 @@ void DeadLetterPanel::applySnapshot(Snapshot snapshot) {
     m_model->setMessages(std::move(snapshot.rows));
     selectSequenceNumbers(selected);
     if (m_total == 0)
-        showEmptyState(tr("<b>No dead-lettered messages</b><br>%1").arg(tr(kWhatLandsHere)));
+        showEmptyState(tr("<b>No dead-lettered messages</b><br>%1").arg(tr(kWhatLandsHere)),
+                       MoveHint::Shown);
     else
         m_stack->setCurrentWidget(m_content);
     updateState();
@@ -313,6 +319,7 @@ void DeadLetterPanel::updateState() {
     m_resubmitSelected->setEnabled(hasQueue && idle && selection);
     m_deleteSelected->setEnabled(hasQueue && idle && selection);
     m_exportSelected->setEnabled(hasQueue && idle && selection);
+    m_transfer->setEnabled(hasQueue && idle && selection);
     m_resubmitAll->setEnabled(hasQueue && idle && m_total > 0);
     m_purge->setEnabled(hasQueue && idle && m_total > 0);
 

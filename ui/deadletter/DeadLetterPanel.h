@@ -39,6 +39,8 @@ namespace hourglass::ui {
 
 class BrokerClient;
 class BulkProgressBar;
+class ColumnLayout;
+class MessageTransferActions;
 class DeadLetterReasonsModel;
 class MessageViewModel;
 
@@ -104,8 +106,9 @@ private:
 
     void buildActions();
     QWidget* buildContent();
-    void arrangeColumns();
-    void showEmptyState(const QString& text);
+    // Where the queue is missing or unreadable the hint about moving messages would mislead.
+    enum class MoveHint { Hidden, Shown };
+    void showEmptyState(const QString& text, MoveHint hint = MoveHint::Hidden);
     void applySnapshot(Snapshot snapshot);
     void updateState();
     void onReasonSelected();
@@ -153,8 +156,12 @@ private:
     QStackedWidget* m_stack;
     QWidget* m_content;
     QLabel* m_empty;
+    QWidget* m_emptyPage; // m_empty and m_moveHint
+    QLabel* m_moveHint;
     QTableView* m_reasonsView;
     QTableView* m_view;
+    ColumnLayout* m_columns = nullptr;
+    MessageTransferActions* m_transfer = nullptr;
     QPushButton* m_more;
     QLabel* m_loadedLabel;
     QLabel* m_error;

@@ -2,8 +2,11 @@
 // "Load more" footer (DeadLetterPanel.h).
 #include "deadletter/DeadLetterPanel.h"
 
+#include "common/MessageTransferActions.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "messages/MessageColumnLayouts.h"
 #include "messages/MessageDragSource.h"
+#include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 
 #include <QAction>
@@ -20,38 +23,6 @@
 #include <QVBoxLayout>
 
 namespace hourglass::ui {
-
-namespace {
-
-// The columns of the table, in the order shown; the others are hidden.
-constexpr int kShownColumns[] = {
-    MessageListModel::SequenceNumberColumn,
-    MessageListModel::MessageIdColumn,
-    MessageListModel::SubjectColumn,
-    MessageViewModel::DeadLetterReasonColumn,
-    MessageViewModel::DeadLetterDescriptionColumn,
-    MessageViewModel::DeadLetterSourceColumn,
-    MessageListModel::EnqueuedColumn,
-    MessageListModel::DeliveryCountColumn,
-};
-
-struct ColumnSample {
-    int column;
-    const char* sample;
-};
-const ColumnSample kColumnSamples[] = {
-    {MessageListModel::SequenceNumberColumn, "1234567890"},
-    {MessageListModel::MessageIdColumn, "7f3c9a1e2b4d4c0f"},
-    {MessageListModel::SubjectColumn, "order-created"},
-    {MessageViewModel::DeadLetterReasonColumn, "MaxDeliveryCountExceeded"},
-    {MessageViewModel::DeadLetterDescriptionColumn, "The message expired and was dead"},
-    {MessageViewModel::DeadLetterSourceColumn, "orders/Subscriptions/x"},
-    {MessageListModel::EnqueuedColumn, "2026-01-01 00:00:00"},
-};
-constexpr int kCellPadding = 16;
-constexpr int kSortArrowWidth = 16;
-
-} // namespace
 
 QWidget* DeadLetterPanel::buildContent() {
     auto* content = new QWidget(m_stack);
@@ -96,16 +67,31 @@ QWidget* DeadLetterPanel::buildContent() {
     });
     drag->enableFiles(m_client);
     m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    prepareMessageTable(m_view);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(MessageListModel::SequenceNumberColumn, Qt::AscendingOrder);
-    m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    arrangeColumns();
+    m_columns = arrangeMessageColumns(m_view, MessageTableKind::DeadLetters);
+    // The table's context menu: the panel's commands for the selection, then Move to… and Copy
+    // to… (what dragging onto the tree does).
+    m_transfer = new MessageTransferActions(
+        m_client, m_view, [this](QObject*, MessageTransferActions::Done done) {
+            done(DraggedMessages{deadLetterPath(), selectedSequenceNumbers()});
+        });
+    connect(m_transfer, &MessageTransferActions::errorOccurred, this,
+            &DeadLetterPanel::errorOccurred);
+    connect(m_transfer, &MessageTransferActions::statusMessage, this,
+            &DeadLetterPanel::statusMessage);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_view->addActions({m_resubmitSelected, m_deleteSelected, m_exportSelected});
+    auto* separator = new QAction(m_view);
+    separator->setSeparator(true);
+    m_view->addAction(separator);
+    for (QAction* action : m_transfer->actions()) {
+        addAction(action);
+        m_view->addAction(action);
+    }
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &DeadLetterPanel::updateState);
 
@@ -133,26 +119,6 @@ QWidget* DeadLetterPanel::buildContent() {
     layout->addWidget(splitter, 1);
     layout->addLayout(footer);
     return content;
-}
-
-void DeadLetterPanel::arrangeColumns() {
-    QHeaderView* header = m_view->horizontalHeader();
-    for (int column = 0; column < MessageViewModel::ColumnCount; ++column)
-        header->setSectionHidden(column, true);
-    int visual = 0;
-    for (int column : kShownColumns) {
-        header->setSectionHidden(column, false);
-        header->moveSection(header->visualIndex(column), visual++);
-    }
-    // Starting widths: each column fits its header (and the sort arrow) and a typical value.
-    const QFontMetrics cells = m_view->fontMetrics();
-    const QFontMetrics headers = header->fontMetrics();
-    for (const auto& [column, sample] : kColumnSamples) {
-        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
-        const int width = qMax(cells.horizontalAdvance(QLatin1String(sample)),
-                               headers.horizontalAdvance(title) + kSortArrowWidth);
-        m_view->setColumnWidth(column, width + kCellPadding);
-    }
 }
 
 } // namespace hourglass::ui

@@ -83,7 +83,10 @@ void CountdownDelegate::drawCountdown(QPainter* painter, const QStyleOptionViewI
         painter->fillRect(box, QBrush(hatch, Qt::BDiagPattern));
         painter->setPen(kRed);
         painter->drawRect(box.adjusted(0, 0, -1, -1));
-        textColor = selected ? textColor : kRed.darker(130);
+        // Darker than the hatch on a light base, lighter on a dark one: readable on either.
+        if (!selected)
+            textColor = option.palette.color(QPalette::Base).lightness() < 128 ? kRed.lighter(140)
+                                                                               : kRed.darker(130);
         break;
     }
     }

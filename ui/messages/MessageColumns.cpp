@@ -154,7 +154,9 @@ QVariant countdown(const MessageView& m, int column, Instant now, Millis lockDur
 QString header(int column) {
     switch (column) {
     case MessageListModel::SequenceNumberColumn:
-        return tr("Sequence number");
+        // Short: the numbers are narrow, and a long title alone would push the countdown next
+        // to the id out of a narrow window.
+        return tr("Sequence");
     case MessageListModel::MessageIdColumn:
         return tr("Message id");
     case MessageListModel::SubjectColumn:

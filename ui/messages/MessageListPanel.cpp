@@ -3,14 +3,17 @@
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
-#include "messages/CountdownDelegate.h"
+#include "common/MessageTransfer.h"
+#include "common/MessageTransferActions.h"
 #include "messages/CountdownTicker.h"
+#include "messages/MessageColumnLayouts.h"
 #include "messages/MessageDragSource.h"
 #include "messages/MessageFilterBar.h"
 #include "messages/MessageListActions.h"
 #include "messages/MessageListModel.h"
 #include "messages/MessageSearch.h"
 #include "messages/MessageSelection.h"
+#include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 #include "messages/SelectionPrefetch.h"
 
@@ -29,23 +32,6 @@
 namespace hourglass::ui {
 
 namespace {
-// Starting widths: each column fits its header and a typical value (in the view's font).
-const char* const kColumnSamples[MessageViewModel::ColumnCount] = {
-    "1234567890",                    // Sequence number
-    "7f3c9a1e2b4d4c0f9e8a",          // Message id (longer ids are elided)
-    "order-created-0000",            // Subject
-    "Scheduled",                     // State
-    "W expired, held by lock",       // Time to live (W: the lock glyph)
-    "2026-01-01 00:00:00",           // Expires at
-    "2026-01-01 00:00:00",           // Enqueued
-    "999",                           // Delivery count
-    "receiver-0000",                 // Lock holder
-    "59m 59s",                       // Lock
-    "MaxDeliveryCountExceeded",      // Dead-letter reason
-    "Message could not be consumed", // Dead-letter description
-    "orders/Subscriptions/audit",    // Dead-letter source
-};
-constexpr int kCellPadding = 20;
 // Up to this many matches leave one by one (keeping the selection); more reset the table.
 constexpr int kRowByRowRemovals = 50;
 
@@ -79,16 +65,8 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
 
     m_view->setObjectName(QStringLiteral("messageList"));
     m_view->setModel(m_model);
-    m_view->setItemDelegateForColumn(
-        MessageListModel::TimeToLiveColumn,
-        new CountdownDelegate(CountdownDelegate::Meaning::TimeToLive, m_view));
-    m_view->setItemDelegateForColumn(
-        MessageListModel::LockColumn,
-        new CountdownDelegate(CountdownDelegate::Meaning::Lock, m_view));
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    prepareMessageTable(m_view);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
     m_view->setSortingEnabled(false); // sequence order; see the header comment
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -99,16 +77,16 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     rows->hide();
     QHeaderView* columns = m_view->horizontalHeader();
     columns->setSectionResizeMode(QHeaderView::Interactive);
-    columns->setStretchLastSection(true);
     columns->setHighlightSections(false);
-    applyColumnWidths();
+    m_columns = arrangeMessageColumns(m_view, MessageTableKind::List);
 
     m_empty->setObjectName(QStringLiteral("messageListEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setEnabled(false); // greyed, as an empty state reads
+    m_emptyPage = emptyStateWithMoveHint(m_empty, QStringLiteral("messageListHint"), m_stack);
 
     m_stack->addWidget(m_view);
-    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_emptyPage);
 
     connect(m_filterBar, &MessageFilterBar::applyRequested, this, &MessageListPanel::applyFilter);
 
@@ -135,6 +113,26 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     });
     addAction(m_findAction);
     for (QAction* action : m_actions->actions()) {
+        addAction(action);
+        m_view->addAction(action);
+    }
+    // Move to… and Copy to…: the menu way to what dragging onto the tree does.
+    m_transfer = new MessageTransferActions(
+        client, m_view, [this](QObject* context, MessageTransferActions::Done done) {
+            resolveSelection(context, [source = path(), done](Result<QList<qint64>> numbers) {
+                if (!numbers)
+                    return done(numbers.error());
+                done(DraggedMessages{source, *numbers});
+            });
+        });
+    connect(m_transfer, &MessageTransferActions::errorOccurred, this,
+            &MessageListPanel::errorOccurred);
+    connect(m_transfer, &MessageTransferActions::statusMessage, this,
+            &MessageListPanel::statusMessage);
+    auto* separator = new QAction(m_view);
+    separator->setSeparator(true);
+    m_view->addAction(separator);
+    for (QAction* action : m_transfer->actions()) {
         addAction(action);
         m_view->addAction(action);
     }
@@ -241,29 +239,26 @@ void MessageListPanel::startSearch() {
 void MessageListPanel::showMode(bool filtered) {
     QAbstractItemModel* wanted = filtered ? static_cast<QAbstractItemModel*>(m_sorted) : m_model;
     if (m_view->model() != wanted) {
-        // A new model resets the header's sections: keep the widths the user chose.
+        // A new model resets the header's sections: keep the widths the user chose, and the
+        // order and hidden columns (ColumnLayout applies them again below).
         QList<int> widths;
-        for (int column = 0; column < MessageListModel::ColumnCount; ++column)
+        for (int column = 0; column < m_view->model()->columnCount(); ++column)
             widths.append(m_view->columnWidth(column));
         m_view->setSortingEnabled(false);
         QItemSelectionModel* old = m_view->selectionModel();
         m_view->setModel(wanted);
         delete old;
+        m_columns->applyDefaultWidths(); // the columns the old model lacked
         for (int column = 0; column < widths.size(); ++column)
             m_view->setColumnWidth(column, widths[column]);
         if (filtered) {
-            applyColumnWidths(); // the dead-letter columns
-            for (int column = 0; column < widths.size(); ++column)
-                m_view->setColumnWidth(column, widths[column]);
             m_view->sortByColumn(MessageListModel::SequenceNumberColumn, Qt::AscendingOrder);
             m_view->setSortingEnabled(true);
         }
         connectSelection();
     }
     const bool deadLetters = path().endsWith(kDeadLetterSuffix, Qt::CaseInsensitive);
-    for (int column = MessageListModel::ColumnCount; column < MessageViewModel::ColumnCount;
-         ++column)
-        m_view->setColumnHidden(column, !filtered || !deadLetters);
+    m_columns->setUnavailable(filtered && deadLetters ? QSet<int>() : deadLetterColumns());
     m_view->horizontalHeader()->setToolTip(
         filtered ? tr("Click a column to sort the matches by it")
                  : tr("Messages in sequence order. Sorting a whole list would mean reading "
@@ -279,6 +274,9 @@ void MessageListPanel::connectSelection() {
             &MessageListActions::updateEnabled);
     connect(selection, &QItemSelectionModel::selectionChanged, this,
             &MessageListPanel::prefetchSelection);
+    connect(selection, &QItemSelectionModel::selectionChanged, this,
+            [this] { m_transfer->setEnabled(selectedRowCount() > 0); });
+    m_transfer->setEnabled(selectedRowCount() > 0);
     m_actions->updateEnabled();
     prefetchSelection();
 }
@@ -398,19 +396,7 @@ void MessageListPanel::updateHeader() {
         updateFilterStatus();
     }
     const bool empty = !isFiltered() && m_model->isIndexLoaded() && m_model->total() == 0;
-    m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_empty) : m_view);
-}
-
-void MessageListPanel::applyColumnWidths() {
-    const QFontMetrics cells = m_view->fontMetrics();
-    const QFontMetrics headers = m_view->horizontalHeader()->fontMetrics();
-    const int columns = m_view->model()->columnCount();
-    for (int column = 0; column < columns && column < MessageViewModel::ColumnCount; ++column) {
-        const QString title = m_view->model()->headerData(column, Qt::Horizontal).toString();
-        const int width = qMax(cells.horizontalAdvance(QLatin1String(kColumnSamples[column])),
-                               headers.horizontalAdvance(title));
-        m_view->setColumnWidth(column, width + kCellPadding);
-    }
+    m_stack->setCurrentWidget(empty ? m_emptyPage : m_view);
 }
 
 } // namespace hourglass::ui

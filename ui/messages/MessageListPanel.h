@@ -37,10 +37,12 @@ namespace hourglass::ui {
 
 class BrokerClient;
 class BulkProgressBar;
+class ColumnLayout;
 class CountdownTicker;
 class MessageListActions;
 class MessageListModel;
 class MessageSearch;
+class MessageTransferActions;
 class MessageViewModel;
 class SelectionPrefetch;
 
@@ -56,6 +58,7 @@ public:
 
     MessageListModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
+    ColumnLayout* columnLayout() const { return m_columns; }
     CountdownTicker* ticker() const { return m_ticker; }
     // The filtered mode's pieces.
     MessageSearch* search() const { return m_search; }
@@ -103,7 +106,6 @@ private:
     void removeMatches(const QList<qint64>& sequenceNumbers);
     void updateFilterStatus();
     void updateHeader();
-    void applyColumnWidths();
 
     BrokerClient& m_client;
     MessageListModel* m_model;
@@ -115,9 +117,12 @@ private:
     BulkProgressBar* m_bulkBar;
     QStackedWidget* m_stack;
     QTableView* m_view;
+    ColumnLayout* m_columns = nullptr;
     QLabel* m_empty;
+    QWidget* m_emptyPage; // m_empty and the hint about moving messages
     CountdownTicker* m_ticker;
     MessageListActions* m_actions;
+    MessageTransferActions* m_transfer = nullptr;
     QAction* m_findAction;
     SelectionPrefetch* m_prefetch = nullptr;
     // The filter the table shows (empty: the windowed list).

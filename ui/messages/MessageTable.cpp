@@ -1,8 +1,10 @@
 #include "messages/MessageTable.h"
 
 #include "common/BrokerClient.h"
+#include "common/MessageTransfer.h"
 #include "deadletter/DeadLetterReasonsModel.h"
 #include "messages/CountdownDelegate.h"
+#include "messages/MessageColumnLayouts.h"
 #include "messages/MessageListModel.h"
 #include "messages/MessageViewModel.h"
 
@@ -10,6 +12,7 @@
 #include <QLabel>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QVBoxLayout>
 
 namespace hourglass::ui {
 
@@ -46,10 +49,24 @@ void stackWithEmptyState(QStackedWidget* stack, QTableView* view, QLabel* empty)
     stack->addWidget(empty);
 }
 
-void showDeadLetterColumns(QTableView* view, bool show) {
-    for (int column = MessageViewModel::DeadLetterReasonColumn;
-         column < MessageViewModel::ColumnCount; ++column)
-        view->setColumnHidden(column, !show);
+QWidget* emptyStateWithMoveHint(QLabel* empty, const QString& hintName, QWidget* parent) {
+    auto* page = new QWidget(parent);
+    auto* hint = new QLabel(moveMessagesHint(), page);
+    hint->setObjectName(hintName);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true);
+    hint->setEnabled(false); // greyed: a hint, not content and not an error
+    empty->setParent(page);
+    auto* layout = new QVBoxLayout(page);
+    layout->addStretch(1);
+    layout->addWidget(empty);
+    layout->addWidget(hint);
+    layout->addStretch(1);
+    return page;
+}
+
+void showDeadLetterColumns(ColumnLayout* columns, bool show) {
+    columns->setUnavailable(show ? QSet<int>() : deadLetterColumns());
 }
 
 bool holdsMessages(NamespaceTreeModel::NodeKind kind) {

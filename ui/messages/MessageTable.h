@@ -13,10 +13,12 @@ class QLabel;
 class QObject;
 class QStackedWidget;
 class QTableView;
+class QWidget;
 
 namespace hourglass::ui {
 
 class BrokerClient;
+class ColumnLayout;
 
 void prepareMessageTable(QTableView* view);
 // Reads the LockDuration of the entity behind `path` ("ns:q", "ns:q/$deadletterqueue") off the
@@ -25,8 +27,12 @@ void readLockDuration(BrokerClient& client, QObject* context, const QString& pat
                       std::function<void(Result<Millis>)> done);
 // The table and its empty state as the two pages of `stack`; the label reads centred and greyed.
 void stackWithEmptyState(QStackedWidget* stack, QTableView* view, QLabel* empty);
+// An empty state's page: `empty` (styled by the caller) and under it the one-line hint about
+// moving messages (moveMessagesHint), centred and greyed, named `hintName` for tests. The page is
+// returned; the hint is `page->findChild<QLabel*>(hintName)`.
+QWidget* emptyStateWithMoveHint(QLabel* empty, const QString& hintName, QWidget* parent);
 // The dead-letter columns (reason, description, source) show for a dead-letter queue only.
-void showDeadLetterColumns(QTableView* view, bool show);
+void showDeadLetterColumns(ColumnLayout* columns, bool show);
 // Whether a tree node holds messages to peek or receive: a queue, a subscription or a
 // dead-letter queue.
 bool holdsMessages(NamespaceTreeModel::NodeKind kind);

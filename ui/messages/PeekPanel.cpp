@@ -1,8 +1,10 @@
 #include "messages/PeekPanel.h"
 
 #include "common/BrokerClient.h"
+#include "common/MessageTransferActions.h"
 #include "deadletter/DeadLetterReasonsModel.h"
 #include "messages/CountdownTicker.h"
+#include "messages/MessageColumnLayouts.h"
 #include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 
@@ -18,6 +20,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace hourglass::ui {
@@ -83,6 +86,7 @@ PeekPanel::PeekPanel(BrokerClient& client, QWidget* parent)
     prepareMessageTable(m_view);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(MessageListModel::SequenceNumberColumn, Qt::AscendingOrder);
+    m_columns = arrangeMessageColumns(m_view, MessageTableKind::Peek);
     m_empty->setObjectName(QStringLiteral("peekEmpty"));
     stackWithEmptyState(m_stack, m_view, m_empty);
 
@@ -100,6 +104,26 @@ PeekPanel::PeekPanel(BrokerClient& client, QWidget* parent)
     ticker->start();
     watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(&m_client, &BrokerClient::changed, this, &PeekPanel::onChanged);
+
+    // Move to… and Copy to… on the table's context menu, as dragging onto the tree does.
+    m_transfer = new MessageTransferActions(
+        client, m_view, [this](QObject*, MessageTransferActions::Done done) {
+            DraggedMessages selected{m_path, {}};
+            for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+                selected.sequenceNumbers.append(
+                    m_model->messageAt(m_sort->mapToSource(row).row()).sequenceNumber);
+            std::sort(selected.sequenceNumbers.begin(), selected.sequenceNumbers.end());
+            done(selected);
+        });
+    connect(m_transfer, &MessageTransferActions::errorOccurred, this, &PeekPanel::errorOccurred);
+    connect(m_transfer, &MessageTransferActions::statusMessage, this, &PeekPanel::statusMessage);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { m_transfer->setEnabled(m_view->selectionModel()->hasSelection()); });
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    for (QAction* action : m_transfer->actions()) {
+        addAction(action);
+        m_view->addAction(action);
+    }
     updateState();
 }
 
@@ -119,7 +143,7 @@ void PeekPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_stale = false;
     m_error.clear();
     m_from->setValue(0);
-    showDeadLetterColumns(m_view, kind == NodeKind::DeadLetterQueue);
+    showDeadLetterColumns(m_columns, kind == NodeKind::DeadLetterQueue);
     updateState();
     if (m_path.isEmpty())
         return;
@@ -173,7 +197,6 @@ void PeekPanel::peekFrom(qint64 fromSequenceNumber) {
             } else {
                 m_error.clear();
                 m_model->setMessages(*page);
-                m_view->resizeColumnsToContents();
                 emit statusMessage(tr("Peeked %1: %2 shown").arg(m_path).arg(page->size()));
             }
             updateState();

@@ -29,6 +29,8 @@ class QTableView;
 namespace hourglass::ui {
 
 class BrokerClient;
+class ColumnLayout;
+class MessageTransferActions;
 class MessageViewModel;
 
 class PeekPanel : public QWidget {
@@ -82,6 +84,8 @@ private:
     QSpinBox* m_count;
     QStackedWidget* m_stack;
     QTableView* m_view;
+    ColumnLayout* m_columns = nullptr;
+    MessageTransferActions* m_transfer = nullptr;
     QLabel* m_empty;
     QList<QAction*> m_actions;
 };

@@ -3,7 +3,9 @@
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
+#include "common/MessageTransferActions.h"
 #include "messages/CountdownTicker.h"
+#include "messages/MessageColumnLayouts.h"
 #include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 #include "settle/HeldLocks.h"
@@ -63,6 +65,28 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     m_view->setModel(m_locks);
     prepareMessageTable(m_view);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_columns = arrangeMessageColumns(m_view, MessageTableKind::HeldLocks);
+    // Copy to… keeps a copy of a message in hand elsewhere; moving it would take it from under
+    // its lock (the lock is lost), which settling does better.
+    m_transfer = new MessageTransferActions(
+        client, m_view,
+        [this](QObject*, MessageTransferActions::Done done) {
+            DraggedMessages selected{m_path, {}};
+            for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+                selected.sequenceNumbers.append(m_locks->sequenceNumberAt(row.row()));
+            std::sort(selected.sequenceNumbers.begin(), selected.sequenceNumbers.end());
+            done(selected);
+        },
+        MessageTransferActions::Offer::CopyOnly);
+    connect(m_transfer, &MessageTransferActions::errorOccurred, this, &LockPanel::errorOccurred);
+    connect(m_transfer, &MessageTransferActions::statusMessage, this, &LockPanel::statusMessage);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { m_transfer->setEnabled(m_view->selectionModel()->hasSelection()); });
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    for (QAction* action : m_transfer->actions()) {
+        addAction(action);
+        m_view->addAction(action);
+    }
     m_empty->setObjectName(QStringLiteral("lockEmpty"));
     stackWithEmptyState(m_stack, m_view, m_empty);
 
@@ -218,7 +242,7 @@ void LockPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_locks->clear();
     m_path = holdsMessages(kind) ? qualifiedPath : QString();
     m_status->clear();
-    showDeadLetterColumns(m_view, kind == NodeKind::DeadLetterQueue);
+    showDeadLetterColumns(m_columns, kind == NodeKind::DeadLetterQueue);
     updateState();
     if (m_path.isEmpty())
         return;
@@ -285,15 +309,7 @@ void LockPanel::receiveDeferred() {
 
 void LockPanel::onReceived(const QString& path, const QString& receiver, ReceiveMode mode,
                            const QList<MessageView>& taken) {
-    const bool firstRows = m_locks->rowCount() == 0;
     m_locks->add(path, receiver, mode, taken);
-    if (firstRows && !taken.isEmpty()) {
-        m_view->resizeColumnsToContents();
-        // Room for the state a row may turn into later ("Lock lost").
-        const int state = MessageListModel::StateColumn;
-        m_view->setColumnWidth(state,
-                               m_view->columnWidth(state) + fontMetrics().averageCharWidth() * 3);
-    }
     QList<qint64> numbers;
     for (const MessageView& message : taken)
         numbers.append(message.sequenceNumber);

@@ -38,6 +38,8 @@ class QTableView;
 namespace hourglass::ui {
 
 class BrokerClient;
+class ColumnLayout;
+class MessageTransferActions;
 class BulkProgressBar;
 class HeldLocks;
 class LockAutoRenewer;
@@ -104,6 +106,8 @@ private:
     LockSettler* m_settler;
     QStackedWidget* m_stack;
     QTableView* m_view;
+    ColumnLayout* m_columns = nullptr;
+    MessageTransferActions* m_transfer = nullptr;
     QLabel* m_empty;
     QList<QAction*> m_actions;
     QList<QWidget*> m_controlRows;

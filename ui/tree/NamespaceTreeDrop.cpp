@@ -1,6 +1,7 @@
 // NamespaceTreeModel as a drop target (see the header): messages dragged from a message list or
 // a dead-letter list, and files dragged from the desktop.
 #include "common/MessageDrag.h"
+#include "common/MessageTransfer.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QFileInfo>
@@ -11,10 +12,6 @@ namespace hourglass::ui {
 namespace {
 
 using NodeKind = NamespaceTreeModel::NodeKind;
-
-QString plural(qsizetype n, const QString& one) {
-    return n == 1 ? QStringLiteral("1 %1").arg(one) : QStringLiteral("%1 %2s").arg(n).arg(one);
-}
 
 } // namespace
 
@@ -107,31 +104,25 @@ bool NamespaceTreeModel::dropMimeData(const QMimeData* data, Qt::DropAction acti
     const auto report = [this](QString text) {
         return [this, text](Result<QList<SendResult>> result) {
             if (result)
-                emit dropFinished(text.arg(plural(result->size(), tr("message"))));
+                emit dropFinished(text.arg(countOf(result->size(), tr("message"))));
             else
                 emit dropFailed(result.error());
         };
     };
     if (const auto messages = decodeMessages(data)) {
-        const bool resubmit = deadLetterOwner(messages->sourcePath) == targetPath;
-        const Broker::Transfer mode =
-            action == Qt::CopyAction ? Broker::Transfer::Copy : Broker::Transfer::Move;
-        const QString verb = resubmit                         ? tr("Resubmitted")
-                             : mode == Broker::Transfer::Copy ? tr("Copied")
-                                                              : tr("Moved");
-        m_client.call(
-            this,
-            [messages = *messages, targetPath, mode](Broker& broker) {
-                return dropMessages(broker, messages, targetPath, mode);
-            },
-            report(tr("%1 %2 to '%3'.").arg(verb, QStringLiteral("%1"), targetName)));
+        // The same path as the lists' Move to… and Copy to… (MessageTransfer.h).
+        transferMessages(
+            m_client, this, *messages, targetPath, targetName,
+            action == Qt::CopyAction ? Broker::Transfer::Copy : Broker::Transfer::Move,
+            [this](const QString& text) { emit dropFinished(text); },
+            [this](const Error& error) { emit dropFailed(error); });
         return true;
     }
     const QStringList files = droppedLocalFiles(data);
     m_client.call(
         this, [files, targetPath](Broker& broker) { return sendFiles(broker, targetPath, files); },
         report(tr("Sent %1 to '%2' from %3.")
-                   .arg(QStringLiteral("%1"), targetName, plural(files.size(), tr("file")))));
+                   .arg(QStringLiteral("%1"), targetName, countOf(files.size(), tr("file")))));
     return true;
 }
 

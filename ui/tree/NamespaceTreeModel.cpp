@@ -6,7 +6,9 @@
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
 #include <QHash>
+#include <QPalette>
 #include <QSet>
 
 #include <algorithm>
@@ -18,7 +20,15 @@ namespace {
 constexpr int kCountdownMs = 1000;
 const QString kDeadLetterName = QStringLiteral("$deadletterqueue");
 const QColor kBadgeText(0xc6, 0x28, 0x28);
-const QColor kBadgeBackground(0xff, 0xeb, 0xee);
+const QColor kBadgeTextOnDark(0xff, 0x8a, 0x80);
+
+// The badge's red, readable on the theme's base colour.
+QColor badgeText() {
+    return QGuiApplication::palette().color(QPalette::Base).lightness() < 128 ? kBadgeTextOnDark
+                                                                              : kBadgeText;
+}
+// Translucent, so that the badge reads on the light and the dark theme alike.
+const QColor kBadgeBackground(0xe5, 0x39, 0x35, 0x38);
 } // namespace
 
 // One row. Namespace rows carry `ns`; entity and dead-letter rows carry `info` (a dead-letter row
@@ -350,7 +360,7 @@ QVariant NamespaceTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole:
         if (deadLettered > 0 && node.kind != NodeKind::Namespace &&
             (column == DeadLetteredColumn || (deadLetter && column == NameColumn)))
-            return QBrush(kBadgeText);
+            return QBrush(badgeText());
         return {};
     case Qt::BackgroundRole:
         if (deadLettered > 0 && node.isEntity() && column == DeadLetteredColumn)

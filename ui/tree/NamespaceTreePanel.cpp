@@ -1,5 +1,7 @@
 #include "tree/NamespaceTreePanel.h"
 
+#include "common/ColumnLayout.h"
+
 #include <QDragMoveEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -14,10 +16,22 @@
 namespace hourglass::ui {
 
 namespace {
-// Wide enough for a subscription's dead-letter queue and its count under three levels of
-// indentation; the count columns only ever hold a number.
-constexpr int kNameColumnWidth = 260;
-constexpr int kCountColumnWidth = 80;
+using Column = NamespaceTreeModel::Column;
+using Shown = ColumnLayout::Shown;
+// What matters most first: what is waiting, what is being worked on, what failed. A count only
+// ever holds a number.
+const QString kCount = QStringLiteral("99,999");
+// The name column takes what the counts that matter most leave, down to this.
+constexpr int kMinNameColumnWidth = 120;
+QList<ColumnLayout::Column> treeColumns() {
+    return {{Column::NameColumn, Shown::Always, {}},
+            {Column::ActiveColumn, Shown::ByDefault, kCount},
+            {Column::LockedColumn, Shown::ByDefault, kCount},
+            {Column::DeadLetteredColumn, Shown::ByDefault, kCount},
+            {Column::ScheduledColumn, Shown::ByDefault, kCount},
+            {Column::DeferredColumn, Shown::ByDefault, kCount},
+            {Column::DeletesInColumn, Shown::ByDefault, QStringLiteral("59m 59s")}};
+}
 } // namespace
 
 NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
@@ -52,9 +66,15 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     m_view->sortByColumn(NamespaceTreeModel::NameColumn, Qt::AscendingOrder);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->setDefaultSectionSize(kCountColumnWidth);
-    m_view->setColumnWidth(NamespaceTreeModel::NameColumn, kNameColumnWidth);
-    m_view->setColumnWidth(NamespaceTreeModel::DeadLetteredColumn, kCountColumnWidth * 5 / 4);
+    m_columns = new ColumnLayout(m_view->header(), QStringLiteral("tree"), treeColumns());
+    connect(m_columns, &ColumnLayout::columnsReset, this, [this] {
+        m_nameSizedByUser = false;
+        fitNameColumn();
+    });
+    connect(m_view->header(), &QHeaderView::sectionResized, this, [this](int column) {
+        if (column == NamespaceTreeModel::NameColumn && !m_fittingName)
+            m_nameSizedByUser = true;
+    });
 
     // Drops land on a row, never between rows (overwrite mode): every drop targets an entity.
     m_view->setAcceptDrops(true);
@@ -106,6 +126,10 @@ bool NamespaceTreePanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched != m_view->viewport())
         return QWidget::eventFilter(watched, event);
     switch (event->type()) {
+    case QEvent::Resize:
+        if (!m_nameSizedByUser)
+            fitNameColumn();
+        return false;
     case QEvent::DragMove:
         // Ahead of the view, which would refuse the row too, but silently.
         return showDropRefusal(static_cast<QDragMoveEvent*>(event));
@@ -133,6 +157,21 @@ bool NamespaceTreePanel::showDropRefusal(QDragMoveEvent* event) {
     m_dropHint->show();
     QToolTip::showText(m_view->viewport()->mapToGlobal(pos), refusal->description, m_view);
     return true;
+}
+
+void NamespaceTreePanel::fitNameColumn() {
+    // Active, Locked and Dead-lettered end at the tree's right edge whatever its width (the
+    // splitter's, the window's); the name takes the rest. The other counts are a scroll away.
+    QHeaderView* header = m_view->header();
+    int counts = 0;
+    for (int column : {NamespaceTreeModel::ActiveColumn, NamespaceTreeModel::LockedColumn,
+                       NamespaceTreeModel::DeadLetteredColumn})
+        if (!header->isSectionHidden(column))
+            counts += header->sectionSize(column);
+    m_fittingName = true;
+    m_view->setColumnWidth(NamespaceTreeModel::NameColumn,
+                           std::max(kMinNameColumnWidth, m_view->viewport()->width() - counts));
+    m_fittingName = false;
 }
 
 void NamespaceTreePanel::hideDropHint() {

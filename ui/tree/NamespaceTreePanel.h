@@ -25,6 +25,8 @@ class QTreeView;
 
 namespace hourglass::ui {
 
+class ColumnLayout;
+
 class NamespaceTreePanel : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +34,7 @@ public:
 
     NamespaceTreeModel* model() const { return m_model; }
     QTreeView* view() const { return m_view; }
+    ColumnLayout* columnLayout() const { return m_columns; }
     // The row to select when the tree first fills ("ns:path"), instead of the first queue: a
     // scenario shows the entity its story starts with.
     void setPreferredSelection(const QString& qualifiedPath) { m_preferred = qualifiedPath; }
@@ -59,6 +62,8 @@ private:
     // it would not be.
     bool showDropRefusal(class QDragMoveEvent* event);
     void hideDropHint();
+    // Sizes the name column so that the counts that matter most are in view.
+    void fitNameColumn();
 
     NamespaceTreeModel* m_model;
     QString m_preferred;
@@ -66,9 +71,13 @@ private:
     QLineEdit* m_filter;
     QStackedWidget* m_stack;
     QTreeView* m_view;
+    ColumnLayout* m_columns = nullptr;
     QLabel* m_emptyState;
     QLabel* m_dropHint;
     bool m_autoSelected = false;
+    // Once the user sizes the name column, it keeps that size (until Reset columns).
+    bool m_nameSizedByUser = false;
+    bool m_fittingName = false;
 };
 
 } // namespace hourglass::ui

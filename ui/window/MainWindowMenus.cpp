@@ -22,6 +22,7 @@
 #include <QActionGroup>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTreeView>
 
 namespace hourglass::ui {
@@ -49,6 +50,21 @@ void MainWindow::buildMenus() {
     m_sendAction->setObjectName(QStringLiteral("sendMessageAction"));
     m_sendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     m_sendAction->setEnabled(false);
+    // Move to… and Copy to… act on the messages selected in the current tab: they trigger that
+    // panel's own command (MessageTransferActions), which asks for the target entity.
+    const QList<QPair<QString, QString>> transfers{{tr("Mo&ve to…"), "moveMessagesAction"},
+                                                   {tr("&Copy to…"), "copyMessagesAction"}};
+    for (const auto& [text, name] : transfers) {
+        QAction* transfer = m_messageMenu->addAction(text, this, [this, name = name] {
+            QWidget* tab = m_workspace ? m_workspace->tabs()->currentWidget() : nullptr;
+            QAction* command = tab ? tab->findChild<QAction*>(name) : nullptr;
+            if (command && command->isEnabled())
+                command->trigger();
+            else
+                m_messageBar->showMessage(tr("Select messages in the current tab first."));
+        });
+        transfer->setObjectName(QStringLiteral("menu-") + name);
+    }
     m_messageMenu->addSeparator();
     const QList<QPair<QString, EntityWorkspace::Tab>> tabs{
         {tr("Go to &messages"), EntityWorkspace::MessagesTab},

@@ -5,6 +5,7 @@
 
 #include "SendTestEnv.h"
 #include "common/PropertyTableEditor.h"
+#include "common/Theme.h"
 #include "messages/MessageDetailPanel.h"
 
 #include <QAction>
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -32,6 +34,7 @@ class TestUiSend : public QObject {
 private slots:
     void everyPropertyReachesTheStoredMessage();
     void int32PropertyArrivesAndShowsAsInt32();
+    void statusStripFollowsTheDarkTheme();
     void t1_timeToLiveIsStored();
     void l11_scheduledOnTheEngineClock();
     void repeatSendsThatManyCopies();
@@ -329,6 +332,41 @@ void TestUiSend::int32PropertyArrivesAndShowsAsInt32() {
     QCOMPARE(application->item(0, 0)->text(), QStringLiteral("attempt"));
     QCOMPARE(application->item(0, 1)->text(), QStringLiteral("250"));
     QCOMPARE(application->item(0, 2)->text(), QStringLiteral("Int32"));
+}
+
+// Issue 12: the result strip under the form was light grey, green or pink in the dark theme
+// too; it takes the dark theme's tones (a dark background, the theme's light text).
+void TestUiSend::statusStripFollowsTheDarkTheme() {
+    applyTheme(ThemeChoice::Dark);
+    auto restore = qScopeGuard([] { applyTheme(ThemeChoice::System); });
+    SendEnv env;
+    auto dialog = env.dialog();
+    dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    auto* strip = child<SettlementView>(dialog.get(), "sendResult");
+    auto* summary = child<QLabel>(dialog.get(), "sendResultSummary");
+    // The strip as drawn: a pixel of its margin, beside the summary's text colour.
+    auto background = [strip] { return QColor(strip->grab().toImage().pixel(3, 3)); };
+    auto verifyDark = [&](const char* when) {
+        const QColor fill = background();
+        const QColor text = summary->palette().color(QPalette::WindowText);
+        QVERIFY2(fill.lightness() < 110,
+                 qPrintable(QStringLiteral("%1: background %2").arg(when, fill.name())));
+        QVERIFY2(
+            text.lightness() > fill.lightness() + 100,
+            qPrintable(QStringLiteral("%1: text %2 on %3").arg(when, text.name(), fill.name())));
+    };
+    verifyDark("not sent yet");
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    verifyDark("accepted");
+    setLine(dialog.get(), "sendTimeToLive", QStringLiteral("not a duration"));
+    clickSend(dialog.get());
+    QTRY_VERIFY(resultText(dialog.get()) != QStringLiteral("Accepted: sequence number 1"));
+    verifyDark("refused");
+    // Switching back to the light theme with the dialog open paints the strip light.
+    applyTheme(ThemeChoice::Light);
+    QTRY_VERIFY(background().lightness() > 180);
 }
 
 QTEST_MAIN(TestUiSend)

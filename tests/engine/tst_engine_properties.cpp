@@ -6,6 +6,7 @@
 #include "TestBroker.h"
 #include "scenario/ScenarioRecorder.h"
 #include "scenario/ScenarioRunner.h"
+#include "store/SqliteStatement.h"
 #include "store/Store.h"
 
 #include <QCborMap>
@@ -117,6 +118,29 @@ private slots:
         verifySame(read.value(QStringLiteral("when")), QVariant(when));
         verifySame(read.value(QStringLiteral("id")), QVariant(id));
         verifySame(read.value(QStringLiteral("bytes")), QVariant(QByteArray("ab")));
+    }
+
+    // D2: rules stored before rule JSON named its types kept Qt's type names beside the rule
+    // ("HourglassPropertyTypes"); such a database still reads each value with its type.
+    void D2_rulesStoredWithQtTypeNamesStillRead() {
+        TestBroker t;
+        HG_VERIFY_OK(t->createTopic(kTopic, {}));
+        HG_VERIFY_OK(t->createSubscription(kSub, {}));
+        t.close();
+        SqliteConnection db;
+        QCOMPARE(db.open(t.databasePath(), SqliteConnection::Mode::ReadWrite), QString());
+        QCOMPARE(db.exec(R"(UPDATE entities SET rules = '[{"Name":"typed","Properties":{
+            "FilterType":"Correlation","CorrelationFilter":{"Properties":{"n":250,"w":2}}},
+            "HourglassPropertyTypes":{"n":"int","w":"double"}}]' WHERE path LIKE '%/s')"),
+                 QString());
+        db.close();
+        t.reopen();
+        const auto info = t->entity(kSub);
+        HG_VERIFY_OK(info);
+        QCOMPARE(info->rules.size(), 1);
+        const QVariantMap properties = info->rules.first().correlation.properties;
+        verifySame(properties.value(QStringLiteral("n")), QVariant(250));
+        verifySame(properties.value(QStringLiteral("w")), QVariant(2.0));
     }
 
     // R2: "Correlation values compare exactly (case and type)": an Int64 250 in a filter does

@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 namespace hourglass::app {
 
@@ -41,6 +42,10 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                                         QStringLiteral("Opens the window, saves a picture of it "
                                                        "to FILE (PNG) once loaded, and quits."),
                                         QStringLiteral("FILE"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("The window's size, for example 1024x700 "
+                                                 "(default: the size it had last)."),
+                                  QStringLiteral("WxH"));
     const QCommandLineOption theme(QStringLiteral("theme"),
                                    QStringLiteral("system, light or dark (default: the one chosen "
                                                   "last in View > Theme)."),
@@ -58,8 +63,8 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
         QStringLiteral("present"),
         QStringLiteral("Starts in presentation mode: the first entity (with --play, the one the "
                        "story starts with) full screen, in large type."));
-    parser.addOptions({help, scenario, report, db, durability, headless, screenshot, theme, play,
-                       speed, present});
+    parser.addOptions({help, scenario, report, db, durability, headless, screenshot, size, theme,
+                       play, speed, present});
 
     CommandLineOptions options;
     options.helpText = parser.helpText();
@@ -79,6 +84,22 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     options.headless = parser.isSet(headless);
     options.screenshotFile = parser.value(screenshot);
     options.theme = parser.value(theme);
+    if (parser.isSet(size)) {
+        // 640x480 up to 7680x4320: a window a screen can show.
+        static const QRegularExpression form(QStringLiteral("^(\\d{3,4})x(\\d{3,4})$"));
+        const QRegularExpressionMatch match = form.match(parser.value(size));
+        const QSize asked = match.hasMatch()
+                                ? QSize(match.captured(1).toInt(), match.captured(2).toInt())
+                                : QSize();
+        if (!asked.isValid() || asked.width() < 640 || asked.height() < 480 ||
+            asked.width() > 7680 || asked.height() > 4320) {
+            options.error = QStringLiteral("--size must be WIDTHxHEIGHT between 640x480 and "
+                                           "7680x4320, not '%1'")
+                                .arg(parser.value(size));
+            return options;
+        }
+        options.windowSize = asked;
+    }
     options.playFile = parser.value(play);
     options.present = parser.isSet(present);
     bool speedOk = false;

@@ -8,6 +8,7 @@
 
 #include "Broker.h"
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -28,6 +29,7 @@ struct CommandLineOptions {
     bool headless = false;  // --headless: no window even without --scenario
     QString screenshotFile; // --screenshot: save a picture of the window, then quit
     QString theme;          // --theme: system, light or dark; empty: the saved choice
+    QSize windowSize;       // --size WxH: the window's size; invalid: the remembered one
     QString playFile;       // --play: a scenario to play in the window
     double playSpeed = 10;  // --speed: what --play starts at
     bool present = false;   // --present: start in presentation mode

@@ -24,7 +24,9 @@ Result<void> createSampleNamespace(Broker& broker) {
 
     EntityProperties orders;
     orders.defaultMessageTimeToLive = minutes(10);
-    orders.lockDuration = seconds(30);
+    // Long enough for a first dead-letter typed at reading speed; the settle dialog renews it
+    // while open too. The lock countdown still moves visibly.
+    orders.lockDuration = minutes(2);
     orders.maxDeliveryCount = 3;
     orders.deadLetteringOnMessageExpiration = true;
     EntityProperties notifications;

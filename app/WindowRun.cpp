@@ -1,14 +1,12 @@
 #include "WindowRun.h"
 
-#include "SampleNamespace.h"
-#include "common/BrokerClient.h"
+#include "FirstStart.h"
 #include "common/Theme.h"
 #include "demo/PresentationMode.h"
 #include "demo/PresentationView.h"
 #include "demo/ScenarioController.h"
 #include "demo/ScenarioSession.h"
 #include "window/MainWindow.h"
-#include "window/MessageBar.h"
 
 #include <QApplication>
 #include <QDir>
@@ -41,18 +39,8 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
     ui::applyTheme(options.theme.isEmpty() ? ui::savedTheme()
                                            : ui::themeChoiceFromName(options.theme));
     ui::MainWindow window;
-    if (firstStart && options.databasePath.isEmpty()) {
-        QObject::connect(&window, &ui::MainWindow::databaseOpened, &window, [&window] {
-            // Off the GUI thread, like every engine call; the tree fills in as it is created.
-            window.client()->call(
-                &window, [](Broker& broker) { return createSampleNamespace(broker); },
-                [&window](const Result<void>& created) {
-                    if (!created)
-                        window.messageBar()->showError(created.error(),
-                                                       QObject::tr("The sample namespace"));
-                });
-        });
-    }
+    if (firstStart && options.databasePath.isEmpty())
+        createSampleInFirstDatabase(window);
     if (!options.playFile.isEmpty()) {
         // Once the user's database is open (closing the scenario returns to it), or has failed
         // to open (the scenario plays on a database of its own all the same).
@@ -85,6 +73,8 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
         }
     }
     window.openDatabase(path);
+    if (options.windowSize.isValid())
+        window.resize(options.windowSize);
     window.show();
     if (!options.screenshotFile.isEmpty()) {
         // As a user would before taking the picture: open the first message of the list.

@@ -11,8 +11,18 @@ namespace hourglass::ui {
 
 namespace {
 const QString kInfiniteWord = QStringLiteral("infinite");
-// Wide enough for "14d 0h" and "never" so the column of readable forms lines up.
-constexpr int kReadableWidthChars = 8;
+// Wide enough for "= PT1H30M", "14d 0h" and "never", so the column of understood forms lines up
+// and a toolbar's neighbours do not move as the user types.
+const QString kWidestUsualReading = QStringLiteral("= PT1H30M");
+
+// The ISO-8601 form when the text was written another way; the readable form when it was ISO.
+QString understood(const QString& typed, Millis value) {
+    if (value == kInfinite)
+        return QStringLiteral("never");
+    const QString iso = formatIsoDuration(value);
+    return typed.compare(iso, Qt::CaseInsensitive) == 0 ? shortDuration(value)
+                                                        : QStringLiteral("= ") + iso;
+}
 } // namespace
 
 QString durationText(Millis duration) {
@@ -24,9 +34,10 @@ DurationEdit::DurationEdit(Infinite infinite, QWidget* parent)
     , m_infinite(infinite)
     , m_edit(new QLineEdit(this))
     , m_readable(new QLabel(this)) {
-    m_edit->setPlaceholderText(infinite == Infinite::Allowed ? tr("e.g. PT30S, P14D or infinite")
-                                                             : tr("e.g. PT30S or P14D"));
-    m_readable->setMinimumWidth(m_readable->fontMetrics().averageCharWidth() * kReadableWidthChars);
+    m_edit->setPlaceholderText(infinite == Infinite::Allowed
+                                   ? tr("e.g. 2m, 1h30m, P14D or infinite")
+                                   : tr("e.g. 30s, 2m or 1h30m"));
+    m_readable->setMinimumWidth(m_readable->fontMetrics().horizontalAdvance(kWidestUsualReading));
     m_readable->setEnabled(false); // greyed: a reading aid, not the value
 
     auto* layout = new QHBoxLayout(this);
@@ -66,27 +77,20 @@ void DurationEdit::reparse() {
     const QString text = m_edit->text().trimmed();
     m_value.reset();
     m_problem.clear();
-    if (text.compare(kInfiniteWord, Qt::CaseInsensitive) == 0 ||
-        text.compare(QStringLiteral("never"), Qt::CaseInsensitive) == 0) {
-        if (m_infinite == Infinite::Allowed)
-            m_value = kInfinite;
-        else
-            m_problem = tr("this property cannot be infinite");
-    } else if (text.isEmpty()) {
-        m_problem = tr("enter a duration");
-    } else {
-        QString why;
-        m_value = parseIsoDuration(text, &why);
-        if (!m_value)
-            m_problem = why.isEmpty() ? tr("not an ISO-8601 duration") : why;
-        else if (*m_value == kInfinite && m_infinite == Infinite::Refused) {
-            m_value.reset();
-            m_problem = tr("this property cannot be infinite");
-        }
-    }
-    m_readable->setText(m_value ? shortDuration(*m_value) : tr("invalid"));
-    m_readable->setToolTip(m_problem);
-    m_edit->setToolTip(m_problem);
+    QString why;
+    const std::optional<Millis> parsed = parseHumanDuration(text, &why);
+    if (!parsed)
+        m_problem = why;
+    else if (*parsed == kInfinite && m_infinite == Infinite::Refused)
+        m_problem = tr("this property cannot be infinite");
+    else
+        m_value = parsed;
+    m_readable->setText(m_value ? understood(text, *m_value) : tr("invalid"));
+    const QString tip =
+        m_value ? tr("Understood as %1 (%2)").arg(durationText(*m_value), shortDuration(*m_value))
+                : m_problem;
+    m_readable->setToolTip(tip);
+    m_edit->setToolTip(tip);
     updateMark();
 }
 

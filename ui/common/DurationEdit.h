@@ -1,9 +1,11 @@
 #pragma once
-// A line edit for an ISO-8601 duration ("PT30S", "P14D"), or "infinite" where the property allows
-// it, with the value in readable form next to it ("30s", "14d 0h", "never"). Text that does not
-// parse is marked and the readable label says why, so a form can refuse it before anything is
-// sent. Parsing and formatting are the engine's (Time.h), so the UI accepts exactly what config
-// files and scenarios accept.
+// A line edit for a duration as people type it ("2m", "90s", "1h30m", "00:02:00", "1.00:00:00",
+// ISO-8601 "PT2M"), or "infinite" where the property allows it. Beside it, what was understood:
+// the ISO-8601 form when something else was typed ("= PT1H30M"), the readable form when ISO was
+// ("30s", "14d 0h"), "never" for infinite. Text that does not parse is marked and the label's
+// tooltip says why, so a form can refuse it before anything is sent. The parser is the one every
+// duration field shares (parseHumanDuration); ISO-8601 goes to the engine's own (Time.h), so
+// whatever a config file or scenario accepts is accepted here too.
 //
 // Object names: setObjectName("x") names the inner line edit "xText" and the label "xReadable".
 

@@ -8,11 +8,24 @@
 #include <QMetaType>
 #include <QString>
 
+#include <optional>
+
 namespace hourglass::ui {
 
 // Remaining time, rounded up to whole seconds so that "0s" appears only once the instant has
 // come. Negative durations read "0s"; kInfinite reads "never".
 QString shortDuration(Millis remaining);
+
+// A duration as people type it, read the one way every duration field of the explorer reads it:
+//   units        "90s", "2m", "1h30m", "1h 30m", "1d2h", "1.5h", "250ms" (d, h, m, s, ms; any
+//                case, each unit once, a fraction allowed)
+//   clock form   "00:02:00", "1.00:00:00", "00:00:30.5" (.NET TimeSpan, [d.]hh:mm[:ss[.f]], as
+//                Service Bus config files and the Azure portal write it)
+//   ISO-8601     "PT2M", "P1D", "P1DT2H" (the engine's own parser, Time.h)
+//   "infinite" or "never": kInfinite (whether a field allows it is the field's business)
+// Zero is a duration; negative ones are not. Anything else is nullopt, with a sentence in *why
+// that says what was expected. A bare number ("5") is refused: minutes or days is a guess.
+std::optional<Millis> parseHumanDuration(const QString& text, QString* why = nullptr);
 
 // What one countdown cell shows.
 struct Countdown {

@@ -8,7 +8,7 @@
 
 namespace hourglass::ui {
 
-QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent) {
+QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent, int reservedLines) {
     auto* label = new QLabel(parent);
     label->setObjectName(objectName);
     label->setWordWrap(true);
@@ -17,6 +17,12 @@ QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent) {
     palette.setColor(QPalette::WindowText,
                      paletteIsDark() ? QColor(0xff, 0x8a, 0x80) : QColor(0xb7, 0x1c, 0x1c));
     label->setPalette(palette);
+    QSizePolicy policy = label->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    label->setSizePolicy(policy);
+    label->setMinimumHeight(label->fontMetrics().lineSpacing() * reservedLines);
+    // A one-line problem in a taller room sits at its top, under the field it is about.
+    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     label->hide();
     return label;
 }

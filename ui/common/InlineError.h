@@ -10,8 +10,10 @@ class QWidget;
 
 namespace hourglass::ui {
 
-// A hidden, word-wrapped, selectable label in the error colour, named for tests.
-QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent);
+// A hidden, word-wrapped, selectable label in the error colour, named for tests. It keeps the
+// room of `reservedLines` lines while hidden, so the form around it does not jump as a problem
+// comes and goes with each keystroke (a longer problem still pushes what follows).
+QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent, int reservedLines = 1);
 // "Code: description" (the tracking id in the tooltip), shown.
 void showInlineError(QLabel* label, const Error& error);
 // A reddish background for a refused field; the normal one otherwise.

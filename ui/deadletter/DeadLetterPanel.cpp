@@ -107,6 +107,7 @@ DeadLetterPanel::DeadLetterPanel(BrokerClient& client, QWidget* parent)
     layout->addWidget(m_error);
     layout->addWidget(m_progress);
 
+    watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(&m_client, &BrokerClient::changed, this, [this](const ChangeBatch& batch) {
         if (!m_entityPath.isEmpty() && deadletter::touches(batch, deadLetterPath()))
             refresh();
@@ -120,6 +121,16 @@ DeadLetterPanel::DeadLetterPanel(BrokerClient& client, QWidget* parent)
             m_reasonsView->selectRow(row);
     });
     setEntity({}, NamespaceTreeModel::NodeKind::Namespace);
+}
+
+std::optional<MessageRef> DeadLetterPanel::currentMessage() const {
+    const QModelIndex current = selectedCurrentIndex(*m_view);
+    if (!current.isValid())
+        return std::nullopt;
+    const QModelIndex source = m_proxy->mapToSource(current);
+    if (!source.isValid() || source.row() >= m_model->rowCount())
+        return std::nullopt;
+    return MessageRef{deadLetterPath(), m_model->messageAt(source.row()).sequenceNumber};
 }
 
 QString DeadLetterPanel::deadLetterPath() const {

@@ -19,6 +19,7 @@
 #include "Status.h"
 #include "common/BulkJob.h"
 #include "common/CoalescedRefresh.h"
+#include "common/CurrentMessage.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QPointer>
@@ -85,8 +86,13 @@ public:
     QSortFilterProxyModel* proxy() const;
     DeadLetterReasonsModel* reasonsModel() const { return m_reasons; }
     QTableView* view() const { return m_view; }
+    // The message of the selected current row (common/CurrentMessage.h): the dead-letter panel
+    // shows reasons, and its messages open in the workspace's shared detail panel.
+    std::optional<MessageRef> currentMessage() const;
 
 signals:
+    // What currentMessage() answers may have changed.
+    void currentMessageChanged();
     void errorOccurred(const hourglass::Error& error);
     void statusMessage(const QString& text);
     // A bulk job was created and is about to start (tests and the main window can follow it).

@@ -1,18 +1,8 @@
 #include "demo/CountsHistory.h"
 
-#include "common/BrokerClient.h"
-
 namespace hourglass::ui {
 
 namespace {
-constexpr int kPollMs = 250; // real time between looks at the engine clock
-
-struct CountsRead {
-    Instant at = 0;
-    Result<EntityCounts> counts;
-    Result<EntityFlow> flow;
-};
-
 // Messages per second between two readings of one counter; a counter that went down started
 // again from zero in between.
 double perSecond(qint64 previous, qint64 current, double seconds) {
@@ -21,64 +11,38 @@ double perSecond(qint64 previous, qint64 current, double seconds) {
 }
 } // namespace
 
-CountsHistory::CountsHistory(BrokerClient& client, QObject* parent)
+CountsHistory::CountsHistory(const QString& path, Millis engineInterval, QObject* parent)
     : QObject(parent)
-    , m_client(client) {
-    m_timer.setInterval(kPollMs);
-    connect(&m_timer, &QTimer::timeout, this, &CountsHistory::poll);
+    , m_path(path)
+    , m_interval(engineInterval) {}
+
+bool CountsHistory::isDue(Instant now) const {
+    if (m_samples.isEmpty())
+        return true;
+    const Instant last = m_samples.last().at;
+    return now < last || now - last >= m_interval;
 }
 
-void CountsHistory::setPath(const QString& path) {
-    ++m_generation;
-    m_path = path;
-    m_samples.clear();
-    m_rates.clear();
-    m_inFlight = false;
-    m_reportedError = false;
-    emit sampled();
-    if (m_path.isEmpty()) {
-        m_timer.stop();
-        return;
-    }
-    m_timer.start();
-    poll();
-}
-
-void CountsHistory::poll() {
-    if (m_path.isEmpty() || m_inFlight)
-        return;
-    if (!m_samples.isEmpty() && m_client.clock().now() - m_samples.last().at < m_interval)
-        return;
-    m_inFlight = true;
-    const quint64 generation = m_generation;
-    const QString path = m_path;
-    m_client.call(
-        this,
-        [path](Broker& broker) {
-            // The instant is read next to the counts, so the point sits where the engine was.
-            CountsRead read{broker.clock().now(), broker.counts(path), broker.flow(path)};
-            return read;
-        },
-        [this, generation](CountsRead read) {
-            if (generation != m_generation)
-                return;
-            m_inFlight = false;
-            if (!read.counts || !read.flow) {
-                if (!m_reportedError)
-                    emit failed(!read.counts ? read.counts.error() : read.flow.error());
-                m_reportedError = true;
-                return;
-            }
-            m_reportedError = false;
-            record(read.at, *read.counts, *read.flow);
-        });
+bool CountsHistory::dropAfter(Instant at) {
+    const qsizetype samples = m_samples.size();
+    while (!m_samples.isEmpty() && m_samples.last().at > at)
+        m_samples.removeLast();
+    while (!m_rates.isEmpty() && m_rates.last().at > at)
+        m_rates.removeLast();
+    return m_samples.size() != samples;
 }
 
 void CountsHistory::record(Instant at, const EntityCounts& counts, const EntityFlow& flow) {
-    if (!m_samples.isEmpty()) {
+    m_reportedError = false;
+    const bool jumpedBack = dropAfter(at);
+    if (!m_samples.isEmpty() && m_samples.last().at == at) {
+        // The clock did not move since the last reading: keep one point per instant.
+        if (jumpedBack)
+            emit sampled();
+        return;
+    }
+    if (!m_samples.isEmpty() && !jumpedBack) {
         const Sample& previous = m_samples.last();
-        if (at <= previous.at)
-            return; // the clock did not move (or a late reply): keep one point per instant
         const double seconds = double(at - previous.at) / 1000.0;
         const EntityFlow& before = previous.flow;
         Rate rate;
@@ -93,9 +57,17 @@ void CountsHistory::record(Instant at, const EntityCounts& counts, const EntityF
     m_samples.append({at, counts, flow});
     if (m_samples.size() > kCapacity)
         m_samples.removeFirst();
-    if (m_rates.size() > kCapacity - 1)
+    // A rate that ends at (or before) the oldest sample kept has lost its start.
+    while (!m_rates.isEmpty() && m_rates.first().at <= m_samples.first().at)
         m_rates.removeFirst();
     emit sampled();
+}
+
+void CountsHistory::recordError(const Error& error) {
+    if (m_reportedError)
+        return;
+    m_reportedError = true;
+    emit failed(error);
 }
 
 } // namespace hourglass::ui

@@ -1,11 +1,8 @@
 #pragma once
-// One entity's message counts over ENGINE time, for the charts. A real-time timer looks at the
-// engine's (possibly virtual) clock a few times a second; whenever a full sampling interval of
-// engine time has passed since the last sample, it reads Broker::counts through the client and
-// records the counts at the engine instant of that read. So at 60x speed it samples about 60
-// times per real second, with a paused clock it stands still, and after a jump of the clock it
-// records one sample at the new time (no made-up points in between). At most one read is in
-// flight; the history is a bounded ring of the newest samples.
+// One entity's message counts over ENGINE time, for the charts: a bounded ring of the newest
+// samples. It does not read the engine itself: ChartHistories samples every kept entity in one
+// background job and hands each reading to record(), so the Charts tab and presentation mode
+// draw the same history and it keeps growing while the entity is off screen.
 //
 // Throughput comes from the engine's flow counters (Broker::flow: how many messages were sent
 // to, received from, completed, expired and dead-lettered in the entity since the broker
@@ -13,6 +10,14 @@
 // second, is exact. A send and a completion inside one interval both show, which a difference
 // of counts could not tell. A counter that went down (the broker reopened, the entity was
 // created again) is taken as counted from zero in that interval.
+//
+// A jump of the clock BACK (the time toolbar's "Real time" after a fast-forward) makes every
+// sample later than the new instant a reading of a time the engine has not reached (again):
+// those samples are dropped, so that the time axis ends at the engine's now and the line never
+// doubles back over itself. The samples before the new instant stay. No rate is computed across
+// the jump: the flow counters went on counting through the future that was dropped, so a rate
+// from the last kept sample would show a spike that never happened; the throughput line resumes
+// with the next interval.
 
 #include "Broker.h"
 #include "Status.h"
@@ -21,17 +26,13 @@
 #include <QList>
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
 namespace hourglass::ui {
-
-class BrokerClient;
 
 class CountsHistory : public QObject {
     Q_OBJECT
 public:
     static constexpr int kCapacity = 600;
-    static constexpr Millis kDefaultInterval = 1000; // engine milliseconds between samples
 
     struct Sample {
         Instant at = 0; // engine time of the read
@@ -48,36 +49,38 @@ public:
         double deadLettered = 0;
     };
 
-    explicit CountsHistory(BrokerClient& client, QObject* parent = nullptr);
+    // The history of `path` ("ns:orders"), sampled every `engineInterval` engine milliseconds.
+    CountsHistory(const QString& path, Millis engineInterval, QObject* parent = nullptr);
 
-    // Starts a fresh history for this entity ("ns:orders"; empty stops sampling) and reads its
-    // counts at once.
-    void setPath(const QString& path);
     QString path() const { return m_path; }
-    void setInterval(Millis engineInterval) { m_interval = engineInterval; }
     Millis interval() const { return m_interval; }
 
     const QList<Sample>& samples() const { return m_samples; }
-    // One rate per sample after the first (rates()[i] ends at samples()[i + 1]).
+    // One rate per pair of consecutive samples on the same side of every backward jump
+    // (rates().last() ends at samples().last() once two samples follow each other).
     const QList<Rate>& rates() const { return m_rates; }
+
+    // True when a reading at engine time `now` is wanted: none yet, a full interval since the
+    // last one, or the clock went back before it.
+    bool isDue(Instant now) const;
+    // Adds a reading taken at engine time `at` (see the header comment for a backward jump).
+    void record(Instant at, const EntityCounts& counts, const EntityFlow& flow);
+    // A reading failed: says so once (failed), until a reading succeeds again.
+    void recordError(const hourglass::Error& error);
 
 signals:
     void sampled();
     void failed(const hourglass::Error& error);
 
 private:
-    void poll();
-    void record(Instant at, const EntityCounts& counts, const EntityFlow& flow);
+    // Drops what was recorded after `at`; true when anything was.
+    bool dropAfter(Instant at);
 
-    BrokerClient& m_client;
-    QTimer m_timer;
-    QString m_path;
-    Millis m_interval = kDefaultInterval;
+    const QString m_path;
+    const Millis m_interval;
     QList<Sample> m_samples;
     QList<Rate> m_rates;
-    quint64 m_generation = 0; // drops replies meant for a previous path
-    bool m_inFlight = false;
-    bool m_reportedError = false; // one error per path, not one per poll
+    bool m_reportedError = false; // one error until the next good reading, not one per poll
 };
 
 } // namespace hourglass::ui

@@ -1,5 +1,6 @@
 #include "demo/EngineTimeCharts.h"
 
+#include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 
 #include <QCoreApplication>
@@ -8,6 +9,8 @@
 #include <QtCharts/QDateTimeAxis>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
+
+#include <vector>
 
 namespace hourglass::ui::charts {
 
@@ -70,7 +73,7 @@ void addLineSeries(QChart* chart, const QStringList& names) {
         series->setName(name);
         // Markers show where the samples really are: the line between two samples (after a
         // jump of the clock, say) is only a join, not a measurement.
-        series->setPointsVisible(true);
+        series->setPointsVisible(true); // while they stand apart (fitMarkers)
         series->setMarkerSize(4);
         chart->addSeries(series);
         series->attachAxis(x);
@@ -78,14 +81,42 @@ void addLineSeries(QChart* chart, const QStringList& names) {
     }
     QObject::connect(chart, &QGraphicsWidget::geometryChanged, chart,
                      [chart] { fitToWidth(chart); });
+    QObject::connect(chart, &QChart::plotAreaChanged, chart, [chart] { fitMarkers(chart); });
     fitToWidth(chart);
+}
+
+void fitMarkers(QChart* chart) {
+    auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
+    auto* first = qobject_cast<QLineSeries*>(chart->series().value(0));
+    if (!x || !first)
+        return;
+    // Every series has a point at each sample: the first one's gaps are everyone's.
+    const QList<QPointF> points = first->points();
+    std::vector<double> gaps;
+    for (qsizetype i = 1; i < points.size(); ++i)
+        gaps.push_back(points[i].x() - points[i - 1].x());
+    const double span = double(x->max().toMSecsSinceEpoch() - x->min().toMSecsSinceEpoch());
+    const double width = chart->plotArea().width();
+    double usualGap = width; // one sample, or no layout yet: nothing to crowd
+    if (!gaps.empty() && span > 0 && width > 0) {
+        const auto middle = gaps.begin() + std::ptrdiff_t(gaps.size() / 2);
+        std::nth_element(gaps.begin(), middle, gaps.end());
+        usualGap = *middle / span * width;
+    }
+    for (QAbstractSeries* series : chart->series()) {
+        auto* line = static_cast<QLineSeries*>(series);
+        const bool apart = usualGap >= 2 * line->markerSize();
+        if (line->pointsVisible() != apart)
+            line->setPointsVisible(apart);
+    }
 }
 
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
              const QString& valueFormat) {
     auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
-    // At least a second per tick interval, so that "HH:mm:ss" labels never repeat.
-    last = std::max(last, first + std::max(minSpan, Millis(x->tickCount() - 1) * 1000));
+    // At least a second per tick interval, so that "HH:mm:ss" labels never repeat. A short
+    // history widens to the left: the axis always ends at `last`, the engine's now (or close).
+    first = std::min(first, last - std::max(minSpan, Millis(x->tickCount() - 1) * 1000));
     const QString format = last - first > 24 * 3600 * 1000 ? QStringLiteral("MM-dd HH:mm")
                                                            : QStringLiteral("HH:mm:ss");
     if (x->format() != format) {
@@ -102,6 +133,7 @@ void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double 
     // Whole numbers on a small range: one tick per unit, not "0 0 1 1 2" from rounded halves.
     if (valueFormat == QStringLiteral("%.0f") && y->max() < y->tickCount() - 1)
         y->setTickCount(int(y->max()) + 1);
+    fitMarkers(chart); // new points, or a new range
 }
 
 void addCountsSeries(QChart* chart) {
@@ -109,8 +141,9 @@ void addCountsSeries(QChart* chart) {
         chart, {tr("Active"), tr("Scheduled"), tr("Deferred"), tr("Locked"), tr("Dead-lettered")});
 }
 
-void plotCounts(QChart* chart, const CountsHistory& history, Instant now) {
-    const QList<CountsHistory::Sample>& samples = history.samples();
+void plotCounts(QChart* chart, const CountsHistory* history, Instant now) {
+    const QList<CountsHistory::Sample> samples =
+        history ? history->samples() : QList<CountsHistory::Sample>();
     const double highest = plot(chart, samples, [](const CountsHistory::Sample& s) {
         return QList<double>{double(s.counts.active), double(s.counts.scheduled),
                              double(s.counts.deferred), double(s.counts.locked),
@@ -118,7 +151,22 @@ void plotCounts(QChart* chart, const CountsHistory& history, Instant now) {
     });
     const Instant first = samples.isEmpty() ? now : samples.first().at;
     const Instant last = samples.isEmpty() ? now : samples.last().at;
-    fitAxes(chart, first, last, history.interval(), highest, QStringLiteral("%.0f"));
+    fitAxes(chart, first, last, ChartHistories::kInterval, highest, QStringLiteral("%.0f"));
+}
+
+void plotThroughput(QChart* chart, const CountsHistory* history, Instant now) {
+    const QList<CountsHistory::Rate> rates =
+        history ? history->rates() : QList<CountsHistory::Rate>();
+    const double highest = plot(chart, rates, [](const CountsHistory::Rate& r) {
+        return QList<double>{r.sent, r.received, r.completed, r.expired, r.deadLettered};
+    });
+    // The first rate covers the interval that starts at the first sample; the axis ends with
+    // the counts chart's, at the last sample (a jump back leaves no rate there yet).
+    const bool none = !history || history->samples().isEmpty();
+    const Instant first = none ? now : history->samples().first().at;
+    const Instant last = none ? now : history->samples().last().at;
+    fitAxes(chart, first, last, ChartHistories::kInterval, highest,
+            highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
 }
 
 } // namespace hourglass::ui::charts

@@ -28,8 +28,15 @@ void addLineSeries(QChart* chart, const QStringList& names);
 // time labels as the plot's width shows whole.
 void fitToWidth(QChart* chart);
 
+// Markers show where the samples are while they stand apart: when the usual gap between two
+// samples is less than two markers wide on screen (many samples, a narrow chart, or a long
+// join after a jump that squeezes the rest), they hide and the line alone shows the shape.
+// Runs whenever the plot area or the axis range changes.
+void fitMarkers(QChart* chart);
+
 // Fits the axes of a line chart: time from `first` to `last` (at least `minSpan` wide, and a
-// second per tick), values from zero to a round number above `maxValue` (whole ticks for "%.0f").
+// second per tick, widened to the left so that the axis ends at `last`), values from zero to a
+// round number above `maxValue` (whole ticks for "%.0f").
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
              const QString& valueFormat);
 
@@ -61,7 +68,12 @@ enum CountsSeries {
     DeadLetteredSeries
 };
 void addCountsSeries(QChart* chart);
-// Plots every sample of the history; `now` (the engine clock) places the axis before the first.
-void plotCounts(QChart* chart, const CountsHistory& history, Instant now);
+// Plots every sample of the history (none when it is null); `now` (the engine clock) places the
+// axis before the first sample. The axis ends at the last sample, which is the engine's now
+// within one sampling interval: CountsHistory drops the samples a jump back left in the future.
+void plotCounts(QChart* chart, const CountsHistory* history, Instant now);
+// Plots the history's throughput (CountsHistory::rates; none when it is null) from its first
+// sample on.
+void plotThroughput(QChart* chart, const CountsHistory* history, Instant now);
 
 } // namespace hourglass::ui::charts

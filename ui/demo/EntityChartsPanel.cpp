@@ -4,6 +4,7 @@
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
 
@@ -36,7 +37,7 @@ QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation) {
 EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     : QWidget(parent)
     , m_client(client)
-    , m_history(new CountsHistory(client, this))
+    , m_histories(ChartHistories::of(client))
     , m_reasons(new DeadLetterReasonsModel(client, this))
     , m_title(new QLabel(this))
     , m_empty(new QLabel(this))
@@ -93,11 +94,6 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     connect(m_saveAction, &QAction::triggered, this, [this] { askSave({}); });
     addAction(m_saveAction);
 
-    connect(m_history, &CountsHistory::sampled, this, [this] {
-        updateCounts();
-        updateThroughput();
-    });
-    connect(m_history, &CountsHistory::failed, this, &EntityChartsPanel::errorOccurred);
     connect(m_reasons, &DeadLetterReasonsModel::refreshed, this, &EntityChartsPanel::updateReasons);
     connect(&m_client, &BrokerClient::changed, this, &EntityChartsPanel::onChanged);
     setEntity({}, NamespaceTreeModel::NodeKind::Namespace);
@@ -131,7 +127,7 @@ void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeMod
     if (path == m_path && !path.isEmpty())
         return;
     m_path = path;
-    m_history->setPath(m_path);
+    bindHistory();
     m_reasons->setEntityPath(m_path);
     if (qualifiedPath.isEmpty())
         return showEmpty(tr("Select a queue or subscription to chart its messages."));
@@ -143,7 +139,7 @@ void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeMod
                             "subscription to chart it."));
     m_title->setText(tr("%1 \u2014 engine time, one sample per %2 s")
                          .arg(m_path)
-                         .arg(double(m_history->interval()) / 1000.0));
+                         .arg(double(ChartHistories::kInterval) / 1000.0));
     m_stack->setCurrentWidget(m_chartsPage);
     m_saveAction->setEnabled(true);
 }
@@ -171,23 +167,32 @@ void EntityChartsPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+CountsHistory* EntityChartsPanel::history() const {
+    return m_history;
+}
+
+void EntityChartsPanel::bindHistory() {
+    if (m_history)
+        disconnect(m_history, nullptr, this, nullptr);
+    m_history = m_histories.show(this, m_path);
+    if (m_history) {
+        connect(m_history, &CountsHistory::sampled, this, [this] {
+            updateCounts();
+            updateThroughput();
+        });
+        connect(m_history, &CountsHistory::failed, this, &EntityChartsPanel::errorOccurred);
+    }
+    // What was gathered before (another visit, presentation mode) shows at once.
+    updateCounts();
+    updateThroughput();
+}
+
 void EntityChartsPanel::updateCounts() {
-    charts::plotCounts(m_views[0]->chart(), *m_history, m_client.clock().now());
+    charts::plotCounts(m_views[0]->chart(), m_history, m_client.clock().now());
 }
 
 void EntityChartsPanel::updateThroughput() {
-    QChart* chart = m_views[1]->chart();
-    const QList<CountsHistory::Rate>& rates = m_history->rates();
-    const double highest = charts::plot(chart, rates, [](const CountsHistory::Rate& r) {
-        return QList<double>{r.sent, r.received, r.completed, r.expired, r.deadLettered};
-    });
-    const Instant now = m_client.clock().now();
-    const QList<CountsHistory::Sample>& samples = m_history->samples();
-    // The first rate covers the interval that starts at the first sample.
-    const Instant first = samples.isEmpty() ? now : samples.first().at;
-    const Instant last = rates.isEmpty() ? first : rates.last().at;
-    charts::fitAxes(chart, first, last, m_history->interval(), highest,
-                    highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    charts::plotThroughput(m_views[1]->chart(), m_history, m_client.clock().now());
 }
 
 void EntityChartsPanel::updateReasons() {
@@ -219,11 +224,12 @@ void EntityChartsPanel::updateReasons() {
 }
 
 void EntityChartsPanel::onChanged(const ChangeBatch& batch) {
-    // The reasons model follows the dead-letter queue itself; the history polls. Only a deletion
-    // needs the panel: there is nothing left to chart.
+    // The reasons model follows the dead-letter queue itself; ChartHistories samples (and drops
+    // a deleted entity's history). Only a deletion needs the panel: there is nothing left to
+    // chart.
     if (!m_path.isEmpty() && batch.deleted.contains(m_path)) {
         m_path.clear();
-        m_history->setPath({});
+        bindHistory();
         m_reasons->setEntityPath({});
         showEmpty(tr("The entity was deleted."));
     }

@@ -2,10 +2,13 @@
 // Charts of one queue or subscription (issue 4): its counts over time (active, scheduled,
 // deferred, locked, dead-lettered), its throughput per second (sent, received, completed,
 // expired, dead-lettered: Broker::flow), and its dead-letter reasons
-// as horizontal bars. The time axes are ENGINE time (CountsHistory samples the engine's clock),
-// so with a virtual clock the charts move as fast as virtual time does and stand still while it
-// is paused. The reasons come from a DeadLetterReasonsModel, which re-reads them whenever the
-// change feed touches the dead-letter queue.
+// as horizontal bars. The time axes are ENGINE time (ChartHistories samples the engine's clock),
+// so with a virtual clock the charts move as fast as virtual time does, stand still while it is
+// paused, and end at the new instant after a jump either way. The counts and throughput come
+// from the entity's history in the database's ChartHistories: selecting another entity and
+// coming back, or opening presentation mode, shows the history gathered so far. The reasons come
+// from a DeadLetterReasonsModel, which re-reads them whenever the change feed touches the
+// dead-letter queue.
 //
 // Every chart can be saved as a PNG: from its context menu, or all three at once with the
 // panel's "Save charts as PNG..." action (Ctrl+Shift+G, a non-blocking file dialog).
@@ -19,6 +22,7 @@
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 class QAction;
@@ -34,6 +38,7 @@ struct ChangeBatch;
 namespace hourglass::ui {
 
 class BrokerClient;
+class ChartHistories;
 class CountsHistory;
 class DeadLetterReasonsModel;
 
@@ -45,7 +50,8 @@ public:
     void setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind);
     // The entity charted ("ns:orders"), empty when none.
     QString entityPath() const { return m_path; }
-    CountsHistory* history() const { return m_history; }
+    // The history charted (shared with presentation mode), null when none.
+    CountsHistory* history() const;
     // The dead-letter reasons the bars show.
     DeadLetterReasonsModel* reasonsModel() const { return m_reasons; }
 
@@ -68,6 +74,8 @@ private:
     QChartView* addChartView(const QString& objectName, const QString& title);
     void showEmpty(const QString& text);
     void applyChartTheme();
+    // Charts the kept history of m_path (none when it is empty).
+    void bindHistory();
     void updateCounts();
     void updateThroughput();
     void updateReasons();
@@ -77,7 +85,8 @@ private:
     void reportSaved(bool ok, const QString& filePath);
 
     BrokerClient& m_client;
-    CountsHistory* m_history;
+    ChartHistories& m_histories;
+    QPointer<CountsHistory> m_history; // ChartHistories drops a deleted entity's
     QString m_path;
     DeadLetterReasonsModel* m_reasons;
     QLabel* m_title;

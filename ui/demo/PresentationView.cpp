@@ -4,6 +4,7 @@
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
 #include "demo/PresentationCountTiles.h"
@@ -38,7 +39,6 @@ constexpr int kSpacing = 28;
 // The chart's own texts do not follow widget fonts; these are relative to the view's font.
 constexpr double kChartTitleScale = 1.0;
 constexpr double kChartLabelScale = 0.85;
-constexpr Millis kChartInterval = 5000;
 } // namespace
 
 PresentationView::PresentationView(BrokerClient& client, QWidget* parent)
@@ -173,10 +173,6 @@ void PresentationView::buildTable() {
 }
 
 void PresentationView::buildChart() {
-    m_history = new CountsHistory(m_client, this);
-    // A demo runs at 60x or faster: a sample every 5 engine seconds keeps the story of the last
-    // 50 engine minutes in the history's ring, where 1 s would keep only 10.
-    m_history->setInterval(kChartInterval);
     auto* chart = new QChart;
     chart->setTitle(tr("Messages over engine time"));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -188,13 +184,31 @@ void PresentationView::buildChart() {
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setFocusPolicy(Qt::NoFocus);
     applyChartLook();
-    connect(m_history, &CountsHistory::sampled, this,
-            [this] { charts::plotCounts(m_chart->chart(), *m_history, m_client.clock().now()); });
-    connect(m_history, &CountsHistory::failed, this, [this](const Error& error) {
-        // A missing entity has its own empty state; anything else is worth a word.
-        if (error.code != ErrorCode::MessagingEntityNotFound)
-            emit errorOccurred(error);
-    });
+}
+
+CountsHistory* PresentationView::history() const {
+    return m_history;
+}
+
+void PresentationView::bindHistory(const QString& entity) {
+    if (m_history)
+        disconnect(m_history, nullptr, this, nullptr);
+    // The Charts tab's history of the same entity, samples of the same interval: the room sees
+    // what the explorer gathered before presentation mode opened.
+    m_history = ChartHistories::of(m_client).show(this, entity);
+    if (m_history) {
+        connect(m_history, &CountsHistory::sampled, this, &PresentationView::plotHistory);
+        connect(m_history, &CountsHistory::failed, this, [this](const Error& error) {
+            // A missing entity has its own empty state; anything else is worth a word.
+            if (error.code != ErrorCode::MessagingEntityNotFound)
+                emit errorOccurred(error);
+        });
+    }
+    plotHistory();
+}
+
+void PresentationView::plotHistory() {
+    charts::plotCounts(m_chart->chart(), m_history, m_client.clock().now());
 }
 
 void PresentationView::applyChartLook() {
@@ -220,6 +234,7 @@ void PresentationView::applyChartLook() {
         line->setMarkerSize(7);
     }
     charts::fitToWidth(chart); // the larger legend font may no longer fit in one row
+    charts::fitMarkers(chart); // larger markers need more room
 }
 
 void PresentationView::showEvent(QShowEvent* event) {
@@ -276,7 +291,7 @@ void PresentationView::setEntity(const QString& qualifiedPath, Kind kind) {
     m_header->setTitle(m_path.isEmpty() ? tr("Presentation") : name,
                        m_path.isEmpty() ? QString() : kindLine);
     m_messages->setPath(holds ? m_path : QString());
-    m_history->setPath(m_entity);
+    bindHistory(m_entity);
     m_tableEmpty->setText(kind == Kind::DeadLetterQueue
                               ? tr("No dead-lettered messages in %1").arg(name)
                               : tr("No messages in %1").arg(name));
@@ -303,7 +318,7 @@ void PresentationView::showGone(const QString& text) {
     m_missing = true;
     m_tiles->clear();
     m_messages->setPath({});
-    m_history->setPath({});
+    bindHistory({});
     showMissing(text);
 }
 

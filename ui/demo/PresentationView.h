@@ -3,8 +3,9 @@
 // toolbars, tree or status bar: the entity's name and the engine clock in large type
 // (PresentationHeader), its five counts as big tiles (PresentationCountTiles), its messages with
 // live countdowns (MessageListModel + CountdownDelegate + CountdownTicker, only the columns a room
-// needs) and its counts over engine time (the Charts tab's counts chart: EngineTimeCharts over a
-// CountsHistory). Everything uses a font about 1.6x the application's.
+// needs) and its counts over engine time (the Charts tab's counts chart: EngineTimeCharts over
+// the entity's CountsHistory from the database's ChartHistories, so the chart opens with the
+// history the Charts tab gathered). Everything uses a font about 1.6x the application's.
 //
 // Keys: Esc asks to leave (exitRequested), Left/Right (or PageUp/PageDown) step to the previous
 // or next queue or subscription of the namespace, Space pauses or plays a VirtualClock as the
@@ -24,6 +25,7 @@
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 class QAction;
@@ -65,7 +67,8 @@ public:
     void setClockBadge(const QString& badge);
 
     MessageListModel* messageModel() const { return m_messages; }
-    CountsHistory* history() const { return m_history; }
+    // The history charted (shared with the Charts tab), null when none.
+    CountsHistory* history() const;
     QList<QAction*> actions() const { return {m_exit, m_previous, m_next, m_playPause}; }
 
 signals:
@@ -82,6 +85,9 @@ private:
     void buildTable();
     void buildChart();
     void applyChartLook();
+    // Charts the kept history of `entity` (none when it is empty).
+    void bindHistory(const QString& entity);
+    void plotHistory();
     void showMissing(const QString& text);
     void updateHint();
     // The entity does not exist (any more): stop reading it and say so.
@@ -113,7 +119,7 @@ private:
     QLabel* m_tableEmpty = nullptr;
     MessageListModel* m_messages = nullptr;
     CountdownTicker* m_ticker = nullptr;
-    CountsHistory* m_history = nullptr;
+    QPointer<CountsHistory> m_history; // ChartHistories drops a deleted entity's
     QChartView* m_chart = nullptr;
     QAction* m_exit = nullptr;
     QAction* m_previous = nullptr;

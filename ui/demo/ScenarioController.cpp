@@ -19,6 +19,7 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <algorithm>
 #include <utility>
 
 namespace hourglass::ui {
@@ -140,7 +141,9 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed) {
     if (wasHidden) {
         // Room for the step texts, taken from the message workspace rather than the tree: once
         // the dock has its place, the tree gets back a width that shows its names and counts.
-        m_window.resizeDocks({m_dock}, {420}, Qt::Horizontal);
+        // A third of the window at most, so that a 1024-pixel window keeps room for the tree.
+        m_window.resizeDocks({m_dock}, {std::clamp(m_window.width() / 3, 280, 420)},
+                             Qt::Horizontal);
         QTimer::singleShot(0, this, [this] {
             auto* split = m_window.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
             if (!split || split->sizes().size() != 2)

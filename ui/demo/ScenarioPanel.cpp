@@ -150,12 +150,17 @@ QWidget* ScenarioPanel::buildControls() {
     row->addWidget(toolButton(m_restart, QStringLiteral("scenarioRestart")));
     row->addWidget(m_speed);
     row->addStretch(1);
-    row->addWidget(m_progress);
+    // The engine time beside the timeline rather than after the buttons: the dock stays narrow
+    // enough to leave the tree its room in a 1024-pixel window.
+    auto* time = new QHBoxLayout;
+    time->setContentsMargins(0, 0, 0, 0);
+    time->addWidget(m_timeline, 1, Qt::AlignVCenter);
+    time->addWidget(m_progress);
     auto* box = new QWidget;
     auto* column = new QVBoxLayout(box);
     column->setContentsMargins(0, 0, 0, 0);
     column->addLayout(row);
-    column->addWidget(m_timeline);
+    column->addLayout(time);
     return box;
 }
 

@@ -20,6 +20,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace hourglass::ui {
@@ -145,7 +146,7 @@ void TimeControlBar::buildControls() {
     m_jumpBy->lineEdit()->setMaximumWidth(m_jumpBy->fontMetrics().averageCharWidth() * 10);
     // A toolbar hands spare width to expanding widgets; the field needs only its own.
     m_jumpBy->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
-    m_jumpBy->setToolTip(tr("How far \"Jump ahead\" moves the clock (ISO-8601, e.g. PT5M)"));
+    m_jumpBy->setToolTip(tr("How far \"Jump ahead\" moves the clock (e.g. 5m, 1h30m, 1d or PT5M)"));
     connect(m_jumpBy, &DurationEdit::durationEdited, this, [this] { refresh(); });
     connect(m_jumpBy->lineEdit(), &QLineEdit::returnPressed, this, [this] { m_jump->trigger(); });
 
@@ -200,6 +201,7 @@ void TimeControlBar::refresh() {
         m_iconShowsPaused = int(paused);
         m_playPause->setIcon(
             themedStandardIcon(this, paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+        keepPlayPauseWidth();
     }
     const int index = m_speed->findData(clock->speed());
     if (index >= 0 && index != m_speed->currentIndex()) {
@@ -209,7 +211,25 @@ void TimeControlBar::refresh() {
     }
 }
 
+void TimeControlBar::keepPlayPauseWidth() {
+    // "Pause" is wider than "Play": sized to the wider word, the button does not push the speed
+    // box, the jump field and Real time sideways (from under the pointer) at every toggle.
+    auto* button = qobject_cast<QToolButton*>(widgetForAction(m_playPause));
+    if (!button)
+        return;
+    // QToolButton sizes its text with QFontMetrics::size(); only that part differs between the
+    // two words, icon and margins are the same.
+    const QFontMetrics metrics(button->font());
+    const auto textWidth = [&metrics](const QString& text) {
+        return metrics.size(Qt::TextShowMnemonic, text).width();
+    };
+    const int widest = std::max(textWidth(tr("Pause")), textWidth(tr("Play")));
+    button->setFixedWidth(button->sizeHint().width() - textWidth(m_playPause->text()) + widest);
+}
+
 void TimeControlBar::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        m_iconShowsPaused = -1; // measure the button again in the new font
     if (event->type() == QEvent::PaletteChange) {
         m_iconShowsPaused = -1; // tint again in the new theme's colour
         refresh();

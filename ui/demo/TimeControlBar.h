@@ -74,6 +74,7 @@ private:
     void backToRealTime();
     void updateBadge(VirtualClock* clock, Instant now);
     void updateEnabled(VirtualClock* clock);
+    void keepPlayPauseWidth();
 
     BrokerClient& m_client;
     QTimer* m_refreshTimer;

@@ -36,6 +36,13 @@ QString kindWord(EntityKind kind) {
     }
     return QObject::tr("entity");
 }
+
+// The same check the engine makes when it creates the entity (parseEntityPath), run before the
+// call so that a bad name is flagged while it is typed, not after Create.
+Result<void> checkEntityName(EntityKind kind, const QString& name) {
+    return kind == EntityKind::Subscription ? validateSubscriptionName(name)
+                                            : validateQueueOrTopicPath(name);
+}
 } // namespace
 
 EntityDialog* EntityDialog::forCreate(BrokerClient& client, EntityKind kind,
@@ -63,6 +70,7 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
     , m_namespace(namespaceName)
     , m_path(path)
     , m_name(new QLineEdit(this))
+    , m_nameError(makeInlineErrorLabel(QStringLiteral("entityNameError"), this))
     , m_form(new EntityPropertyForm(this))
     , m_error(makeInlineErrorLabel(QStringLiteral("entityDialogError"), this)) {
     setObjectName(QStringLiteral("entityDialog"));
@@ -86,6 +94,8 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
         header->addRow(tr("Topic"), topic);
     }
     header->addRow(mode == Mode::Create ? tr("Name") : tr("Path"), m_name);
+    if (mode == Mode::Create)
+        connect(m_name, &QLineEdit::textChanged, this, &EntityDialog::checkName);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
@@ -98,6 +108,10 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
+    // Right under the name, in the dialog's own column: a form layout would close the row of the
+    // hidden label, and the dialog would jump as the name's problem comes and goes.
+    if (mode == Mode::Create)
+        layout->addWidget(m_nameError);
     layout->addWidget(m_form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
@@ -175,16 +189,42 @@ void EntityDialog::onLoaded(const Loaded& loaded) {
     targets.removeAll(m_path); // E3: not itself
     m_form->setForwardTargets(targets);
     m_form->setEnabled(true);
-    m_ok->setEnabled(true);
+    m_loaded = true;
+    updateOk();
     // A topic has fewer rows than the queue form the dialog opened with: fit them, once the
     // layouts have taken the hidden rows out (their requests are posted, not immediate).
     QTimer::singleShot(0, this, [this] { adjustSize(); });
-    m_loaded = true;
+}
+
+void EntityDialog::checkName() {
+    const QString name = m_name->text().trimmed();
+    // An empty field is where every name starts: Create waits without a red line.
+    const Result<void> valid = name.isEmpty() ? Result<void>() : checkEntityName(m_kind, name);
+    markInvalid(m_name, !valid);
+    if (!valid)
+        m_nameError->setText(valid.error().description);
+    m_nameError->setVisible(!valid);
+    updateOk();
+}
+
+void EntityDialog::updateOk() {
+    bool nameOk = true;
+    QString why;
+    if (m_mode == Mode::Create) {
+        const QString name = m_name->text().trimmed();
+        nameOk = !name.isEmpty() && checkEntityName(m_kind, name).ok();
+        if (name.isEmpty())
+            why = tr("Type a name first");
+        else if (!nameOk)
+            why = m_nameError->text();
+    }
+    m_ok->setEnabled(m_loaded && !m_submitting && nameOk);
+    m_ok->setToolTip(why);
 }
 
 void EntityDialog::submit() {
-    if (!m_loaded)
-        return;
+    if (!m_loaded || !m_ok->isEnabled())
+        return; // Return pressed in a field while Create is off
     // The form already shows the validator's message next to the field it names.
     if (const auto valid = m_form->validate(); !valid) {
         m_error->hide();
@@ -194,7 +234,8 @@ void EntityDialog::submit() {
     const EntityKind kind = m_kind;
     const QString path = qualifiedPath(m_namespace, targetPath());
     const EntityProperties properties = m_form->properties();
-    m_ok->setEnabled(false); // one engine call at a time
+    m_submitting = true;
+    updateOk();
     m_client.call(
         this,
         [mode, kind, path, properties](Broker& broker) -> Result<EntityInfo> {
@@ -211,7 +252,8 @@ void EntityDialog::submit() {
             return makeError(ErrorCode::GeneralError, QStringLiteral("unknown entity kind"));
         },
         [this](const Result<EntityInfo>& result) {
-            m_ok->setEnabled(true);
+            m_submitting = false;
+            updateOk();
             if (!result) {
                 showError(result.error());
                 return;

@@ -5,10 +5,13 @@
 // form with the engine's validator, then runs the engine call; a refusal (a bad bound, a name
 // that exists, a forwarding target that does not) is shown inline with its code and description
 // and the dialog stays open with the values kept. Success closes it.
+// A new entity's name is checked as it is typed, with the engine's own rules (EntityPath.h, E2):
+// until it passes, Create is off and the reason shows under the name.
 //
 // Open it with open() (non-blocking). Object names: "entityDialog", "entityName" (the path or
-// subscription name; read-only when editing), "entityTopic" (subscriptions), the property fields
-// of EntityPropertyForm, "entityDialogError", "entityDialogOk", "entityDialogCancel".
+// subscription name; read-only when editing), "entityNameError", "entityTopic" (subscriptions),
+// the property fields of EntityPropertyForm, "entityDialogError", "entityDialogOk",
+// "entityDialogCancel".
 
 #include "common/BrokerClient.h"
 
@@ -52,6 +55,9 @@ private:
     void onLoaded(const Loaded& loaded);
     void submit();
     void showError(const Error& error);
+    // The typed name against E2: tints the field, shows or clears the reason, sets Create.
+    void checkName();
+    void updateOk();
     QString targetPath() const; // the unqualified path the engine call names
 
     BrokerClient& m_client;
@@ -60,7 +66,9 @@ private:
     QString m_namespace;
     QString m_path; // Edit: the entity; Create: the topic of a new subscription
     bool m_loaded = false;
+    bool m_submitting = false; // an engine call is under way: one at a time
     QLineEdit* m_name;
+    QLabel* m_nameError;
     EntityPropertyForm* m_form;
     QLabel* m_error;
     QPushButton* m_ok;

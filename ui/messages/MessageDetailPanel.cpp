@@ -115,6 +115,7 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     setObjectName(QStringLiteral("messageDetail"));
     m_empty->setObjectName(QStringLiteral("detailEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
     m_error->setObjectName(QStringLiteral("detailError"));
     m_error->setAlignment(Qt::AlignCenter);
     m_error->setWordWrap(true);
@@ -180,6 +181,21 @@ void MessageDetailPanel::showMessage(const QString& qualifiedPath, qint64 sequen
     request(ViewChoice::Best);
 }
 
+void MessageDetailPanel::follow(const std::optional<MessageRef>& message) {
+    if (message == shown())
+        return;
+    if (message)
+        showMessage(message->path, message->sequenceNumber);
+    else
+        clear();
+}
+
+std::optional<MessageRef> MessageDetailPanel::shown() const {
+    if (m_path.isEmpty())
+        return std::nullopt;
+    return MessageRef{m_path, m_sequenceNumber};
+}
+
 void MessageDetailPanel::request(ViewChoice choice) {
     const quint64 generation = ++m_generation;
     m_client.call(
@@ -216,6 +232,8 @@ void MessageDetailPanel::clear() {
     m_application->setRowCount(0);
     m_body->clear();
     m_error->clear();
+    m_empty->setText(tr("Select a message"));
+    m_empty->setToolTip(QString());
     m_pages->setCurrentIndex(EmptyPage);
 }
 
@@ -258,14 +276,17 @@ void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choic
 void MessageDetailPanel::showError(const Error& error) {
     m_message.reset();
     // A message that was shown and then settled, expired or moved is the everyday case during a
-    // demo: say so in words first, and keep the engine's code for those who look for it.
-    if (error.code == ErrorCode::MessageNotFound)
-        m_error->setText(tr("Message %1 is not in %2 (any more): it may have been completed, "
-                            "received and deleted, expired or moved.\n\n%3")
+    // demo, not a fault: the empty state says so in words, the code only in its tooltip.
+    if (error.code == ErrorCode::MessageNotFound) {
+        m_empty->setText(tr("Message %1 is no longer in %2: it was completed, received, expired "
+                            "or moved.")
                              .arg(m_sequenceNumber)
-                             .arg(m_path, error.toString()));
-    else
-        m_error->setText(error.toString());
+                             .arg(m_path));
+        m_empty->setToolTip(error.toString());
+        m_pages->setCurrentIndex(EmptyPage);
+        return;
+    }
+    m_error->setText(error.toString());
     m_pages->setCurrentIndex(ErrorPage);
 }
 

@@ -3,14 +3,16 @@
 // and its body as text, pretty-printed JSON or XML, or hex, with buttons that copy the body and
 // the properties. The message (with its body) is read off the GUI thread through the
 // BrokerClient; a generation token drops replies that a newer showMessage() or clear() replaced.
-// Errors (the message is gone: MessageNotFound) appear inline with the engine's code. When the
-// engine reports that the shown message's path changed (a lock taken, a settlement), the panel
-// reads the message again and keeps the body view the user chose.
+// A message that is no longer there (completed, expired, moved: MessageNotFound) is the
+// everyday case, said calmly in the empty state; other errors appear inline with the engine's
+// code. When the engine reports that the shown message's path changed (a lock taken, a
+// settlement), the panel reads the message again and keeps the body view the user chose.
 
 #include "ChangeFeed.h"
 #include "Message.h"
 #include "Status.h"
 #include "common/BodyFormatter.h"
+#include "common/CurrentMessage.h"
 
 #include <QWidget>
 
@@ -36,6 +38,11 @@ public:
     void showMessage(const QString& qualifiedPath, qint64 sequenceNumber);
     // Back to the empty state; a reply still under way is dropped.
     void clear();
+    // Shows `message` unless it is the one shown already (no second read); none clears. The
+    // workspace calls it with the selected row of the visible tab whenever that may change.
+    void follow(const std::optional<MessageRef>& message);
+    // The message shown or loading; none in the empty state.
+    std::optional<MessageRef> shown() const;
 
     // The "Name: value" lines that copyProperties puts on the clipboard.
     QString propertiesText() const;

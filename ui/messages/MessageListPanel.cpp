@@ -274,8 +274,7 @@ void MessageListPanel::showMode(bool filtered) {
 
 void MessageListPanel::connectSelection() {
     QItemSelectionModel* selection = m_view->selectionModel();
-    connect(selection, &QItemSelectionModel::currentRowChanged, this,
-            &MessageListPanel::onCurrentRowChanged);
+    watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(selection, &QItemSelectionModel::selectionChanged, m_actions,
             &MessageListActions::updateEnabled);
     connect(selection, &QItemSelectionModel::selectionChanged, this,
@@ -292,14 +291,17 @@ void MessageListPanel::prefetchSelection() {
     m_prefetch->invalidate(selected > 0 && selection.inHand().size() != selected);
 }
 
-void MessageListPanel::onCurrentRowChanged(const QModelIndex& current) {
+std::optional<MessageRef> MessageListPanel::currentMessage() const {
+    const QModelIndex current = selectedCurrentIndex(*m_view);
     if (!current.isValid())
-        return;
+        return std::nullopt;
+    // Null while the row's page is still being read: the page's arrival asks again.
     const QVariant seq = m_view->model()
                              ->index(current.row(), MessageListModel::SequenceNumberColumn)
                              .data(Qt::UserRole);
-    if (seq.isValid())
-        emit messageSelected(m_model->path(), seq.toLongLong());
+    if (!seq.isValid())
+        return std::nullopt;
+    return MessageRef{m_model->path(), seq.toLongLong()};
 }
 
 void MessageListPanel::onCountdownsDue(int firstRow, int lastRow) {

@@ -16,6 +16,7 @@
 // "bulkProgress", "bulkCancel"; the delete confirmation "confirmDeleteMessages").
 
 #include "Status.h"
+#include "common/CurrentMessage.h"
 #include "messages/MessageFilterBar.h"
 #include "messages/MessageMatcher.h"
 #include "messages/MessageSelection.h"
@@ -24,6 +25,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -75,6 +77,8 @@ public:
     // the windowed list).
     using SelectedRow = SelectedMessage;
     QList<SelectedRow> selectedRows() const;
+    // The message of the selected current row, when it is loaded (common/CurrentMessage.h).
+    std::optional<MessageRef> currentMessage() const;
     // How many rows are selected, loaded or not.
     qint64 selectedRowCount() const;
     // The sequence numbers of every selected row, in row order. Rows of the windowed list that
@@ -83,8 +87,8 @@ public:
     void resolveSelection(QObject* context, std::function<void(Result<QList<qint64>>)> done) const;
 
 signals:
-    // The current row changed to a loaded message of the path.
-    void messageSelected(const QString& qualifiedPath, qint64 sequenceNumber);
+    // What currentMessage() answers may have changed.
+    void currentMessageChanged();
     void errorOccurred(const hourglass::Error& error);
     void statusMessage(const QString& text);
 
@@ -95,7 +99,6 @@ private:
     void connectSelection();
     // Starts reading the selection's rows that are not loaded, for a drag.
     void prefetchSelection();
-    void onCurrentRowChanged(const QModelIndex& current);
     void onCountdownsDue(int firstRow, int lastRow);
     void removeMatches(const QList<qint64>& sequenceNumbers);
     void updateFilterStatus();

@@ -98,15 +98,17 @@ PeekPanel::PeekPanel(BrokerClient& client, QWidget* parent)
     connect(ticker, &CountdownTicker::visibleRowsDue, this,
             [this](int, int) { m_model->refreshCountdowns(0, m_model->rowCount() - 1); });
     ticker->start();
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (!current.isValid())
-                    return;
-                const int row = m_sort->mapToSource(current).row();
-                emit messageSelected(m_path, m_model->messageAt(row).sequenceNumber);
-            });
+    watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(&m_client, &BrokerClient::changed, this, &PeekPanel::onChanged);
     updateState();
+}
+
+std::optional<MessageRef> PeekPanel::currentMessage() const {
+    const QModelIndex current = selectedCurrentIndex(*m_view);
+    if (!current.isValid())
+        return std::nullopt;
+    const int row = m_sort->mapToSource(current).row();
+    return MessageRef{m_path, m_model->messageAt(row).sequenceNumber};
 }
 
 void PeekPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {

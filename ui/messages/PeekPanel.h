@@ -12,9 +12,12 @@
 
 #include "ChangeFeed.h"
 #include "Status.h"
+#include "common/CurrentMessage.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -51,11 +54,14 @@ public:
     QSortFilterProxyModel* sortModel() const { return m_sort; }
     QTableView* view() const { return m_view; }
     QList<QAction*> actions() const { return m_actions; }
+    // The message of the selected current row (common/CurrentMessage.h).
+    std::optional<MessageRef> currentMessage() const;
 
 signals:
     void errorOccurred(const hourglass::Error& error);
     void statusMessage(const QString& text);
-    void messageSelected(const QString& qualifiedPath, qint64 sequenceNumber);
+    // What currentMessage() answers may have changed.
+    void currentMessageChanged();
 
 private:
     void peekFrom(qint64 fromSequenceNumber);

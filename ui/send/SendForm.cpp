@@ -173,7 +173,7 @@ void SendForm::buildLayout() {
     QLineEdit* messageId = m_textFields.front().first;
     messageId->setPlaceholderText(tr("a fresh id per message"));
     messageId->setMaxLength(128); // Service Bus refuses longer message ids
-    m_timeToLive = addLine("sendTimeToLive", tr("entity default, e.g. PT10M or P1D"));
+    m_timeToLive = addLine("sendTimeToLive", tr("entity default, e.g. 10m, 1h30m or 1d"));
 
     auto* bodyBox = new QGroupBox(tr("Body"), this);
     auto* fileRow = new QHBoxLayout;
@@ -229,10 +229,10 @@ Result<std::optional<Millis>> SendForm::timeToLive() const {
     if (text.isEmpty())
         return std::optional<Millis>(); // the entity's default (T3)
     QString why;
-    const auto parsed = parseIsoDuration(text, &why);
+    const auto parsed = parseHumanDuration(text, &why);
     if (!parsed)
-        return invalid(tr("the time to live '%1' is not an ISO-8601 duration such as PT10M or "
-                          "P1D (%2).")
+        return invalid(tr("the time to live '%1' is not a duration such as 10m, 1h30m or PT10M "
+                          "(%2).")
                            .arg(text, why));
     if (*parsed <= 0)
         return invalid(tr("the time to live must be longer than zero."));
@@ -248,8 +248,14 @@ void SendForm::updateTimeToLiveText() {
         m_timeToLiveText->setText(tr("not a duration"));
     else if (!ttl.value())
         m_timeToLiveText->setText(tr("entity default"));
-    else
-        m_timeToLiveText->setText(QStringLiteral("= %1").arg(shortDuration(*ttl.value())));
+    else {
+        // ISO typed: its readable form; anything else: the ISO-8601 form it was understood as.
+        const Millis value = *ttl.value();
+        const QString iso = formatIsoDuration(value);
+        const bool typedIso = m_timeToLive->text().trimmed().compare(iso, Qt::CaseInsensitive) == 0;
+        m_timeToLiveText->setText(QStringLiteral("= %1").arg(
+            value == kInfinite || typedIso ? shortDuration(value) : iso));
+    }
 }
 
 Millis SendForm::relativeOffset() const {

@@ -1,9 +1,10 @@
 #pragma once
 // The fields of the send dialog: a body (typed, or the bytes of a file), the content type, every
-// system property a sender sets (OutgoingMessage), the TimeToLive as ISO-8601 with its readable
-// form, a schedule, typed application properties and a repeat count. prepare() turns them into a
-// message, refusing bad input (a TTL that does not parse, a property value that is not of its
-// type) with a reason before anything reaches the engine.
+// system property a sender sets (OutgoingMessage), the TimeToLive as people type it ("10m",
+// "1h30m", "PT10M": parseHumanDuration) with the form it understood beside it, a schedule, typed
+// application properties and a repeat count. prepare() turns them into a message, refusing bad
+// input (a TTL that does not parse, a property value that is not of its type) with a reason before
+// anything reaches the engine.
 //
 // The schedule is "in N seconds/minutes/hours/days" or "at" a UTC date and time, both on the
 // engine's clock (which may be virtual), never the wall clock.

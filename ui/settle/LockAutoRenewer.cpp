@@ -1,6 +1,7 @@
 #include "settle/LockAutoRenewer.h"
 
 #include "common/BrokerClient.h"
+#include "common/DurationText.h"
 #include "settle/HeldLocks.h"
 
 namespace hourglass::ui {
@@ -14,16 +15,22 @@ LockAutoRenewer::LockAutoRenewer(BrokerClient& client, HeldLocks& locks, QObject
 }
 
 std::optional<Millis> LockAutoRenewer::parseDuration(const QString& text, QString* why) {
+    // A bare number has always meant minutes here (the field's tooltip says so).
     bool isNumber = false;
     const double minutesValue = text.trimmed().toDouble(&isNumber);
     if (isNumber && minutesValue > 0)
         return Millis(minutesValue * double(minutes(1)));
-    const auto parsed = parseIsoDuration(text.trimmed(), why);
-    if (parsed && *parsed > 0)
+    const auto parsed = parseHumanDuration(text, why);
+    if (parsed && *parsed > 0 && *parsed != kInfinite)
         return parsed;
     if (why && parsed)
-        *why = tr("the duration must be more than zero");
+        *why = *parsed == kInfinite ? tr("auto-renew needs an end; choose a duration")
+                                    : tr("the duration must be more than zero");
     return std::nullopt;
+}
+
+void LockAutoRenewer::restrictTo(const QList<qint64>& sequenceNumbers) {
+    m_scope = QSet<qint64>(sequenceNumbers.cbegin(), sequenceNumbers.cend());
 }
 
 void LockAutoRenewer::start(Millis duration) {
@@ -35,6 +42,7 @@ void LockAutoRenewer::start(Millis duration) {
 void LockAutoRenewer::stop() {
     ++m_generation; // renewals under way may be for locks of an entity the panel left
     m_inFlight.clear();
+    m_reportedLost.clear();
     if (!m_timer.isActive())
         return;
     m_timer.stop();
@@ -47,10 +55,22 @@ void LockAutoRenewer::check() {
         stop();
         return;
     }
+    if (m_scope) {
+        // A lock in our care that is no longer held ran out (or was refused): say so once.
+        for (qint64 sequenceNumber : std::as_const(*m_scope)) {
+            if (m_locks.contains(sequenceNumber) &&
+                m_locks.status(sequenceNumber) == HeldLocks::Status::Lost &&
+                !m_reportedLost.contains(sequenceNumber)) {
+                m_reportedLost.insert(sequenceNumber);
+                emit lockLost(sequenceNumber);
+            }
+        }
+    }
     // Renewing at a third left leaves two thirds of the span for the reply to come back.
     const Millis threshold = m_locks.lockDuration() / 3;
     for (qint64 sequenceNumber : m_locks.held()) {
-        if (m_inFlight.contains(sequenceNumber) ||
+        if ((m_scope && !m_scope->contains(sequenceNumber)) ||
+            m_inFlight.contains(sequenceNumber) ||
             m_locks.lockedUntil(sequenceNumber) - now >= threshold)
             continue;
         m_inFlight.insert(sequenceNumber);

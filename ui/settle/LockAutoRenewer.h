@@ -5,6 +5,9 @@
 // wall clock, so it follows a VirtualClock that is moved ahead or sped up. Renewals go through
 // the BrokerClient; one per lock is in flight at a time.
 //
+// The Lock panel's renewer covers every held lock for a chosen duration; a settle dialog's covers
+// only the locks it settles, for as long as it is open (restrictTo, then start(kInfinite)).
+//
 // Threads: GUI thread only.
 
 #include "Status.h"
@@ -28,11 +31,14 @@ public:
 
     LockAutoRenewer(BrokerClient& client, HeldLocks& locks, QObject* parent = nullptr);
 
-    // How long to auto-renew, as typed: an ISO-8601 duration ("PT10M") or a number of minutes
-    // ("5", "1.5"). Nullopt (and why in *why) for anything else or for zero.
+    // How long to auto-renew, as typed: any duration parseHumanDuration reads ("10m", "1h30m",
+    // "PT10M") or a number of minutes ("5", "1.5"). Nullopt (and why in *why) for anything else,
+    // for zero and for infinite.
     static std::optional<Millis> parseDuration(const QString& text, QString* why = nullptr);
 
-    // Switches auto-renew on for `duration` from now (engine clock).
+    // Renews only these locks from now on (by default, every lock the panel holds).
+    void restrictTo(const QList<qint64>& sequenceNumbers);
+    // Switches auto-renew on for `duration` from now (engine clock); kInfinite: until stop().
     void start(Millis duration);
     void stop();
     bool isActive() const { return m_timer.isActive(); }
@@ -44,6 +50,9 @@ public:
 signals:
     void renewed(qint64 sequenceNumber, hourglass::Instant lockedUntil);
     void renewFailed(qint64 sequenceNumber, const hourglass::Error& error);
+    // A lock in the renewer's care is lost (it ran out before a renewal, or a renewal was
+    // refused with MessageLockLost); said once per lock.
+    void lockLost(qint64 sequenceNumber);
     // Auto-renew went off: the chosen duration passed, or stop() was called.
     void stopped();
 
@@ -53,6 +62,8 @@ private:
     QTimer m_timer;
     Instant m_until = 0;
     QSet<qint64> m_inFlight;
+    std::optional<QSet<qint64>> m_scope; // nullopt: every held lock
+    QSet<qint64> m_reportedLost;
     quint64 m_generation = 0; // bumped by stop(): drops the replies of earlier renewals
 };
 

@@ -85,11 +85,7 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     connect(m_locks, &QAbstractItemModel::rowsInserted, this, &LockPanel::updateState);
     connect(m_locks, &QAbstractItemModel::rowsRemoved, this, &LockPanel::updateState);
     connect(m_locks, &QAbstractItemModel::modelReset, this, &LockPanel::updateState);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (current.isValid())
-                    emit messageSelected(m_path, m_locks->sequenceNumberAt(current.row()));
-            });
+    watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(m_settler, &LockSettler::result, this, &LockPanel::showResult);
     connect(m_settler, &LockSettler::failed, this, &LockPanel::showError);
     connect(m_settler, &LockSettler::deferred, this,
@@ -189,7 +185,8 @@ QWidget* LockPanel::buildDeferredRow() {
     m_autoRenew->setObjectName(QStringLiteral("lockAutoRenew"));
     m_autoRenewFor = new QLineEdit(QStringLiteral("PT5M"), row);
     m_autoRenewFor->setObjectName(QStringLiteral("lockAutoRenewFor"));
-    m_autoRenewFor->setToolTip(tr("ISO-8601 duration (PT10M) or a number of minutes"));
+    m_autoRenewFor->setToolTip(
+        tr("How long to keep renewing: e.g. 10m, 1h30m, PT10M, or a number of minutes"));
     m_autoRenewFor->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("PT10M30S")) +
                                     16);
     connect(m_autoRenew, &QCheckBox::toggled, this, &LockPanel::toggleAutoRenew);
@@ -353,6 +350,14 @@ void LockPanel::toggleAutoRenew(bool on) {
     }
     m_renewer->start(*duration);
     showResult(tr("Auto-renewing held locks until %1.").arg(formatInstant(m_renewer->until())));
+}
+
+std::optional<MessageRef> LockPanel::currentMessage() const {
+    const QModelIndex current = selectedCurrentIndex(*m_view);
+    if (!current.isValid())
+        return std::nullopt;
+    const qint64 sequenceNumber = m_locks->sequenceNumberAt(current.row());
+    return MessageRef{m_locks->lockRef(sequenceNumber).entityPath, sequenceNumber};
 }
 
 void LockPanel::showResult(const QString& text) {

@@ -18,10 +18,13 @@
 // "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel").
 
 #include "Broker.h"
+#include "common/CurrentMessage.h"
 #include "settle/LockSettler.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QAction;
 class QCheckBox;
@@ -53,11 +56,14 @@ public:
     QTableView* view() const { return m_view; }
     LockAutoRenewer* autoRenewer() const { return m_renewer; }
     QList<QAction*> actions() const;
+    // The message of the selected current row (common/CurrentMessage.h).
+    std::optional<MessageRef> currentMessage() const;
 
 signals:
     void errorOccurred(const hourglass::Error& error);
     void statusMessage(const QString& text);
-    void messageSelected(const QString& qualifiedPath, qint64 sequenceNumber);
+    // What currentMessage() answers may have changed.
+    void currentMessageChanged();
 
 private:
     using Settle = LockSettler::Settle;

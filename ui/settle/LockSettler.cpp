@@ -4,6 +4,7 @@
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
 #include "settle/HeldLocks.h"
+#include "settle/LockAutoRenewer.h"
 #include "settle/LockBulkRun.h"
 #include "settle/SettleDialog.h"
 
@@ -66,6 +67,18 @@ void LockSettler::run(Settle kind, const QList<qint64>& sequenceNumbers, QWidget
                                                     : SettleDialog::Kind::DeadLetter;
     auto* dialog = new SettleDialog(dialogKind, int(sequenceNumbers.size()), dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Reading the dialog and typing a reason can outlast a short lock: the dialog's locks are
+    // renewed while it is open, and no longer once it closes (the renewer is the dialog's).
+    auto* keepAlive = new LockAutoRenewer(m_client, m_locks, dialog);
+    keepAlive->restrictTo(sequenceNumbers);
+    connect(keepAlive, &LockAutoRenewer::lockLost, dialog, &SettleDialog::showLockLost);
+    connect(keepAlive, &LockAutoRenewer::renewFailed, dialog, [dialog](qint64, const Error& error) {
+        if (error.code != ErrorCode::MessageLockLost) // lockLost says that one
+            dialog->showRenewFailed(error);
+    });
+    connect(dialog, &QDialog::finished, keepAlive, &LockAutoRenewer::stop);
+    dialog->showLocksKeptAlive();
+    keepAlive->start(kInfinite);
     connect(dialog, &QDialog::accepted, this, [this, dialog, kind, sequenceNumbers, bulk] {
         const DeadLetterOptions deadLetter{dialog->reason(), dialog->description(),
                                            dialog->properties()};

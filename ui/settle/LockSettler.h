@@ -29,7 +29,8 @@ public:
                 QObject* parent = nullptr);
 
     // What a Settle button does with the chosen locks: a complete goes at once; abandon, defer
-    // and dead-letter first ask for their details in a SettleDialog opened over `dialogParent`.
+    // and dead-letter first ask for their details in a SettleDialog opened over `dialogParent`,
+    // which keeps their locks alive while it is open (a LockAutoRenewer of its own) and says so.
     // Several locks complete or dead-letter as a bulk job.
     void run(Settle kind, const QList<qint64>& sequenceNumbers, QWidget* dialogParent);
     // `properties` serve abandon and defer; `deadLetter` serves dead-letter.

@@ -3,16 +3,23 @@
 // abandon and defer (L5, L8), a reason and a description (and property changes) for
 // dead-letter (L7). Opened with open(), never exec(): the panel reads the values when the dialog
 // is accepted. OK refuses inline a property table that does not parse.
+// Reading the dialog and typing a reason takes longer than many a lock lasts, so whoever opens
+// it may keep its locks alive meanwhile (LockSettler does) and the dialog says so; should a lock
+// be lost all the same, the dialog says that in the same place, without alarm.
 //
 // Object names for tests: "settleDialog", "settleProperties", "deadLetterReason",
-// "deadLetterDescription", "settleError", "settleOk", "settleCancel".
+// "deadLetterDescription", "settleLockNote", "settleError", "settleOk", "settleCancel".
+
+#include "Status.h"
 
 #include <QDialog>
+#include <QSet>
 #include <QVariantMap>
 
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 
 namespace hourglass::ui {
 
@@ -31,6 +38,14 @@ public:
     QString reason() const;
     QString description() const;
 
+    // The locks are renewed while the dialog is open: the note says so.
+    void showLocksKeptAlive();
+    // A lock of the dialog's was lost (it ran out, or a renewal was refused): the note says what
+    // happened and what to do; once every lock is lost, OK is off, as settling could only fail.
+    void showLockLost(qint64 sequenceNumber);
+    // A renewal failed for another reason: the lock holds until it runs out.
+    void showRenewFailed(const hourglass::Error& error);
+
 private:
     void tryAccept();
 
@@ -39,7 +54,11 @@ private:
     PropertyTableEditor* m_editor;
     QLineEdit* m_reason = nullptr;
     QPlainTextEdit* m_description = nullptr;
+    QLabel* m_lockNote;
     QLabel* m_error;
+    QPushButton* m_ok = nullptr;
+    int m_messageCount;
+    QSet<qint64> m_lost;
 };
 
 } // namespace hourglass::ui

@@ -17,7 +17,10 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace hourglass::ui {
 
@@ -77,43 +80,49 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
-    connect(m_messages, &MessageListPanel::messageSelected, m_detail,
-            &MessageDetailPanel::showMessage);
-    connect(m_peek, &PeekPanel::messageSelected, m_detail, &MessageDetailPanel::showMessage);
-    connect(m_locks, &LockPanel::messageSelected, m_detail, &MessageDetailPanel::showMessage);
-    followDeadLetterSelection();
-    // What a tab shows in the detail belongs to that tab: a new tab starts with an empty one.
+    // The detail follows the selected row of the visible tab: a hidden tab's list refreshing,
+    // or a row going away under the current index, must not show another message.
+    connect(m_messages, &MessageListPanel::currentMessageChanged, this,
+            &EntityWorkspace::queueDetailSync);
+    connect(m_peek, &PeekPanel::currentMessageChanged, this, &EntityWorkspace::queueDetailSync);
+    connect(m_locks, &LockPanel::currentMessageChanged, this, &EntityWorkspace::queueDetailSync);
+    connect(m_deadLetters, &DeadLetterPanel::currentMessageChanged, this,
+            &EntityWorkspace::queueDetailSync);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
-        m_detail->clear();
         if (tab == PeekTab)
             updatePeek();
+        syncDetail();
     });
-
-    connect(m_messages, &MessageListPanel::errorOccurred, this, &EntityWorkspace::errorOccurred);
-    connect(m_messages, &MessageListPanel::statusMessage, this, &EntityWorkspace::statusMessage);
-    connect(m_peek, &PeekPanel::errorOccurred, this, &EntityWorkspace::errorOccurred);
-    connect(m_peek, &PeekPanel::statusMessage, this, &EntityWorkspace::statusMessage);
-    connect(m_locks, &LockPanel::errorOccurred, this, &EntityWorkspace::errorOccurred);
-    connect(m_locks, &LockPanel::statusMessage, this, &EntityWorkspace::statusMessage);
-    connect(m_deadLetters, &DeadLetterPanel::errorOccurred, this, &EntityWorkspace::errorOccurred);
-    connect(m_deadLetters, &DeadLetterPanel::statusMessage, this, &EntityWorkspace::statusMessage);
 }
 
-void EntityWorkspace::followDeadLetterSelection() {
-    // The dead-letter panel shows reasons rather than a detail of its own: its current row
-    // opens in the shared detail panel.
-    QTableView* view = m_deadLetters->view();
-    connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (!current.isValid())
-                    return;
-                const QModelIndex source = m_deadLetters->proxy()->mapToSource(current);
-                if (!source.isValid() || source.row() >= m_deadLetters->model()->rowCount())
-                    return;
-                m_detail->showMessage(
-                    m_deadLetters->deadLetterPath(),
-                    m_deadLetters->model()->messageAt(source.row()).sequenceNumber);
-            });
+std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
+    switch (m_tabs->currentIndex()) {
+    case MessagesTab:
+        return m_messages->currentMessage();
+    case PeekTab:
+        return m_peek->currentMessage();
+    case ReceiveTab:
+        return m_locks->currentMessage();
+    case DeadLettersTab:
+        return m_deadLetters->currentMessage();
+    default:
+        return std::nullopt; // the charts show no message
+    }
+}
+
+void EntityWorkspace::queueDetailSync() {
+    // Lists say "may have changed" often (every countdown repaint): one look per event loop
+    // turn, once the list has finished updating its rows and selection.
+    if (std::exchange(m_detailSyncQueued, true))
+        return;
+    QTimer::singleShot(0, this, [this] {
+        m_detailSyncQueued = false;
+        syncDetail();
+    });
+}
+
+void EntityWorkspace::syncDetail() {
+    m_detail->follow(m_stack->currentWidget() == m_splitter ? visibleTabMessage() : std::nullopt);
 }
 
 void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {

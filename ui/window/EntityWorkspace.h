@@ -7,10 +7,12 @@
 // Object names for tests: "entityTabs", "messageSplitter", "workspaceEmpty"; the panels keep
 // their own ("messageList", "peekList", "lockList", "deadLetterList", "messageDetail", ...).
 
-#include "Status.h"
+#include "common/CurrentMessage.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QSplitter;
@@ -52,17 +54,17 @@ public:
     EntityChartsPanel* charts() const { return m_charts; }
     MessageDetailPanel* detail() const { return m_detail; }
 
-signals:
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
-
 private:
-    void followDeadLetterSelection();
+    // The message the detail should show: the visible tab's selected current row.
+    std::optional<MessageRef> visibleTabMessage() const;
+    void queueDetailSync();
+    void syncDetail();
     void updatePeek();
 
     QString m_path;
     NodeKind m_kind = NodeKind::Namespace;
     bool m_peekPending = false; // the peek panel has not been given m_path yet
+    bool m_detailSyncQueued = false;
     QStackedWidget* m_stack;
     QLabel* m_empty;
     QSplitter* m_splitter;

@@ -1,13 +1,19 @@
 #include "window/MainWindow.h"
 
 #include "common/BrokerClient.h"
+#include "deadletter/DeadLetterPanel.h"
+#include "demo/EntityChartsPanel.h"
 #include "demo/PresentationMode.h"
 #include "demo/ScenarioRecording.h"
 #include "demo/TimeControlBar.h"
 #include "entities/EntityActions.h"
+#include "messages/MessageListPanel.h"
+#include "messages/PeekPanel.h"
+#include "settle/LockPanel.h"
 #include "tree/NamespaceTreePanel.h"
 #include "window/EntityWorkspace.h"
 #include "window/MessageBar.h"
+#include "window/WelcomeStrip.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -28,6 +34,16 @@
 
 namespace hourglass::ui {
 
+template <typename Source> void MainWindow::reportFrom(Source* source, const QString& name) {
+    connect(source, &Source::errorOccurred, this,
+            [this, name](const Error& error) { m_messageBar->showError(error, {}, name); });
+    if constexpr (requires { &Source::statusMessage; })
+        connect(source, &Source::statusMessage, this, [this, name](const QString& text) {
+            m_messageBar->sourceSucceeded(name);
+            showStatus(text);
+        });
+}
+
 namespace {
 constexpr int kMaxRecent = 8;
 const QString kRecentKey = QStringLiteral("recentDatabases");
@@ -46,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_treeSlot(new QStackedWidget)
     , m_workspaceSlot(new QStackedWidget)
+    , m_welcome(new WelcomeStrip)
     , m_databaseLabel(new QLabel) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Hourglass"));
@@ -58,12 +75,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
     m_splitter->setChildrenCollapsible(false);
+    // The tree never gets narrower than its names and first count: a scenario dock or a small
+    // window takes its room from the workspace, which scrolls, rather than from the tree.
+    m_treeSlot->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
 
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_messageBar);
+    layout->addWidget(m_welcome);
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
@@ -107,6 +128,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     if (m_workspace)
         m_workspaceState = m_workspace->splitter()->saveState();
     dropRecording();
+    m_welcome->watch(nullptr);
     delete m_timeBar;
     delete m_entityActions;
     delete m_tree;
@@ -129,6 +151,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     }
     m_tree = new NamespaceTreePanel(*m_client);
     m_treeSlot->addWidget(m_tree);
+    m_welcome->watch(m_tree->model());
     m_treeSlot->setCurrentWidget(m_tree);
     m_workspace = new EntityWorkspace(*m_client);
     m_workspaceSlot->addWidget(m_workspace);
@@ -140,25 +163,19 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     // Recording observes this client's broker: a new one per database.
     m_recording = new ScenarioRecording(*m_client, this);
     statusBar()->insertPermanentWidget(0, m_recording->indicator());
-    connect(m_recording, &ScenarioRecording::errorOccurred, this,
-            [this](const Error& error) { m_messageBar->showError(error); });
-    connect(m_recording, &ScenarioRecording::statusMessage, this, &MainWindow::showStatus);
+    reportFrom(m_recording, QStringLiteral("recording"));
     fillScenarioMenu();
     m_timeBar = new TimeControlBar(*m_client, this);
     addToolBar(Qt::TopToolBarArea, m_timeBar);
-    connect(m_timeBar, &TimeControlBar::errorOccurred, this,
-            [this](const Error& error) { m_messageBar->showError(error); });
-
-    connect(m_workspace, &EntityWorkspace::errorOccurred, this,
-            [this](const Error& error) { m_messageBar->showError(error); });
-    connect(m_workspace, &EntityWorkspace::statusMessage, this, &MainWindow::showStatus);
-    connect(m_entityActions, &EntityActions::errorOccurred, this,
-            [this](const Error& error) { m_messageBar->showError(error); });
-    connect(m_entityActions, &EntityActions::statusMessage, this, &MainWindow::showStatus);
+    reportFrom(m_timeBar, QStringLiteral("clock"));
+    reportFrom(m_workspace->messages(), QStringLiteral("messages"));
+    reportFrom(m_workspace->peek(), QStringLiteral("peek"));
+    reportFrom(m_workspace->locks(), QStringLiteral("locks"));
+    reportFrom(m_workspace->deadLetters(), QStringLiteral("deadletters"));
+    reportFrom(m_workspace->charts(), QStringLiteral("charts"));
+    reportFrom(m_entityActions, QStringLiteral("entities"));
     // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
-    connect(m_tree, &NamespaceTreePanel::errorOccurred, this,
-            [this](const Error& error) { m_messageBar->showError(error); });
-    connect(m_tree, &NamespaceTreePanel::statusMessage, this, &MainWindow::showStatus);
+    reportFrom(m_tree, QStringLiteral("tree"));
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
             [this](const QString& path, EntityKind kind, bool deadLetter) {
                 using NodeKind = NamespaceTreeModel::NodeKind;
@@ -202,6 +219,9 @@ void MainWindow::dropRecording() {
 }
 
 void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) {
+    // The user moved on: an error about what was selected before no longer stands above it.
+    if (path != m_selectedPath)
+        m_messageBar->dismissError();
     m_selectedPath = path;
     m_selectedKind = kind;
     if (m_recording)

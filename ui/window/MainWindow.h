@@ -31,6 +31,7 @@ class PresentationMode;
 class ScenarioController;
 class ScenarioRecording;
 class TimeControlBar;
+class WelcomeStrip;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -85,6 +86,9 @@ private:
     void restoreLayout();
     void saveLayout();
     void showStatus(const QString& text);
+    // `source`'s errors go to the message bar as its own, and its successes (its status
+    // messages) to the status bar, taking its error down (MessageBar).
+    template <typename Source> void reportFrom(Source* source, const QString& name);
 
     std::unique_ptr<BrokerClient> m_client;
     MessageBar* m_messageBar;
@@ -96,6 +100,7 @@ private:
     QByteArray m_workspaceState;         // the workspace splitter, restored once it exists
     QStackedWidget* m_treeSlot;
     QStackedWidget* m_workspaceSlot;
+    WelcomeStrip* m_welcome; // the first launch's note, while the sample namespace is there
     QMenu* m_recentMenu = nullptr;
     QMenu* m_entityMenu = nullptr;
     QMenu* m_messageMenu = nullptr;

@@ -28,6 +28,8 @@ MessageBar::MessageBar(QWidget* parent)
 }
 
 void MessageBar::showMessage(const QString& text, Kind kind) {
+    m_kind = kind;
+    m_source.clear();
     QPalette colours = palette();
     // Soft backgrounds that read in light and dark themes alike.
     colours.setColor(QPalette::Window,
@@ -38,7 +40,7 @@ void MessageBar::showMessage(const QString& text, Kind kind) {
     show();
 }
 
-void MessageBar::showError(const Error& error, const QString& context) {
+void MessageBar::showError(const Error& error, const QString& context, const QString& source) {
     QString text = QStringLiteral("<b>%1</b>: %2")
                        .arg(errorCodeName(error.code), error.description.toHtmlEscaped());
     if (!context.isEmpty())
@@ -47,6 +49,17 @@ void MessageBar::showError(const Error& error, const QString& context) {
                 .arg(error.trackingId,
                      error.retryable ? tr("a retry may succeed") : tr("retrying will not help"));
     showMessage(text, Kind::Error);
+    m_source = source;
+}
+
+void MessageBar::sourceSucceeded(const QString& source) {
+    if (m_kind == Kind::Error && !source.isEmpty() && source == m_source)
+        hide();
+}
+
+void MessageBar::dismissError() {
+    if (m_kind == Kind::Error)
+        hide();
 }
 
 QString MessageBar::text() const {

@@ -1,14 +1,18 @@
 // The charts panel over a real broker on a paused virtual clock: the counts history gains one
 // point per engine-time step with the right values (and one point after a jump of the clock),
 // exact throughput (sent, received, completed, expired, dead-lettered) per engine second,
-// dead-letter reasons as bars (live), PNG export, empty states, switching entity, and the dark
-// chart theme.
+// dead-letter reasons as bars (live), PNG export, empty states, each entity's history kept
+// across switches (and dropped with the entity), the time axis back at the engine's now after
+// "Real time" following a fast-forward, and the dark chart theme.
 
+#include "ChangeFeed.h"
 #include "DeadLetterTestEnv.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 #include "demo/EntityChartsPanel.h"
+#include "demo/TimeControlBar.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -24,6 +28,8 @@
 #include <QtCharts/QDateTimeAxis>
 #include <QtCharts/QHorizontalBarSeries>
 #include <QtCharts/QLineSeries>
+
+#include <algorithm>
 
 using namespace hourglass;
 using namespace hourglass::ui;
@@ -46,6 +52,16 @@ QLineSeries* seriesNamed(const EntityChartsPanel& panel, const char* chart, cons
 
 QList<QPointF> points(const EntityChartsPanel& panel, const char* chart, const QString& name) {
     return seriesNamed(panel, chart, name)->points();
+}
+
+QList<QPointF> activePoints(const EntityChartsPanel& panel) {
+    return points(panel, "countsChart", QStringLiteral("Active"));
+}
+
+// Where a chart's time axis ends, in engine milliseconds.
+Instant axisEnd(const EntityChartsPanel& panel, const char* chart) {
+    auto* x = qobject_cast<QDateTimeAxis*>(chartOf(panel, chart)->axes(Qt::Horizontal).value(0));
+    return x->max().toMSecsSinceEpoch();
 }
 
 void advance(Env& env, Millis delta) {
@@ -72,7 +88,11 @@ private slots:
     void legendMovesBesideANarrowChart();
     void reasonsAreBarsAndStayLive();
     void chartsSaveAsPng();
-    void switchingEntityClearsTheHistory();
+    void switchingEntityKeepsEachHistory();
+    void timeAxisFollowsTheClockBack();
+    void deletedEntityLosesItsHistory();
+    void markersHideWhenSamplesCrowd();
+    void keepsTheMostRecentlyViewed();
     void emptyStatesAndDarkTheme();
     void deletedEntityEmptiesThePanel();
 };
@@ -111,6 +131,8 @@ void TestUiCharts::countsFollowTheVirtualClock() {
              QPointF(double(jumped), 0));
     QCOMPARE(points(panel, "countsChart", QStringLiteral("Dead-lettered")).last(),
              QPointF(double(jumped), 10));
+    QCOMPARE(axisEnd(panel, "countsChart"), jumped);
+    QCOMPARE(axisEnd(panel, "throughputChart"), jumped);
     const CountsHistory::Rate rate = panel.history()->rates().last();
     QCOMPARE(rate.expired, 10.0 / 120.0);
     QCOMPARE(rate.deadLettered, 10.0 / 120.0);
@@ -254,27 +276,181 @@ void TestUiCharts::chartsSaveAsPng() {
     QVERIFY(whole.height() > image.height()); // the counts chart and the row below it
 }
 
-void TestUiCharts::switchingEntityClearsTheHistory() {
+// Each entity keeps its history while the database is open: going to another entity and back
+// shows the earlier samples, and the ones taken while it was off screen.
+void TestUiCharts::switchingEntityKeepsEachHistory() {
     Env env;
     EntityChartsPanel panel(*env.client);
     panel.show();
     panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
-    QTRY_COMPARE(panel.history()->samples().size(), 1);
+    QTRY_COMPARE(activePoints(panel).size(), 1);
+    sendTen(env, minutes(10));
     advance(env, seconds(1));
-    QTRY_COMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 2);
+    QTRY_COMPARE(activePoints(panel).size(), 2);
 
     panel.setEntity(QStringLiteral("test:t/Subscriptions/s1"), Kind::Subscription);
     QCOMPARE(panel.entityPath(), QStringLiteral("test:t/Subscriptions/s1"));
-    QTRY_COMPARE(panel.history()->samples().size(), 1);
-    QCOMPARE(panel.history()->samples().first().at, kTestStart + 1000);
-    QCOMPARE(points(panel, "countsChart", QStringLiteral("Active")).size(), 1);
-    QVERIFY(panel.history()->rates().isEmpty());
+    QTRY_COMPARE(activePoints(panel).size(), 1);
+    QCOMPARE(activePoints(panel).first(), QPointF(double(kTestStart + 1000), 0));
     QVERIFY(points(panel, "throughputChart", QStringLiteral("Sent")).isEmpty());
+    advance(env, seconds(1));
+    QTRY_COMPARE(activePoints(panel).size(), 2);
 
-    // A dead-letter queue node charts its owner.
+    // Back to orders: its two samples, and the one taken while s1 was on screen.
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    const QList<QPointF> orders = {QPointF(double(kTestStart), 0),
+                                   QPointF(double(kTestStart + 1000), 10),
+                                   QPointF(double(kTestStart + 2000), 10)};
+    QCOMPARE(activePoints(panel), orders);
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Sent")),
+             (QList<QPointF>{QPointF(double(kTestStart + 1000), 10),
+                             QPointF(double(kTestStart + 2000), 0)}));
+    QCOMPARE(axisEnd(panel, "countsChart"), kTestStart + 2000);
+
+    // A dead-letter queue node charts its owner, with the owner's history.
+    CountsHistory* ordersHistory = panel.history();
     panel.setEntity(QStringLiteral("test:orders/$deadletterqueue"), Kind::DeadLetterQueue);
     QCOMPARE(panel.entityPath(), QStringLiteral("test:orders"));
-    QTRY_COMPARE(panel.history()->samples().size(), 1);
+    QCOMPARE(panel.history(), ordersHistory);
+    QCOMPARE(activePoints(panel), orders);
+}
+
+// A fast-forward past the real time, then "Real time": the clock goes back. The samples of the
+// future it left are dropped, the time axis ends at the engine's now, and new samples appear
+// as the clock moves on (before, the chart stood still until real time caught up).
+void TestUiCharts::timeAxisFollowsTheClockBack() {
+    Env env;
+    TimeControlBar bar(*env.client);
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(activePoints(panel).size(), 1);
+    // The test clock starts on 1 January 2026: thirty days past the real time.
+    const Millis ahead = VirtualClock::realNow() - kTestStart + days(30);
+    advance(env, ahead);
+    QTRY_COMPARE(activePoints(panel).size(), 2);
+    const Instant future = kTestStart + ahead;
+    QCOMPARE(axisEnd(panel, "countsChart"), future);
+
+    bar.findChild<QAction*>(QStringLiteral("clockRealTime"))->trigger();
+    bar.findChild<QAction*>(QStringLiteral("clockPlayPause"))->trigger(); // pause: a fixed now
+    QVERIFY(env.clock->isPaused());
+    const Instant now = env.clock->now();
+    QVERIFY(now < future - days(29));
+    QTRY_VERIFY2(qAbs(axisEnd(panel, "countsChart") - now) <= 1000,
+                 qPrintable(QString::number(axisEnd(panel, "countsChart") - now)));
+    QVERIFY(qAbs(axisEnd(panel, "throughputChart") - now) <= 1000);
+    const QList<QPointF> kept = activePoints(panel);
+    QCOMPARE(kept.size(), 2); // the sample before the fast-forward, and one after the jump back
+    QCOMPARE(kept.first(), QPointF(double(kTestStart), 0));
+    QVERIFY(kept.last().x() <= double(now));
+
+    // Time moves on from the new now: new samples appear, and the axis follows.
+    sendTen(env, minutes(10));
+    advance(env, seconds(1));
+    QTRY_COMPARE(activePoints(panel).last(), QPointF(double(now + 1000), 10));
+    QCOMPARE(axisEnd(panel, "countsChart"), now + 1000);
+    QCOMPARE(axisEnd(panel, "throughputChart"), now + 1000);
+    // The throughput resumes after the jump: no rate across it (the flow counters went on
+    // counting in the future that was dropped), one for the second after it.
+    const QList<QPointF> sent = points(panel, "throughputChart", QStringLiteral("Sent"));
+    QCOMPARE(sent.size(), 1);
+    QCOMPARE(sent.first(), QPointF(double(now + 1000), 10));
+}
+
+// A deleted entity's history goes with it, on screen or not: the entity created again under the
+// same name starts a new one. The others keep theirs.
+void TestUiCharts::deletedEntityLosesItsHistory() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(activePoints(panel).size(), 1);
+    sendTen(env, minutes(10));
+    advance(env, seconds(1));
+    QTRY_COMPARE(activePoints(panel).size(), 2);
+    panel.setEntity(QStringLiteral("test:t/Subscriptions/s1"), Kind::Subscription);
+    QTRY_COMPARE(activePoints(panel).size(), 1);
+
+    QSignalSpy changes(env.client.get(), &BrokerClient::changed);
+    QVERIFY(env.call([](Broker& b) { return b.deleteEntity(kQueue); }).ok());
+    QTRY_VERIFY(std::any_of(changes.cbegin(), changes.cend(), [](const QList<QVariant>& args) {
+        return args.first().value<ChangeBatch>().deleted.contains(QStringLiteral("test:orders"));
+    }));
+    QVERIFY(env.call([](Broker& b) {
+                   return b.createQueue(kQueue, EntityProperties::defaults(Tier::Standard));
+               })
+                .ok());
+    advance(env, seconds(1));
+    QTRY_COMPARE(activePoints(panel).size(), 2);
+
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(activePoints(panel).size(), 1);
+    QCOMPARE(activePoints(panel).first(), QPointF(double(kTestStart + 2000), 0));
+    QVERIFY(points(panel, "throughputChart", QStringLiteral("Sent")).isEmpty());
+    panel.setEntity(QStringLiteral("test:t/Subscriptions/s1"), Kind::Subscription);
+    QCOMPARE(activePoints(panel).size(), 2);
+}
+
+// A marker per sample while they stand apart; after an hour's jump the seconds that follow are
+// a few pixels apart, and their markers would merge into a band: the line alone shows them.
+void TestUiCharts::markersHideWhenSamplesCrowd() {
+    Env env;
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QLineSeries* active = seriesNamed(panel, "countsChart", QStringLiteral("Active"));
+    QTRY_COMPARE(active->count(), 1);
+    for (int i = 1; i <= 3; ++i) {
+        advance(env, seconds(1));
+        QTRY_COMPARE(active->count(), i + 1);
+    }
+    QVERIFY(active->pointsVisible());
+    QVERIFY(seriesNamed(panel, "throughputChart", QStringLiteral("Sent"))->pointsVisible());
+
+    advance(env, hours(1));
+    QTRY_COMPARE(active->count(), 5);
+    for (int i = 1; i <= 3; ++i) {
+        advance(env, seconds(1));
+        QTRY_COMPARE(active->count(), 5 + i);
+    }
+    QTRY_VERIFY(!active->pointsVisible());
+    QVERIFY(!seriesNamed(panel, "countsChart", QStringLiteral("Dead-lettered"))->pointsVisible());
+    QVERIFY(!seriesNamed(panel, "throughputChart", QStringLiteral("Sent"))->pointsVisible());
+}
+
+// The 32 most recently charted entities keep their histories; one more drops the least recently
+// viewed, unless a view still shows it.
+void TestUiCharts::keepsTheMostRecentlyViewed() {
+    constexpr int kKept = ChartHistories::kKept;
+    Env env;
+    QVERIFY(env.call([](Broker& b) {
+        for (int i = 0; i <= kKept; ++i) {
+            if (!b.createQueue(QStringLiteral("q%1").arg(i),
+                               EntityProperties::defaults(Tier::Standard)))
+                return false;
+        }
+        return true;
+    }));
+    EntityChartsPanel other(*env.client); // presentation mode, say: it keeps showing orders
+    other.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    EntityChartsPanel panel(*env.client);
+    for (int i = 0; i <= kKept; ++i)
+        panel.setEntity(QStringLiteral("test:q%1").arg(i), Kind::Queue);
+
+    const QStringList kept = ChartHistories::of(*env.client).paths();
+    QCOMPARE(kept.size(), kKept);
+    QCOMPARE(kept.first(), QStringLiteral("test:q%1").arg(kKept));
+    QVERIFY(kept.contains(QStringLiteral("test:orders")));
+    QVERIFY(!kept.contains(QStringLiteral("test:q0")));
+    QVERIFY(!kept.contains(QStringLiteral("test:q1")));
+    QVERIFY(kept.contains(QStringLiteral("test:q2")));
+    // Viewing a kept one again makes it the most recent.
+    panel.setEntity(QStringLiteral("test:q2"), Kind::Queue);
+    QCOMPARE(ChartHistories::of(*env.client).paths().first(), QStringLiteral("test:q2"));
+    QTRY_VERIFY(!panel.history()->samples().isEmpty());
 }
 
 void TestUiCharts::emptyStatesAndDarkTheme() {
@@ -296,7 +472,7 @@ void TestUiCharts::emptyStatesAndDarkTheme() {
     QVERIFY(child<QLabel>(panel, "chartsTitle")->text().contains(QStringLiteral("test:orders")));
     panel.setEntity({}, Kind::Queue);
     QVERIFY(empty->isVisible());
-    QVERIFY(panel.history()->samples().isEmpty());
+    QVERIFY(!panel.history());
 
     applyTheme(ThemeChoice::Dark);
     QTRY_COMPARE(chartOf(panel, "countsChart")->theme(), QChart::ChartThemeDark);
@@ -315,7 +491,7 @@ void TestUiCharts::deletedEntityEmptiesThePanel() {
     QTRY_VERIFY(empty->isVisible());
     QVERIFY(empty->text().contains(QStringLiteral("deleted")));
     QVERIFY(panel.entityPath().isEmpty());
-    QVERIFY(panel.history()->samples().isEmpty());
+    QVERIFY(!panel.history());
 }
 
 QTEST_MAIN(TestUiCharts)

@@ -1,12 +1,14 @@
 // Presentation mode over a real broker on a paused virtual clock: the header names the entity and
 // shows the engine clock, the count tiles follow receives and dead-letters, the countdowns and
 // the counts chart follow the virtual clock, the keys leave / step / pause, and a missing or
-// deleted entity shows an empty state. With PRESENTATION_GRAB_DIR set, the screenshots test also
-// saves the view at 1920x1080 (light and dark) there.
+// deleted entity shows an empty state. The chart opens with the history the Charts tab gathered.
+// With PRESENTATION_GRAB_DIR set, the screenshots test also saves the view at 1920x1080 (light and
+// dark) there.
 
 #include "DeadLetterTestEnv.h"
 #include "common/Theme.h"
 #include "demo/CountsHistory.h"
+#include "demo/EntityChartsPanel.h"
 #include "demo/PresentationStops.h"
 #include "demo/PresentationView.h"
 #include "demo/TimeControlBar.h"
@@ -77,6 +79,7 @@ private slots:
     void headerAndTilesShowTheEntity();
     void tilesFollowReceiveAndDeadLetter();
     void countdownsAndChartFollowTheVirtualClock();
+    void chartOpensWithTheChartsTabsHistory();
     void captionShowsAndHides();
     void fontIsLargerThanTheApplications();
     void keysLeaveStepAndPause();
@@ -173,6 +176,36 @@ void TestUiPresentation::countdownsAndChartFollowTheVirtualClock() {
     const CountsHistory::Sample last = view.history()->samples().last();
     QCOMPARE(last.at, env.clock->now());
     QCOMPARE(last.counts.deadLettered, 3);
+}
+
+// The Charts tab of orders gathered three samples: presentation mode opens on the same three
+// (not on a fresh chart), and both go on together.
+void TestUiPresentation::chartOpensWithTheChartsTabsHistory() {
+    Env env;
+    EntityChartsPanel charts(*env.client);
+    charts.show();
+    charts.setEntity(kOrders, Kind::Queue);
+    auto* tabSeries = static_cast<QLineSeries*>(
+        child<QChartView>(charts, "countsChart")->chart()->series().value(0));
+    QTRY_COMPARE(tabSeries->count(), 1);
+    sendStory(env);
+    advance(env, seconds(1));
+    QTRY_COMPARE(tabSeries->count(), 2);
+    advance(env, minutes(1));
+    QTRY_COMPARE(tabSeries->count(), 3);
+
+    PresentationView view(*env.client);
+    view.resize(1280, 800);
+    view.show();
+    view.setEntity(kOrders, Kind::Queue);
+    auto* viewSeries = static_cast<QLineSeries*>(
+        child<QChartView>(view, "presentationChart")->chart()->series().value(0));
+    QCOMPARE(viewSeries->points(), tabSeries->points());
+    QCOMPARE(viewSeries->points().last(), QPointF(double(env.clock->now()), 3));
+
+    advance(env, seconds(1));
+    QTRY_COMPARE(viewSeries->count(), 4);
+    QTRY_COMPARE(tabSeries->points(), viewSeries->points());
 }
 
 void TestUiPresentation::captionShowsAndHides() {

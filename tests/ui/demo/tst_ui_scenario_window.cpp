@@ -189,6 +189,22 @@ private slots:
         QVERIFY(env.window.timeBar()->playPauseAction()->isEnabled());
     }
 
+    void window_theScenarioDockLeavesTheTreeItsRoomIn1024Pixels() {
+        WindowEnv env;
+        env.window.resize(1024, 700);
+        env.scenarios().openFile(kTrafficSpike);
+        QTRY_VERIFY(env.session() && env.session()->isReady());
+        auto* dock = env.window.findChild<QDockWidget*>(QStringLiteral("scenarioDock"));
+        QTRY_VERIFY(dock->isVisible());
+        QCoreApplication::processEvents();
+        // The window is not pushed wider than the user made it, and the tree keeps names and a
+        // count in view rather than a sliver.
+        QCOMPARE(env.window.width(), 1024);
+        QTRY_VERIFY2(env.tree()->width() >= env.tree()->fontMetrics().averageCharWidth() * 24,
+                     qPrintable(QString::number(env.tree()->width())));
+        QVERIFY(dock->width() <= 1024 / 3 + 20);
+    }
+
     void window_closingTheScenarioReturnsToTheDatabaseBefore() {
         WindowEnv env;
         env.scenarios().openFile(kTrafficSpike);

@@ -57,6 +57,7 @@ class TestTimeControl : public QObject {
 private slots:
     void modeTextNamesEveryDeparture();
     void pauseStopsTheClock();
+    void playPauseKeepsTheToolbarStill();
     void speedSetsTheFactor();
     void jumpMovesExactlyAndFiresExpiries();
     void realTimeIsOneClick();
@@ -97,6 +98,43 @@ void TestTimeControl::pauseStopsTheClock() {
         QDateTime::fromMSecsSinceEpoch(first).toLocalTime().toString(QStringLiteral("HH:mm:ss")));
     QVERIFY(env.badge().startsWith(QStringLiteral("PAUSED")));
     QCOMPARE(playPause->text(), QStringLiteral("Play"));
+}
+
+// Pause and Play differ in width; the button keeps the wider one, so the speed box, the jump
+// field and Real time stay under the pointer whatever the clock's state.
+void TestTimeControl::playPauseKeepsTheToolbarStill() {
+    Env env;
+    env.bar->resize(1024, env.bar->sizeHint().height());
+    env.bar->show();
+    QVERIFY(QTest::qWaitForWindowExposed(env.bar.get()));
+    const auto settle = [] {
+        for (int i = 0; i < 3; ++i) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+        }
+    };
+    const QList<QWidget*> neighbours = {
+        env.child<QComboBox>("clockSpeed"), env.child<QLineEdit>("clockJumpByText"),
+        env.bar->widgetForAction(env.child<QAction>("clockJump")),
+        env.bar->widgetForAction(env.child<QAction>("clockRealTime"))};
+    const auto positions = [&neighbours] {
+        QList<QRect> out;
+        for (QWidget* w : neighbours)
+            out.append(QRect(w->mapTo(w->window(), QPoint(0, 0)), w->size()));
+        return out;
+    };
+    settle();
+    QCOMPARE(env.child<QAction>("clockPlayPause")->text(), QStringLiteral("Play"));
+    const QList<QRect> paused = positions();
+
+    env.child<QAction>("clockPlayPause")->trigger();
+    settle();
+    QCOMPARE(env.child<QAction>("clockPlayPause")->text(), QStringLiteral("Pause"));
+    QCOMPARE(positions(), paused);
+
+    env.child<QAction>("clockPlayPause")->trigger();
+    settle();
+    QCOMPARE(positions(), paused);
 }
 
 void TestTimeControl::speedSetsTheFactor() {

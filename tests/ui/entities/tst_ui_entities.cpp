@@ -24,8 +24,11 @@ class TestUiEntities : public QObject {
     Q_OBJECT
 private slots:
     void durationEdit_parsesIsoAndInfinite();
+    void durationEdit_readsHumanDurationsAndShowsTheIsoForm();
     void propertyForm_E3_defaultsBoundsAndTopicRows();
     void createQueue_E3_typedProperties();
+    void createQueue_E2_nameCheckedAsYouType();
+    void createSubscription_E2_nameCheckedAsYouType();
     void createQueue_E3_badBoundRefusedInline();
     void createQueue_engineRefusalKeepsDialogOpen();
     void editQueue_E5_updatesProperty();
@@ -58,6 +61,32 @@ void TestUiEntities::durationEdit_parsesIsoAndInfinite() {
     finite.lineEdit()->setText(QStringLiteral("PT1M"));
     QVERIFY(finite.isValid());
     QCOMPARE(finite.lineEdit()->property("invalid").toBool(), false);
+}
+
+// What people type ("2m", "1h30m", "00:02:00") is a duration too, and the field shows the
+// ISO-8601 form it understood beside it; ISO typed shows its readable form instead.
+void TestUiEntities::durationEdit_readsHumanDurationsAndShowsTheIsoForm() {
+    DurationEdit edit(DurationEdit::Infinite::Allowed);
+    const auto type = [&edit](const QString& text) {
+        edit.lineEdit()->clear();
+        QTest::keyClicks(edit.lineEdit(), text);
+    };
+    type(QStringLiteral("2m"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(minutes(2)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= PT2M"));
+    type(QStringLiteral("1h30m"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(minutes(90)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= PT1H30M"));
+    type(QStringLiteral("00:02:00"));
+    QCOMPARE(edit.duration(), std::optional<Millis>(minutes(2)));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= PT2M"));
+    type(QStringLiteral("1.00:00:00"));
+    QCOMPARE(edit.readableLabel()->text(), QStringLiteral("= P1D"));
+    QCOMPARE(edit.lineEdit()->property("invalid").toBool(), false);
+    type(QStringLiteral("5"));
+    QVERIFY(!edit.isValid());
+    QVERIFY2(edit.problem().contains(QStringLiteral("unit")), qPrintable(edit.problem()));
+    QCOMPARE(edit.lineEdit()->property("invalid").toBool(), true);
 }
 
 void TestUiEntities::propertyForm_E3_defaultsBoundsAndTopicRows() {
@@ -132,6 +161,70 @@ void TestUiEntities::createQueue_E3_typedProperties() {
     QCOMPARE(info->properties.deadLetteringOnMessageExpiration, true);
     QCOMPARE(info->properties.forwardDeadLetteredMessagesTo, QStringLiteral("q"));
     QCOMPARE(info->properties.autoDeleteOnIdle, kInfinite);
+}
+
+// E2, checked as the name is typed with the engine's own rules: Create is off and the reason
+// shows under the name, and the buttons below do not move as it comes and goes.
+void TestUiEntities::createQueue_E2_nameCheckedAsYouType() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    env.window.show();
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    QVERIFY(QTest::qWaitForWindowExposed(dialog));
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("entityDialogOk"));
+    auto* problem = dialog->findChild<QLabel*>(QStringLiteral("entityNameError"));
+    QVERIFY(problem);
+    // Nothing typed yet: Create waits for a name without scolding.
+    QVERIFY(!create->isEnabled());
+    QVERIFY(!problem->isVisible());
+    const QPoint createAt = create->mapTo(dialog, QPoint(0, 0));
+
+    QTest::keyClicks(name, QStringLiteral("new orders"));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(problem->isVisible());
+    QVERIFY2(problem->text().contains(QStringLiteral("' '")), qPrintable(problem->text()));
+    QCOMPARE(name->property("invalid").toBool(), true);
+    QCOMPARE(create->mapTo(dialog, QPoint(0, 0)), createAt);
+
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("sales/Subscriptions/x"));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(problem->text().contains(QStringLiteral("Subscriptions")));
+
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("sales/orders"));
+    QVERIFY(create->isEnabled());
+    QVERIFY(!problem->isVisible());
+    QCOMPARE(name->property("invalid").toBool(), false);
+    QCOMPARE(create->mapTo(dialog, QPoint(0, 0)), createAt);
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    QVERIFY(env.entity(QStringLiteral("test:sales/orders")).ok());
+}
+
+void TestUiEntities::createSubscription_E2_nameCheckedAsYouType() {
+    EntitiesEnv env;
+    QVERIFY(env.call([](Broker& b) {
+                   return b.createTopic(QStringLiteral("test:events"),
+                                        EntityProperties::defaults(Tier::Standard));
+               })
+                .ok());
+    env.actions->setSelection(QStringLiteral("test:events"), NodeKind::Topic);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newSubscriptionAction());
+    QVERIFY(dialog);
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    auto* create = dialog->findChild<QPushButton*>(QStringLiteral("entityDialogOk"));
+    // A path is fine for a queue, not for a subscription (E2).
+    QTest::keyClicks(name, QStringLiteral("audit/all"));
+    QVERIFY(!create->isEnabled());
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("entityNameError"))
+                ->text()
+                .contains(QStringLiteral("'/'")));
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("audit"));
+    QVERIFY(create->isEnabled());
 }
 
 void TestUiEntities::createQueue_E3_badBoundRefusedInline() {

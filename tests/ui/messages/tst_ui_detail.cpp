@@ -123,7 +123,7 @@ private slots:
     void bodyViewSwitchesToHex();
     void copyButtonsFillTheClipboard();
     void t9_derivedExpiryIsMarked();
-    void unknownMessageShowsTheEngineError();
+    void unknownMessageIsSaidCalmly();
     void l7_deadLetteredMessageShowsItsReason();
     void newerRequestWins();
     void followsLockAndSettlement();
@@ -344,15 +344,24 @@ void TestUiDetail::t9_derivedExpiryIsMarked() {
     QVERIFY(systemValue(table, QStringLiteral("ExpiresAtUtc")).startsWith(QStringLiteral("never")));
 }
 
-void TestUiDetail::unknownMessageShowsTheEngineError() {
+void TestUiDetail::unknownMessageIsSaidCalmly() {
+    // A message that is not there is the everyday case (settled, expired, moved): the empty
+    // state says so in words, with the engine's code in its tooltip, not as an error.
     Env env;
     MessageDetailPanel panel(*env.client);
     panel.show();
+    auto* empty = panel.findChild<QLabel*>(QStringLiteral("detailEmpty"));
     auto* error = panel.findChild<QLabel*>(QStringLiteral("detailError"));
-    QVERIFY(error);
+    QVERIFY(empty && error);
     panel.showMessage(QStringLiteral("test:q"), 999);
-    QTRY_VERIFY(error->isVisible());
-    QVERIFY2(error->text().contains(QStringLiteral("MessageNotFound")), qPrintable(error->text()));
+    QTRY_COMPARE(empty->text(), QStringLiteral("Message 999 is no longer in test:q: it was "
+                                               "completed, received, expired or moved."));
+    QVERIFY(empty->isVisible());
+    QVERIFY(!error->isVisible());
+    QVERIFY2(empty->toolTip().contains(QStringLiteral("MessageNotFound")),
+             qPrintable(empty->toolTip()));
+    panel.clear();
+    QCOMPARE(empty->text(), QStringLiteral("Select a message"));
 }
 
 void TestUiDetail::l7_deadLetteredMessageShowsItsReason() {
@@ -418,8 +427,11 @@ void TestUiDetail::followsLockAndSettlement() {
 
     const LockRef lock = LockRef::of(received->first());
     QVERIFY(env.call([lock](Broker& b) { return b.complete(lock); }).ok());
-    QTRY_VERIFY(error->isVisible());
-    QVERIFY2(error->text().contains(QStringLiteral("MessageNotFound")), qPrintable(error->text()));
+    auto* empty = panel.findChild<QLabel*>(QStringLiteral("detailEmpty"));
+    QTRY_VERIFY(empty->isVisible());
+    QVERIFY2(empty->text().contains(QStringLiteral("no longer in test:q")),
+             qPrintable(empty->text()));
+    QVERIFY(!error->isVisible());
 }
 
 void TestUiDetail::clearShowsTheEmptyState() {

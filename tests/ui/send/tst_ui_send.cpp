@@ -36,6 +36,7 @@ private slots:
     void int32PropertyArrivesAndShowsAsInt32();
     void statusStripFollowsTheDarkTheme();
     void t1_timeToLiveIsStored();
+    void t1_timeToLiveTakesWhatPeopleType();
     void l11_scheduledOnTheEngineClock();
     void repeatSendsThatManyCopies();
     void repeatGoesInChunks();
@@ -126,6 +127,21 @@ void TestUiSend::t1_timeToLiveIsStored() {
     QVERIFY(stored.ok());
     QCOMPARE(stored->timeToLive, std::optional<Millis>(minutes(10)));
     QCOMPARE(stored->expiresAt, testing::kTestStart + minutes(10)); // T1
+}
+
+// "1h30m" is a time to live too; the form shows the ISO-8601 form it understood.
+void TestUiSend::t1_timeToLiveTakesWhatPeopleType() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    auto* ttl = child<QLineEdit>(dialog.get(), "sendTimeToLive");
+    QTest::keyClicks(ttl, QStringLiteral("1h30m"));
+    QCOMPARE(child<QLabel>(dialog.get(), "sendTimeToLiveText")->text(),
+             QStringLiteral("= PT1H30M"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    const auto stored = env.call([](Broker& b) { return b.message(kQueue, 1); });
+    QVERIFY(stored.ok());
+    QCOMPARE(stored->timeToLive, std::optional<Millis>(minutes(90)));
 }
 
 void TestUiSend::l11_scheduledOnTheEngineClock() {

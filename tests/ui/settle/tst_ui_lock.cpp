@@ -42,6 +42,8 @@ private slots:
     void deletedEntityLosesItsLocks();
     void twoReceiversSettleTheirOwn();
     void autoRenewKeepsTheLockForTheChosenDuration();
+    void settleDialogKeepsItsLockAlive();
+    void settleDialogSaysCalmlyWhenTheLockIsLost();
     void receiveAndDeleteRemoves();
     void keyboardShortcuts();
     void deadLetterQueueAndEntitySwitch();
@@ -234,6 +236,74 @@ void LockTest::autoRenewKeepsTheLockForTheChosenDuration() {
     autoRenew->setChecked(true);
     QVERIFY(!autoRenew->isChecked());
     QVERIFY(f.status().contains(QStringLiteral("InvalidArgument")));
+}
+
+// A newcomer reads the dead-letter dialog and types a reason for two minutes on a 30 s lock:
+// the dialog renews the lock while it is open (and says so), and the dead-letter succeeds.
+// Closed, it renews no more.
+void LockTest::settleDialogKeepsItsLockAlive() {
+    testing::LocksTestEnv env(seconds(30));
+    env.send(QStringLiteral("slow reader"));
+    env.send(QStringLiteral("left alone"));
+    Fixture f(env);
+    f.receive(2, QStringLiteral("alice"));
+    f.select({1});
+    f.trigger("lockDeadLetter");
+    SettleDialog* dialog = f.dialog();
+    auto* note = dialog->findChild<QLabel*>(QStringLiteral("settleLockNote"));
+    QVERIFY(note);
+    QVERIFY(note->isVisible());
+    QVERIFY2(note->text().contains(QStringLiteral("kept alive while this dialog is open")),
+             qPrintable(note->text()));
+
+    const Instant opened = env.now();
+    while (env.now() < opened + minutes(2)) {
+        env.clock->advance(seconds(5));
+        QTRY_VERIFY(f.locks().lockedUntil(1) - env.now() >= seconds(10));
+    }
+    QCOMPARE(f.locks().status(1), HeldLocks::Status::Held);
+    // Only the dialog's lock: #2 ran out meanwhile.
+    QTRY_COMPARE(f.locks().status(2), HeldLocks::Status::Lost);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("deadLetterReason")),
+                     QStringLiteral("ReadSlowly"));
+    f.accept(dialog);
+    QTRY_VERIFY(!f.locks().contains(1));
+    QCOMPARE(env.message(1, QStringLiteral("q/$deadletterqueue"))->deadLetterReason,
+             QStringLiteral("ReadSlowly"));
+    QVERIFY(f.errors.isEmpty());
+
+    // A dialog cancelled stops renewing: its lock runs out as any other.
+    f.trigger("lockClear"); // #2's lost lock: receiving takes #2 again
+    f.receive(1, QStringLiteral("alice"));
+    const qint64 third = f.locks().held().last();
+    f.select({third});
+    f.trigger("lockAbandon");
+    SettleDialog* abandon = f.dialog();
+    QTest::mouseClick(abandon->findChild<QPushButton*>(QStringLiteral("settleCancel")),
+                      Qt::LeftButton);
+    env.clock->advance(seconds(25));
+    QTest::qWait(3 * LockAutoRenewer::kIntervalMs); // a renewer still running would act now
+    QCOMPARE(f.locks().lockedUntil(third), env.now() + seconds(5));
+}
+
+// When a renewal fails after all (the lock ran out before it came, the queue was purged), the
+// dialog says so in place of its note, without alarm, and offers no settlement that must fail.
+void LockTest::settleDialogSaysCalmlyWhenTheLockIsLost() {
+    testing::LocksTestEnv env(seconds(30));
+    env.send(QStringLiteral("interrupted"));
+    Fixture f(env);
+    f.receive(1, QStringLiteral("alice"));
+    f.select({1});
+    f.trigger("lockDefer");
+    SettleDialog* dialog = f.dialog();
+    env.clock->advance(seconds(31)); // in one jump: past the lock before any renewal
+    auto* note = dialog->findChild<QLabel*>(QStringLiteral("settleLockNote"));
+    QVERIFY(note);
+    QTRY_VERIFY2(note->text().contains(QStringLiteral("lock was lost")), qPrintable(note->text()));
+    QVERIFY(note->text().contains(QStringLiteral("receive it again")));
+    QVERIFY(!dialog->findChild<QPushButton*>(QStringLiteral("settleOk"))->isEnabled());
+    QVERIFY(dialog->isVisible());
+    QCOMPARE(f.locks().status(1), HeldLocks::Status::Lost);
 }
 
 void LockTest::receiveAndDeleteRemoves() {

@@ -8,6 +8,7 @@
 #include "common/Theme.h"
 #include "messages/MessageListModel.h"
 #include "tree/NamespaceTreeModel.h"
+#include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"
 #include "window/MessageBar.h"
 
@@ -20,7 +21,9 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -122,6 +125,47 @@ private slots:
         // The file is left as it was.
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArray(4096, 'x'));
+    }
+
+    void window_anErrorBannerGoesWithTheNextSuccessOfItsActionOrANewSelection() {
+        QTemporaryDir dir;
+        auto clock = std::make_shared<VirtualClock>(testing::kTestStart);
+        auto broker = testing::openUiTestBroker(dir, clock);
+        QVERIFY(broker->createQueue(QStringLiteral("jobs"), {}));
+        QVERIFY(broker->createQueue(QStringLiteral("other"), {}));
+        QVERIFY(broker->send(QStringLiteral("jobs"),
+                             testing::TestBroker::message(QStringLiteral("job-1"))));
+        MainWindow window;
+        window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
+        window.resize(1280, 800);
+        window.show();
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QTRY_VERIFY(findPath(tree->model(), QStringLiteral("test:jobs")).isValid());
+        tree->setCurrentIndex(findPath(tree->model(), QStringLiteral("test:jobs")));
+        window.findChild<QTabWidget*>(QStringLiteral("entityTabs"))
+            ->setCurrentIndex(EntityWorkspace::ReceiveTab);
+        auto* bar = window.findChild<MessageBar*>(QStringLiteral("messageBar"));
+
+        // Receiving a deferred message that does not exist fails: the banner says so.
+        window.findChild<QSpinBox*>(QStringLiteral("deferredSeq"))->setValue(999);
+        window.findChild<QAction*>(QStringLiteral("receiveDeferred"))->trigger();
+        QTRY_VERIFY(bar->isVisible());
+        QVERIFY2(bar->text().contains(QStringLiteral("MessageNotFound")), qPrintable(bar->text()));
+
+        // A success of another kind (the tree's) leaves it readable ...
+        window.messageBar()->sourceSucceeded(QStringLiteral("tree"));
+        QVERIFY(bar->isVisible());
+        // ... the next receive that works takes it down.
+        window.findChild<QAction*>(QStringLiteral("lockReceive"))->trigger();
+        auto* locks = window.findChild<QTableView*>(QStringLiteral("lockList"));
+        QTRY_COMPARE(locks->model()->rowCount(), 1);
+        QTRY_VERIFY(!bar->isVisible());
+
+        // Fails again; picking another entity in the tree takes it down too.
+        window.findChild<QAction*>(QStringLiteral("receiveDeferred"))->trigger();
+        QTRY_VERIFY(bar->isVisible());
+        tree->setCurrentIndex(findPath(tree->model(), QStringLiteral("test:other")));
+        QTRY_VERIFY(!bar->isVisible());
     }
 
     void window_opensDatabaseOffTheGuiThread() {

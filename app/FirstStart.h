@@ -1,0 +1,20 @@
+#pragma once
+// The first start of the explorer: the user's database does not exist yet, so the window fills
+// it with the sample namespace (SampleNamespace.h) as soon as it is open, and a new user sees
+// countdowns move at once.
+//
+// Only the first database the window opens gets the sample: the window opens databases again
+// later (closing a scenario returns to the user's database, File > Open, a recent database), and
+// creating the sample there again would only be refused (MessagingEntityAlreadyExists).
+
+namespace hourglass::ui {
+class MainWindow;
+}
+
+namespace hourglass::app {
+
+// Creates the sample namespace, off the GUI thread, in the next database `window` opens; a
+// failure goes to the message bar.
+void createSampleInFirstDatabase(ui::MainWindow& window);
+
+} // namespace hourglass::app

@@ -379,15 +379,9 @@ StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
         QJsonDocument(entity.properties.toJson(entity.kind)).toJson(QJsonDocument::Compact);
     QJsonArray rules;
     for (const Rule& rule : entity.rules) {
-        // JSON has one number type; the stored rule also names each property's type so that an
-        // int stays an int across a restart (D2).
-        QJsonObject json = rule.toJson();
-        QJsonObject types;
-        const QVariantMap& properties = rule.correlation.properties;
-        for (auto it = properties.cbegin(); it != properties.cend(); ++it)
-            types.insert(it.key(), QString::fromLatin1(it.value().metaType().name()));
-        if (!types.isEmpty())
-            json.insert(QStringLiteral("HourglassPropertyTypes"), types);
+        // The rule's JSON names the types plain JSON cannot say (PropertyJson.h), so an Int32
+        // stays an Int32 across a restart (D2).
+        const QJsonObject json = rule.toJson();
         rules.append(json);
     }
     row.rulesJson = QJsonDocument(rules).toJson(QJsonDocument::Compact);

@@ -2,6 +2,8 @@
 // order load() runs them (D2: everything but locks is as it was).
 #include "BrokerImpl.h"
 
+#include "PropertyTypes.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,8 +15,9 @@ Error corrupt(const QString& databasePath, const QString& what) {
     return makeError(ErrorCode::GeneralError, QStringLiteral("%1: %2").arg(databasePath, what));
 }
 
-// A stored rule, with each correlation property given back the type it was created with (JSON
-// has one number type; the store names the types beside the rule).
+// A stored rule. A rule's JSON names the type of each correlation property that plain JSON
+// cannot say (PropertyJson.h); databases written before that kept the types beside the rule, by
+// Qt's names ("int", "qlonglong"), which are read here so that an int stays an int (D2).
 Result<Rule> ruleFromStored(QJsonObject json) {
     const QJsonObject types = json.take(QStringLiteral("HourglassPropertyTypes")).toObject();
     auto rule = Rule::fromJson(json);
@@ -23,8 +26,11 @@ Result<Rule> ruleFromStored(QJsonObject json) {
     QVariantMap& properties = rule->correlation.properties;
     for (auto it = properties.begin(); it != properties.end(); ++it) {
         const QMetaType type = QMetaType::fromName(types.value(it.key()).toString().toLatin1());
-        if (type.isValid() && it.value().metaType() != type)
-            it.value().convert(type);
+        if (!type.isValid())
+            continue;
+        const QVariant stored = QVariant(type);
+        if (const auto kind = propertyTypeOf(stored))
+            it.value() = convertProperty(it.value(), *kind).value_or(it.value());
     }
     return rule;
 }

@@ -2,6 +2,8 @@
 // R1, E3 ForwardTo).
 #include "BrokerImpl.h"
 
+#include "PropertyTypes.h"
+
 #include <QDateTime>
 #include <QScopeGuard>
 #include <QUuid>
@@ -12,26 +14,6 @@ namespace {
 // Service Bus gives up forwarding after four hops (TransferHopCount).
 constexpr int kMaxTransferHops = 4;
 constexpr int kMaxMessageIdLength = 128;
-
-bool supportedPropertyValue(const QVariant& value) {
-    switch (value.typeId()) {
-    case QMetaType::QString:
-    case QMetaType::Bool:
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-    case QMetaType::Double:
-    case QMetaType::Float:
-    case QMetaType::QDateTime:
-    case QMetaType::QUuid:
-    case QMetaType::QByteArray:
-    case QMetaType::Nullptr:
-        return true;
-    default:
-        return !value.isValid();
-    }
-}
 } // namespace
 
 Millis BrokerImpl::effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const {
@@ -60,7 +42,7 @@ Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const Outgoin
         if (it.key().isEmpty())
             return makeError(ErrorCode::InvalidArgument,
                              QStringLiteral("An application property needs a name."));
-        if (!supportedPropertyValue(it.value()))
+        if (!propertyTypeOf(it.value()))
             return makeError(ErrorCode::InvalidArgument,
                              QStringLiteral("The application property '%1' has a type (%2) that "
                                             "Service Bus cannot carry.")

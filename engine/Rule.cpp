@@ -1,13 +1,10 @@
 #include "Rule.h"
 
 #include "JsonText.h"
+#include "PropertyJson.h"
 
 #include <QJsonValue>
-#include <QMetaType>
 #include <QStringList>
-
-#include <cmath>
-#include <limits>
 
 namespace hourglass {
 
@@ -19,48 +16,14 @@ Error invalid(const QString& description) {
     return makeError(ErrorCode::InvalidArgument, description);
 }
 
-bool isIntegerType(int typeId) {
-    switch (typeId) {
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-    case QMetaType::Short:
-    case QMetaType::UShort:
-    case QMetaType::Long:
-    case QMetaType::ULong:
-    case QMetaType::Char:
-    case QMetaType::SChar:
-    case QMetaType::UChar:
-        return true;
-    default:
-        return false;
-    }
-}
-
-bool isNumberType(int typeId) {
-    return isIntegerType(typeId) || typeId == QMetaType::Double || typeId == QMetaType::Float;
-}
-
-// Application property equality as a correlation filter sees it: numbers compare by value
-// whatever their width or representation (5 == 5.0, as a JSON-configured filter holds doubles
-// while senders use integers); anything else must have the same type and value.
+// Application property equality as a correlation filter sees it (R2: "correlation values
+// compare exactly (case and type)"): the same Service Bus type and the same value, so an Int64
+// 250 does not match an Int32 250, nor 5 match 5.0.
 bool sameValue(const QVariant& a, const QVariant& b) {
-    const int ta = a.metaType().id();
-    const int tb = b.metaType().id();
-    if (isNumberType(ta) && isNumberType(tb)) {
-        if (isIntegerType(ta) && isIntegerType(tb)) {
-            // Compare exactly; values beyond qint64 only arise from huge unsigned numbers.
-            if (ta == QMetaType::ULongLong || tb == QMetaType::ULongLong ||
-                ta == QMetaType::ULong || tb == QMetaType::ULong)
-                return a.toULongLong() == b.toULongLong() && a.toLongLong() == b.toLongLong();
-            return a.toLongLong() == b.toLongLong();
-        }
-        return a.toDouble() == b.toDouble();
-    }
-    if (ta != tb)
+    const auto ta = propertyTypeOf(a);
+    if (!ta || ta != propertyTypeOf(b))
         return false;
-    return a == b;
+    return normalizedProperty(a) == normalizedProperty(b);
 }
 
 bool matchesIfSet(const QString& wanted, const QString& actual) {
@@ -111,23 +74,13 @@ Result<void> refuseUnknown(const QJsonObject& object, const QString& prefix,
     return {};
 }
 
-// A JSON scalar as an application property value: integral numbers become qint64 so that
-// they look like what a sender puts in a message.
+// An application property value in the file form of PropertyJson.h (a plain scalar, or
+// {"Type": "Int32", "Value": 250} for the types plain JSON cannot say).
 Result<QVariant> propertyValue(const QString& where, const QJsonValue& value) {
-    switch (value.type()) {
-    case QJsonValue::String:
-        return QVariant(value.toString());
-    case QJsonValue::Bool:
-        return QVariant(value.toBool());
-    case QJsonValue::Double: {
-        const double number = value.toDouble();
-        if (std::floor(number) == number && std::abs(number) < 9007199254740992.0)
-            return QVariant(static_cast<qint64>(number));
-        return QVariant(number);
-    }
-    default:
-        return wrongType(where, QStringLiteral("a string, number or boolean"), value);
-    }
+    auto parsed = propertyFromJson(value);
+    if (!parsed)
+        return invalid(QStringLiteral("%1: %2").arg(where, parsed.error().description));
+    return parsed;
 }
 
 Result<CorrelationFilter> correlationFromJson(const QJsonObject& json, const QString& prefix) {
@@ -203,7 +156,7 @@ QJsonObject correlationToJson(const CorrelationFilter& filter) {
     if (!filter.properties.isEmpty()) {
         QJsonObject properties;
         for (auto it = filter.properties.begin(); it != filter.properties.end(); ++it)
-            properties.insert(it.key(), QJsonValue::fromVariant(it.value()));
+            properties.insert(it.key(), propertyToJson(it.value()));
         json.insert(QStringLiteral("Properties"), properties);
     }
     return json;

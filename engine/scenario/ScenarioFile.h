@@ -36,7 +36,7 @@ struct SendStep {
     QString replyToSessionId;
     std::optional<Millis> timeToLive;
     std::optional<Millis> scheduledEnqueueOffset; // from the scenario's start
-    QJsonObject properties;                       // scalar values only
+    QVariantMap properties; // typed values (PropertyJson.h); {n} is replaced in String ones
 };
 
 struct ReceiveStep {

@@ -17,16 +17,11 @@ QString substitute(const QString& text, int n) {
     return QString(text).replace(QStringLiteral("{n}"), QString::number(n));
 }
 
-QVariant propertyValue(const QJsonValue& value, int n) {
-    if (value.isString())
+// A String property gets {n} replaced; other types are sent as the file typed them.
+QVariant propertyValue(const QVariant& value, int n) {
+    if (value.typeId() == QMetaType::QString)
         return substitute(value.toString(), n);
-    if (value.isDouble()) {
-        const double number = value.toDouble();
-        if (std::floor(number) == number && std::abs(number) < 9007199254740992.0)
-            return QVariant(static_cast<qint64>(number));
-        return QVariant(number);
-    }
-    return value.toVariant();
+    return value;
 }
 
 OutgoingMessage buildMessage(const SendStep& step, int n) {

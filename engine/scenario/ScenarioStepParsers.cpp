@@ -1,5 +1,7 @@
 #include "ScenarioStepParsers.h"
 
+#include "PropertyJson.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -37,33 +39,22 @@ std::optional<Settlement> readSettlement(JsonReader& reader, const QString& key,
     return allowed.at(*index);
 }
 
-bool isScalar(const QJsonValue& value) {
-    return value.isString() || value.isDouble() || value.isBool();
-}
-
-// Application properties: scalar values only (what a message can carry here).
-std::optional<QJsonObject> readScalarObject(JsonReader& reader, const QString& key) {
+// Application properties: plain scalars, or {"Type", "Value"} objects for the types plain JSON
+// cannot say (PropertyJson.h). nullopt when absent or bad (the first bad one is reported).
+std::optional<QVariantMap> readPropertyObject(JsonReader& reader, const QString& key) {
     const auto object = reader.object(key);
     if (!object)
         return std::nullopt;
+    QVariantMap properties;
     for (auto it = object->begin(); it != object->end(); ++it) {
-        if (!isScalar(it.value())) {
-            reader.error().set(memberPath(reader.pathOf(key), it.key()),
-                               QStringLiteral("expected a string, number or boolean, got %1")
-                                   .arg(jsonTypeName(it.value())));
+        auto value = propertyFromJson(it.value());
+        if (!value) {
+            reader.error().set(memberPath(reader.pathOf(key), it.key()), value.error().description);
             return std::nullopt;
         }
+        properties.insert(it.key(), *value);
     }
-    return object;
-}
-
-QVariant scalarToVariant(const QJsonValue& value) {
-    if (value.isDouble()) {
-        const double number = value.toDouble();
-        if (std::floor(number) == number && std::abs(number) < 9007199254740992.0)
-            return QVariant(static_cast<qint64>(number));
-    }
-    return value.toVariant();
+    return properties;
 }
 
 // MessageId or SequenceNumber, exactly one.
@@ -152,7 +143,7 @@ SendStep parseSend(JsonReader& reader) {
     step.timeToLive = reader.duration(QStringLiteral("TimeToLive"));
     step.scheduledEnqueueOffset = reader.duration(QStringLiteral("ScheduledEnqueueTime"));
     step.properties =
-        readScalarObject(reader, QStringLiteral("Properties")).value_or(QJsonObject());
+        readPropertyObject(reader, QStringLiteral("Properties")).value_or(QVariantMap());
     return step;
 }
 
@@ -206,12 +197,11 @@ SettleStep parseSettle(JsonReader& reader) {
     else if (!reader.has(QStringLiteral("Action")))
         reader.fail(QStringLiteral("Action"), QStringLiteral("missing"));
     readDeadLetterDetails(reader, step.action, step.reason, step.description);
-    if (const auto properties = readScalarObject(reader, QStringLiteral("Properties"))) {
+    if (const auto properties = readPropertyObject(reader, QStringLiteral("Properties"))) {
         if (step.action == Settlement::Complete || step.action == Settlement::RenewLock)
             reader.fail(QStringLiteral("Properties"),
                         QStringLiteral("only Abandon, DeadLetter and Defer modify properties"));
-        for (auto it = properties->begin(); it != properties->end(); ++it)
-            step.properties.insert(it.key(), scalarToVariant(it.value()));
+        step.properties = *properties;
     }
     return step;
 }

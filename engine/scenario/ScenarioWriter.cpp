@@ -1,5 +1,6 @@
 #include "ScenarioWriter.h"
 
+#include "PropertyJson.h"
 #include "ScenarioReport.h"
 
 #include <QJsonArray>
@@ -16,34 +17,10 @@ void putText(QJsonObject& json, const char* key, const QString& text) {
 
 } // namespace
 
-QJsonValue scalarValue(const QVariant& value) {
-    switch (value.metaType().id()) {
-    case QMetaType::Bool:
-        return value.toBool();
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::Long:
-    case QMetaType::ULong:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-    case QMetaType::Short:
-    case QMetaType::UShort:
-    case QMetaType::Char:
-    case QMetaType::SChar:
-    case QMetaType::UChar:
-        return value.toLongLong();
-    case QMetaType::Double:
-    case QMetaType::Float:
-        return value.toDouble();
-    default:
-        return value.toString();
-    }
-}
-
-QJsonObject scalarObject(const QVariantMap& values) {
+QJsonObject propertyObject(const QVariantMap& values) {
     QJsonObject json;
     for (auto it = values.begin(); it != values.end(); ++it)
-        json.insert(it.key(), scalarValue(it.value()));
+        json.insert(it.key(), propertyToJson(it.value()));
     return json;
 }
 
@@ -70,7 +47,7 @@ QJsonObject sendStep(const QString& to, const OutgoingMessage& message, Instant 
         json.insert(QStringLiteral("ScheduledEnqueueTime"),
                     formatOffset(std::max<Millis>(0, *message.scheduledEnqueueTime - start)));
     if (!message.applicationProperties.isEmpty())
-        json.insert(QStringLiteral("Properties"), scalarObject(message.applicationProperties));
+        json.insert(QStringLiteral("Properties"), propertyObject(message.applicationProperties));
     return json;
 }
 
@@ -134,7 +111,7 @@ QJsonObject settleStep(const QString& receiver, const QString& messageId, Settle
     const bool modifies = action == Settlement::Abandon || action == Settlement::DeadLetter ||
                           action == Settlement::Defer;
     if (modifies && !properties.isEmpty())
-        json.insert(QStringLiteral("Properties"), scalarObject(properties));
+        json.insert(QStringLiteral("Properties"), propertyObject(properties));
     return json;
 }
 

@@ -12,10 +12,10 @@
 
 namespace hourglass::scenario_writing {
 
-// A property value as a scenario carries it: strings, numbers and booleans as they are; any
-// other type (a date, a UUID, bytes) as its text.
-QJsonValue scalarValue(const QVariant& value);
-QJsonObject scalarObject(const QVariantMap& values);
+// Application properties as a scenario carries them: each in the file form of PropertyJson.h
+// (plain scalars, {"Type": "Int32", "Value": 250} for the rest), so a recorded scenario plays
+// back the types it recorded.
+QJsonObject propertyObject(const QVariantMap& values);
 
 // One message sent to `to`. `start` turns a scheduled enqueue time into an offset (never before
 // the start). Sets *binaryBody when the body is not UTF-8 text (it is then written as text

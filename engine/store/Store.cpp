@@ -4,8 +4,6 @@
 
 #include "StoreSchema.h"
 
-#include <QCborMap>
-#include <QCborValue>
 #include <QFile>
 #include <QFileInfo>
 #include <QScopeGuard>
@@ -75,18 +73,6 @@ QString checkHeader(const QString& path) {
     return {};
 }
 } // namespace
-
-QByteArray encodeProperties(const QVariantMap& properties) {
-    if (properties.isEmpty())
-        return {};
-    return QCborValue(QCborMap::fromVariantMap(properties)).toCbor();
-}
-
-QVariantMap decodeProperties(const QByteArray& cbor) {
-    if (cbor.isEmpty())
-        return {};
-    return QCborValue::fromCbor(cbor).toMap().toVariantMap();
-}
 
 Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durability) {
     if (path.isEmpty())

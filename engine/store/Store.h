@@ -15,6 +15,7 @@
 // one of these; never a Store mutex then the Broker's.
 
 #include "Broker.h"
+#include "PropertyEncoding.h"
 #include "SqliteStatement.h"
 #include "Status.h"
 #include "Time.h"
@@ -265,9 +266,5 @@ private:
     Result<std::optional<StoredMessage>> readOneHeld(qint64 entityId, SubQueue subQueue, qint64 seq,
                                                      bool withBody);
 };
-
-// Application properties <-> CBOR bytes as stored.
-QByteArray encodeProperties(const QVariantMap& properties);
-QVariantMap decodeProperties(const QByteArray& cbor);
 
 } // namespace hourglass

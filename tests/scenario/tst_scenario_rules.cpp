@@ -116,10 +116,12 @@ private slots:
         QTest::addColumn<bool>("matches");
         QTest::newRow("string") << "region" << QVariant(QStringLiteral("eu")) << true;
         QTest::newRow("string.other") << "region" << QVariant(QStringLiteral("EU")) << false;
+        // R2: "Correlation values compare exactly (case and type)": the message's Int32 5 is
+        // not an Int64, UInt32 or Double 5.
         QTest::newRow("int") << "priority" << QVariant(5) << true;
-        QTest::newRow("int.asDouble") << "priority" << QVariant(5.0) << true;
-        QTest::newRow("int.asLongLong") << "priority" << QVariant(qint64(5)) << true;
-        QTest::newRow("int.asUnsigned") << "priority" << QVariant(5u) << true;
+        QTest::newRow("int.asDouble") << "priority" << QVariant(5.0) << false;
+        QTest::newRow("int.asLongLong") << "priority" << QVariant(qint64(5)) << false;
+        QTest::newRow("int.asUnsigned") << "priority" << QVariant(5u) << false;
         QTest::newRow("int.other") << "priority" << QVariant(6) << false;
         QTest::newRow("int.asString") << "priority" << QVariant(QStringLiteral("5")) << false;
         QTest::newRow("double") << "weight" << QVariant(2.5) << true;
@@ -200,7 +202,11 @@ private slots:
         QCOMPARE(rule->correlation.replyToSessionId, QStringLiteral("sessionId"));
         QCOMPARE(rule->correlation.properties.value("priority").toLongLong(), 5);
         QVERIFY(rule->validate().ok());
-        QVERIFY(rule->matches(fullMessage()));
+        // A plain JSON integer is an Int64, which the message's Int32 priority is not (R2).
+        QVERIFY(!rule->matches(fullMessage()));
+        OutgoingMessage int64Priority = fullMessage();
+        int64Priority.applicationProperties.insert(QStringLiteral("priority"), qint64(5));
+        QVERIFY(rule->matches(int64Priority));
 
         // Round trip: Subject goes back out as the emulator's "Label".
         const QJsonObject json = rule->toJson();

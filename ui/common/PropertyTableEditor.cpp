@@ -1,13 +1,12 @@
 #include "common/PropertyTableEditor.h"
 
 #include <QComboBox>
-#include <QDateTime>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QSet>
 #include <QTableWidget>
 #include <QToolButton>
-#include <QUuid>
 #include <QVBoxLayout>
 
 namespace hourglass::ui {
@@ -16,130 +15,15 @@ namespace {
 
 enum Column { NameColumn, TypeColumn, ValueColumn, ColumnCount };
 
-constexpr PropertyTableEditor::ValueType kTypes[] = {
-    PropertyTableEditor::ValueType::String, PropertyTableEditor::ValueType::Int,
-    PropertyTableEditor::ValueType::Long,   PropertyTableEditor::ValueType::Double,
-    PropertyTableEditor::ValueType::Bool,   PropertyTableEditor::ValueType::DateTime,
-    PropertyTableEditor::ValueType::Uuid,
-};
-
-PropertyTableEditor::ValueType typeOf(const QVariant& value) {
-    switch (value.typeId()) {
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::Short:
-    case QMetaType::UShort:
-        return PropertyTableEditor::ValueType::Int;
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-    case QMetaType::Long:
-    case QMetaType::ULong:
-        return PropertyTableEditor::ValueType::Long;
-    case QMetaType::Double:
-    case QMetaType::Float:
-        return PropertyTableEditor::ValueType::Double;
-    case QMetaType::Bool:
-        return PropertyTableEditor::ValueType::Bool;
-    case QMetaType::QDateTime:
-        return PropertyTableEditor::ValueType::DateTime;
-    case QMetaType::QUuid:
-        return PropertyTableEditor::ValueType::Uuid;
-    default:
-        return PropertyTableEditor::ValueType::String;
-    }
-}
-
-QString textOf(const QVariant& value) {
-    switch (value.typeId()) {
-    case QMetaType::QDateTime:
-        return value.toDateTime().toUTC().toString(Qt::ISODateWithMs);
-    case QMetaType::QUuid:
-        return value.toUuid().toString(QUuid::WithoutBraces);
-    case QMetaType::Bool:
-        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    default:
-        return value.toString();
-    }
-}
-
-// The value of `text` as `type`, or an invalid QVariant when it does not parse.
-QVariant parse(const QString& text, PropertyTableEditor::ValueType type) {
-    bool ok = false;
-    const QString t = text.trimmed();
-    switch (type) {
-    case PropertyTableEditor::ValueType::String:
-        return text;
-    case PropertyTableEditor::ValueType::Int: {
-        const int v = t.toInt(&ok);
-        return ok ? QVariant(v) : QVariant();
-    }
-    case PropertyTableEditor::ValueType::Long: {
-        const qlonglong v = t.toLongLong(&ok);
-        return ok ? QVariant(v) : QVariant();
-    }
-    case PropertyTableEditor::ValueType::Double: {
-        const double v = t.toDouble(&ok);
-        return ok ? QVariant(v) : QVariant();
-    }
-    case PropertyTableEditor::ValueType::Bool:
-        if (t.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0 || t == QLatin1String("1"))
-            return true;
-        if (t.compare(QLatin1String("false"), Qt::CaseInsensitive) == 0 || t == QLatin1String("0"))
-            return false;
-        return {};
-    case PropertyTableEditor::ValueType::DateTime: {
-        const QDateTime v = QDateTime::fromString(t, Qt::ISODateWithMs);
-        return v.isValid() ? QVariant(v) : QVariant();
-    }
-    case PropertyTableEditor::ValueType::Uuid: {
-        const QUuid v(t);
-        return v.isNull() ? QVariant() : QVariant(v);
-    }
-    }
-    return {};
-}
-
-QString expected(PropertyTableEditor::ValueType type) {
-    switch (type) {
-    case PropertyTableEditor::ValueType::Int:
-        return QStringLiteral("a 32-bit integer");
-    case PropertyTableEditor::ValueType::Long:
-        return QStringLiteral("a 64-bit integer");
-    case PropertyTableEditor::ValueType::Double:
-        return QStringLiteral("a number such as 2.5");
-    case PropertyTableEditor::ValueType::Bool:
-        return QStringLiteral("true or false");
-    case PropertyTableEditor::ValueType::DateTime:
-        return QStringLiteral("an ISO-8601 date and time such as 2026-01-31T12:00:00Z");
-    case PropertyTableEditor::ValueType::Uuid:
-        return QStringLiteral("a UUID");
-    case PropertyTableEditor::ValueType::String:
-        break;
-    }
-    return QStringLiteral("text");
+// A chooser of every property type, its items named as Service Bus names them.
+QComboBox* makeTypeChooser() {
+    auto* types = new QComboBox;
+    for (PropertyType t : allPropertyTypes())
+        types->addItem(propertyTypeName(t), int(t));
+    return types;
 }
 
 } // namespace
-
-QString PropertyTableEditor::typeName(ValueType type) {
-    switch (type) {
-    case ValueType::String:
-        return QStringLiteral("string");
-    case ValueType::Int:
-        return QStringLiteral("int");
-    case ValueType::Long:
-        return QStringLiteral("long");
-    case ValueType::Double:
-        return QStringLiteral("double");
-    case ValueType::Bool:
-        return QStringLiteral("bool");
-    case ValueType::DateTime:
-        return QStringLiteral("datetime");
-    case ValueType::Uuid:
-        return QStringLiteral("uuid");
-    }
-    return {};
-}
 
 PropertyTableEditor::PropertyTableEditor(QWidget* parent)
     : QWidget(parent)
@@ -151,7 +35,9 @@ PropertyTableEditor::PropertyTableEditor(QWidget* parent)
     m_remove->setObjectName(QStringLiteral("removeProperty"));
     m_table->setHorizontalHeaderLabels({tr("Name"), tr("Type"), tr("Value")});
     m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSectionResizeMode(TypeColumn, QHeaderView::ResizeToContents);
+    // Fixed to the chooser's widest name: ResizeToContents measured the (empty) items under the
+    // choosers and cut the names to "st".
+    m_table->horizontalHeader()->setSectionResizeMode(TypeColumn, QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -187,22 +73,41 @@ PropertyTableEditor::PropertyTableEditor(QWidget* parent)
         emit edited();
     });
     connect(m_table, &QTableWidget::itemChanged, this, &PropertyTableEditor::edited);
+    fitTypeColumn();
+}
+
+void PropertyTableEditor::fitTypeColumn() {
+    // A chooser holding every name, styled as the rows' ones will be, gives the width they need.
+    QComboBox* probe = makeTypeChooser();
+    probe->setParent(m_table->viewport());
+    probe->ensurePolished();
+    const int width = std::max(probe->sizeHint().width(),
+                               m_table->horizontalHeader()->sectionSizeHint(TypeColumn));
+    delete probe;
+    // A cell widget gets the section less the grid line.
+    const int gridLine = m_table->showGrid() ? 1 : 0;
+    m_table->horizontalHeader()->resizeSection(TypeColumn, width + gridLine);
+}
+
+void PropertyTableEditor::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange)
+        fitTypeColumn();
+    QWidget::changeEvent(event);
 }
 
 void PropertyTableEditor::setProperties(const QVariantMap& properties) {
     clear();
     for (auto it = properties.cbegin(); it != properties.cend(); ++it)
-        addRow(it.key(), typeOf(it.value()), textOf(it.value()));
+        addRow(it.key(), propertyTypeOf(it.value()).value_or(PropertyType::String),
+               propertyText(it.value()));
 }
 
-int PropertyTableEditor::addRow(const QString& name, ValueType type, const QString& value) {
+int PropertyTableEditor::addRow(const QString& name, PropertyType type, const QString& value) {
     const int row = m_table->rowCount();
     m_table->insertRow(row);
     m_table->setItem(row, NameColumn, new QTableWidgetItem(name));
-    auto* types = new QComboBox;
+    QComboBox* types = makeTypeChooser();
     types->setObjectName(QStringLiteral("propertyType%1").arg(row));
-    for (ValueType t : kTypes)
-        types->addItem(typeName(t), int(t));
     types->setCurrentIndex(types->findData(int(type)));
     connect(types, &QComboBox::currentIndexChanged, this, &PropertyTableEditor::edited);
     m_table->setCellWidget(row, TypeColumn, types);
@@ -239,13 +144,14 @@ Result<QVariantMap> PropertyTableEditor::properties() const {
                 tr("Application property '%1' appears twice (row %2).").arg(name).arg(row + 1));
         seen.insert(name);
         const auto* types = qobject_cast<const QComboBox*>(m_table->cellWidget(row, TypeColumn));
-        const ValueType type = types ? ValueType(types->currentData().toInt()) : ValueType::String;
-        const QVariant value = parse(text, type);
-        if (!value.isValid())
-            return Error::make(
-                ErrorCode::InvalidArgument,
-                tr("Application property '%1': '%2' is not %3.").arg(name, text, expected(type)));
-        result.insert(name, value);
+        const PropertyType type =
+            types ? PropertyType(types->currentData().toInt()) : PropertyType::String;
+        const auto value = propertyFromText(type, text);
+        if (!value)
+            return Error::make(ErrorCode::InvalidArgument,
+                               tr("Application property '%1': '%2' is not %3.")
+                                   .arg(name, text, propertyTypeExpectation(type)));
+        result.insert(name, *value);
     }
     return result;
 }

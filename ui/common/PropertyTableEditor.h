@@ -7,8 +7,13 @@
 // Used by the send dialog, by abandon/defer/dead-letter with property changes, and anywhere a
 // QVariantMap of application properties is edited.
 //
-// Object names for tests: "propertyTable", "addProperty", "removeProperty".
+// Types are named and parsed as Service Bus names them (engine/PropertyTypes.h: Int32, Int64,
+// String, DateTime...). The type column is as wide as its longest name.
+//
+// Object names for tests: "propertyTable", "addProperty", "removeProperty", and
+// "propertyType<row>" for each row's type chooser.
 
+#include "PropertyTypes.h"
 #include "Status.h"
 
 #include <QVariantMap>
@@ -22,10 +27,6 @@ namespace hourglass::ui {
 class PropertyTableEditor : public QWidget {
     Q_OBJECT
 public:
-    // The value types offered, as shown in the type column.
-    enum class ValueType { String, Int, Long, Double, Bool, DateTime, Uuid };
-    static QString typeName(ValueType type);
-
     explicit PropertyTableEditor(QWidget* parent = nullptr);
 
     // Replaces every row; each value's type is taken from its QVariant type.
@@ -35,7 +36,7 @@ public:
     // the row.
     Result<QVariantMap> properties() const;
     // Adds a row (also what the "+" button does); returns its index.
-    int addRow(const QString& name = {}, ValueType type = ValueType::String,
+    int addRow(const QString& name = {}, PropertyType type = PropertyType::String,
                const QString& value = {});
     int rowCount() const;
     void clear();
@@ -44,7 +45,13 @@ public:
 signals:
     void edited();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    // Sizes the type column to its longest type name in the current style and font.
+    void fitTypeColumn();
+
     QTableWidget* m_table;
     QToolButton* m_add;
     QToolButton* m_remove;

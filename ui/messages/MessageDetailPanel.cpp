@@ -3,6 +3,8 @@
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"
 
+#include "PropertyTypes.h"
+
 #include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
@@ -72,17 +74,6 @@ QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
         {QStringLiteral("DeadLetterSource"), orNone(m.deadLetterSource)},
         {QStringLiteral("Size"), QStringLiteral("%1 bytes").arg(m.sizeInBytes)},
     };
-}
-
-QString valueText(const QVariant& value) {
-    switch (value.metaType().id()) {
-    case QMetaType::QByteArray:
-        return QString::fromLatin1(value.toByteArray().toHex(' '));
-    case QMetaType::QDateTime:
-        return value.toDateTime().toUTC().toString(Qt::ISODateWithMs);
-    default:
-        return value.toString();
-    }
 }
 
 QTableWidget* makeTable(const QString& objectName, const QStringList& headers) {
@@ -254,7 +245,7 @@ QString MessageDetailPanel::propertiesText() const {
         lines << name + QStringLiteral(": ") + value;
     for (auto it = m_message->applicationProperties.cbegin();
          it != m_message->applicationProperties.cend(); ++it)
-        lines << it.key() + QStringLiteral(": ") + valueText(it.value());
+        lines << it.key() + QStringLiteral(": ") + propertyText(it.value());
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -271,7 +262,7 @@ void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choic
     int row = 0;
     for (auto it = properties.cbegin(); it != properties.cend(); ++it, ++row)
         setRow(m_application, row,
-               {it.key(), valueText(it.value()), QString::fromLatin1(it.value().typeName())});
+               {it.key(), propertyText(it.value()), propertyTypeNameOf(it.value())});
 
     const int view = choice == ViewChoice::Best ? int(bestView(message.body, message.contentType))
                                                 : m_bodyView->currentIndex();

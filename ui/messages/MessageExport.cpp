@@ -2,116 +2,32 @@
 
 #include "common/BodyFormatter.h"
 
+#include "PropertyJson.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
-#include <QUuid>
-
-#include <limits>
 
 namespace hourglass::ui {
 
 namespace {
-
-// Property types by the names Service Bus clients use, so that the files read naturally.
-struct PropertyType {
-    QMetaType::Type type;
-    const char* name;
-};
-constexpr PropertyType kPropertyTypes[] = {
-    {QMetaType::QString, "String"},     {QMetaType::Bool, "Boolean"},
-    {QMetaType::Int, "Int32"},          {QMetaType::UInt, "UInt32"},
-    {QMetaType::LongLong, "Int64"},     {QMetaType::ULongLong, "UInt64"},
-    {QMetaType::Double, "Double"},      {QMetaType::Float, "Single"},
-    {QMetaType::QDateTime, "DateTime"}, {QMetaType::QUuid, "Guid"},
-    {QMetaType::QByteArray, "Binary"},  {QMetaType::Nullptr, "Null"},
-};
-
-QString typeName(const QVariant& value) {
-    for (const PropertyType& t : kPropertyTypes)
-        if (value.typeId() == t.type)
-            return QLatin1String(t.name);
-    return value.isValid() ? QString::fromLatin1(value.typeName()) : QStringLiteral("Null");
-}
-
-// 64-bit integers go as decimal strings: a JSON number is a double and would round them.
-QJsonValue propertyValue(const QVariant& value) {
-    switch (value.typeId()) {
-    case QMetaType::Bool:
-        return value.toBool();
-    case QMetaType::Int:
-    case QMetaType::UInt:
-    case QMetaType::Double:
-    case QMetaType::Float:
-        return value.toDouble();
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-        return value.toString();
-    case QMetaType::QDateTime:
-        return value.toDateTime().toUTC().toString(Qt::ISODateWithMs);
-    case QMetaType::QUuid:
-        return value.toUuid().toString(QUuid::WithoutBraces);
-    case QMetaType::QByteArray:
-        return QString::fromLatin1(value.toByteArray().toBase64());
-    case QMetaType::Nullptr:
-        return QJsonValue::Null;
-    default:
-        return value.isValid() ? QJsonValue(value.toString()) : QJsonValue(QJsonValue::Null);
-    }
-}
 
 Error badProperty(const QString& name, const QString& why) {
     return makeError(ErrorCode::InvalidArgument,
                      QStringLiteral("Application property \"%1\": %2").arg(name, why));
 }
 
-// One property read back; `type` is one of kPropertyTypes' names.
-Result<QVariant> readProperty(const QString& name, const QString& type, const QJsonValue& v) {
-    bool ok = true;
-    QVariant out;
-    if (type == QLatin1String("String") && v.isString()) {
-        out = v.toString();
-    } else if (type == QLatin1String("Boolean") && v.isBool()) {
-        out = v.toBool();
-    } else if (type == QLatin1String("Int32") && v.isDouble()) {
-        const double d = v.toDouble();
-        ok = d == double(int(d));
-        out = int(d);
-    } else if (type == QLatin1String("UInt32") && v.isDouble()) {
-        const double d = v.toDouble();
-        ok = d >= 0 && d <= double(std::numeric_limits<uint>::max()) && d == double(uint(d));
-        out = uint(d);
-    } else if (type == QLatin1String("Int64") && v.isString()) {
-        out = v.toString().toLongLong(&ok);
-    } else if (type == QLatin1String("UInt64") && v.isString()) {
-        out = v.toString().toULongLong(&ok);
-    } else if (type == QLatin1String("Double") && v.isDouble()) {
-        out = v.toDouble();
-    } else if (type == QLatin1String("Single") && v.isDouble()) {
-        out = float(v.toDouble());
-    } else if (type == QLatin1String("DateTime") && v.isString()) {
-        const QDateTime time = QDateTime::fromString(v.toString(), Qt::ISODateWithMs);
-        ok = time.isValid();
-        out = time.toUTC();
-    } else if (type == QLatin1String("Guid") && v.isString()) {
-        const QUuid id(v.toString());
-        ok = !id.isNull() || v.toString() == QUuid().toString(QUuid::WithoutBraces);
-        out = id;
-    } else if (type == QLatin1String("Binary") && v.isString()) {
-        auto decoded = QByteArray::fromBase64Encoding(v.toString().toLatin1(),
-                                                      QByteArray::AbortOnBase64DecodingErrors);
-        ok = bool(decoded);
-        out = *decoded;
-    } else if (type == QLatin1String("Null") && v.isNull()) {
-        out = QVariant::fromValue(nullptr);
-    } else {
-        return badProperty(name, QStringLiteral("a value of type %1 expected").arg(type));
-    }
-    if (!ok)
-        return badProperty(name, QStringLiteral("not a valid %1").arg(type));
-    return out;
+// One property read back: its Service Bus type name and its typed value (PropertyJson.h).
+Result<QVariant> readProperty(const QString& name, const QString& typeName, const QJsonValue& v) {
+    const auto type = propertyTypeFromName(typeName);
+    if (!type)
+        return badProperty(name, QStringLiteral("'%1' is not a property type").arg(typeName));
+    auto value = typedValueFromJson(*type, v);
+    if (!value)
+        return badProperty(name, value.error().description);
+    return value;
 }
 
 QJsonValue instantOrNull(Instant instant) {
@@ -132,8 +48,8 @@ QString messageExportFormat() {
 QJsonObject applicationPropertiesToJson(const QVariantMap& properties) {
     QJsonObject out;
     for (auto it = properties.begin(); it != properties.end(); ++it)
-        out.insert(it.key(), QJsonObject{{QStringLiteral("type"), typeName(it.value())},
-                                         {QStringLiteral("value"), propertyValue(it.value())}});
+        out.insert(it.key(), QJsonObject{{QStringLiteral("type"), propertyTypeNameOf(it.value())},
+                                         {QStringLiteral("value"), typedValueToJson(it.value())}});
     return out;
 }
 

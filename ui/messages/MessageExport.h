@@ -1,7 +1,8 @@
 #pragma once
 // Messages as JSON files, for an operator who wants to keep, diff or replay what a queue held.
 // One object per message: every system property, the application properties with their types
-// (so that they can be read back exactly: a 64-bit integer stays an integer, a GUID a GUID), and
+// by Service Bus's names (engine/PropertyTypes.h: Int32, Int64, DateTime, Guid...; read back
+// exactly: an Int32 stays an Int32, a 64-bit integer is written as a decimal string), and
 // the body as text when it is valid UTF-8, else as base64, with "bodyEncoding" saying which.
 //
 // Functions over MessageViews already in hand (no widgets); exportMessages and exportStored do

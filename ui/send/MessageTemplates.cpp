@@ -2,7 +2,8 @@
 
 #include "common/BodyFormatter.h"
 
-#include <QDateTime>
+#include "PropertyJson.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -10,7 +11,6 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QStandardPaths>
-#include <QUuid>
 
 #include <algorithm>
 
@@ -36,84 +36,25 @@ const QList<std::pair<const char*, QString OutgoingMessage::*>>& textMembers() {
     return members;
 }
 
-// Every value is written as text with its type beside it: JSON numbers are doubles, which would
-// lose a long's low digits and turn an int into a double on the way back.
-QJsonObject propertyToJson(const QString& name, const QVariant& value) {
-    QString type = QStringLiteral("string");
-    QString text = value.toString();
-    switch (value.typeId()) {
-    case QMetaType::Int:
-        type = QStringLiteral("int");
-        break;
-    case QMetaType::UInt:
-    case QMetaType::LongLong:
-    case QMetaType::ULongLong:
-        type = QStringLiteral("long");
-        break;
-    case QMetaType::Double:
-    case QMetaType::Float:
-        type = QStringLiteral("double");
-        text = QString::number(value.toDouble(), 'g', 17);
-        break;
-    case QMetaType::Bool:
-        type = QStringLiteral("bool");
-        text = value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        break;
-    case QMetaType::QDateTime:
-        type = QStringLiteral("datetime");
-        text = value.toDateTime().toUTC().toString(Qt::ISODateWithMs);
-        break;
-    case QMetaType::QUuid:
-        type = QStringLiteral("uuid");
-        text = value.toUuid().toString(QUuid::WithoutBraces);
-        break;
-    case QMetaType::QByteArray:
-        type = QStringLiteral("bytes");
-        text = QString::fromLatin1(value.toByteArray().toBase64());
-        break;
-    default:
-        break;
-    }
+// Each value with its Service Bus type name beside it (PropertyJson.h's typed form: a JSON
+// number is a double, which would lose a long's low digits and turn an int into a double).
+// Templates saved before types had those names ("int", "long", "bytes", values as text) still
+// read: propertyTypeFromName takes those spellings, and text values are parsed as text.
+QJsonObject templateProperty(const QString& name, const QVariant& value) {
     return {{QStringLiteral("name"), name},
-            {QStringLiteral("type"), type},
-            {QStringLiteral("value"), text}};
+            {QStringLiteral("type"), propertyTypeNameOf(value)},
+            {QStringLiteral("value"), typedValueToJson(value)}};
 }
 
-std::optional<QVariant> propertyFromText(const QString& type, const QString& text) {
-    bool ok = false;
-    if (type == QLatin1String("string"))
-        return QVariant(text);
-    if (type == QLatin1String("int")) {
-        const int v = text.toInt(&ok);
-        return ok ? std::optional<QVariant>(v) : std::nullopt;
-    }
-    if (type == QLatin1String("long")) {
-        const qlonglong v = text.toLongLong(&ok);
-        return ok ? std::optional<QVariant>(v) : std::nullopt;
-    }
-    if (type == QLatin1String("double")) {
-        const double v = text.toDouble(&ok);
-        return ok ? std::optional<QVariant>(v) : std::nullopt;
-    }
-    if (type == QLatin1String("bool")) {
-        if (text == QLatin1String("true") || text == QLatin1String("false"))
-            return QVariant(text == QLatin1String("true"));
+std::optional<QVariant> templatePropertyValue(const QString& typeName, const QJsonValue& value) {
+    const auto type = propertyTypeFromName(typeName);
+    if (!type)
         return std::nullopt;
-    }
-    if (type == QLatin1String("datetime")) {
-        const QDateTime v = QDateTime::fromString(text, Qt::ISODateWithMs);
-        return v.isValid() ? std::optional<QVariant>(v) : std::nullopt;
-    }
-    if (type == QLatin1String("uuid")) {
-        const QUuid v(text);
-        return v.isNull() ? std::nullopt : std::optional<QVariant>(v);
-    }
-    if (type == QLatin1String("bytes")) {
-        auto decoded = QByteArray::fromBase64Encoding(text.toLatin1(),
-                                                      QByteArray::AbortOnBase64DecodingErrors);
-        return decoded ? std::optional<QVariant>(*decoded) : std::nullopt;
-    }
-    return std::nullopt;
+    // Templates saved before the typed form wrote every value but Binary's base64 as text.
+    if (value.isString() && *type != PropertyType::Binary)
+        return propertyFromText(*type, value.toString());
+    auto parsed = typedValueFromJson(*type, value);
+    return parsed ? std::optional<QVariant>(*parsed) : std::nullopt;
 }
 
 Error invalid(const QString& description) {
@@ -137,7 +78,7 @@ QJsonObject MessageTemplate::toJson() const {
     QJsonArray properties;
     for (auto it = message.applicationProperties.cbegin();
          it != message.applicationProperties.cend(); ++it)
-        properties.append(propertyToJson(it.key(), it.value()));
+        properties.append(templateProperty(it.key(), it.value()));
     json.insert(QStringLiteral("applicationProperties"), properties);
     return json;
 }
@@ -180,8 +121,7 @@ Result<MessageTemplate> MessageTemplate::fromJson(const QJsonObject& json) {
         const QJsonObject property = entry.toObject();
         const QString name = property.value(QStringLiteral("name")).toString();
         const QString type = property.value(QStringLiteral("type")).toString();
-        const auto value =
-            propertyFromText(type, property.value(QStringLiteral("value")).toString());
+        const auto value = templatePropertyValue(type, property.value(QStringLiteral("value")));
         if (name.isEmpty() || !value)
             return invalid(QStringLiteral("Template '%1': the application property '%2' (%3) has "
                                           "a value that does not parse as its type.")

@@ -1,6 +1,7 @@
 #include "send/SendDialog.h"
 
 #include "common/BrokerClient.h"
+#include "common/InlineError.h"
 #include "send/SettlementView.h"
 
 #include <QAction>
@@ -38,7 +39,7 @@ SendDialog::SendDialog(BrokerClient& client, const QString& targetPath, QWidget*
     , m_loadTemplate(button(tr("Load"), "loadTemplate", this))
     , m_saveTemplate(button(tr("Save as…"), "saveTemplate", this))
     , m_deleteTemplate(button(tr("Delete"), "deleteTemplate", this))
-    , m_templateError(new QLabel(this))
+    , m_templateError(makeInlineErrorLabel(QStringLiteral("templateError"), this, 0))
     , m_send(button(tr("Send"), "sendButton", this))
     , m_close(button(tr("Close"), "sendClose", this))
     , m_sendAction(new QAction(tr("Send"), this)) {
@@ -47,10 +48,11 @@ SendDialog::SendDialog(BrokerClient& client, const QString& targetPath, QWidget*
     m_templateCombo->setObjectName(QStringLiteral("sendTemplate"));
     m_templateCombo->setMinimumContentsLength(20);
     m_templateCombo->setPlaceholderText(tr("no saved templates"));
-    m_templateError->setObjectName(QStringLiteral("templateError"));
-    m_templateError->setWordWrap(true);
-    m_templateError->setStyleSheet(QStringLiteral("color: #a4262c"));
-    m_templateError->hide();
+    // A templates file problem is rare and comes with no keystroke, so no room is kept for it:
+    // the body starts right under the template row.
+    QSizePolicy errorPolicy = m_templateError->sizePolicy();
+    errorPolicy.setRetainSizeWhenHidden(false);
+    m_templateError->setSizePolicy(errorPolicy);
     m_send->setToolTip(tr("Send (Ctrl+Return); the dialog stays open to send again"));
     m_sendAction->setObjectName(QStringLiteral("sendAction"));
     m_sendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));

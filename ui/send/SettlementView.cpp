@@ -1,5 +1,9 @@
 #include "send/SettlementView.h"
 
+#include "common/Theme.h"
+
+#include <QPainter>
+
 #include <QDateTime>
 #include <QGridLayout>
 #include <QLabel>
@@ -95,7 +99,6 @@ SettlementView::SettlementView(QWidget* parent)
     , m_trackingId(selectableLabel(QStringLiteral("sendResultTrackingId"), this))
     , m_retry(selectableLabel(QStringLiteral("sendResultRetry"), this)) {
     setObjectName(QStringLiteral("sendResult"));
-    setAutoFillBackground(true);
     QFont bold = m_code->font();
     bold.setBold(true);
     m_code->setFont(bold);
@@ -114,14 +117,29 @@ SettlementView::SettlementView(QWidget* parent)
 }
 
 void SettlementView::setTone(Tone tone) {
-    QPalette colours = palette();
-    // The message bar's soft backgrounds, so that a result reads the same as an error above.
-    const QColor background = tone == Tone::Bad    ? QColor(0xf8, 0xd7, 0xda)
-                              : tone == Tone::Good ? QColor(0xdc, 0xf1, 0xdc)
-                                                   : QColor(0xee, 0xee, 0xee);
-    colours.setColor(QPalette::Window, background);
-    colours.setColor(QPalette::WindowText, QColor(0x20, 0x20, 0x20));
-    setPalette(colours);
+    m_tone = tone;
+    update();
+}
+
+QColor SettlementView::background() const {
+    // The message bar's soft backgrounds (InlineError's in a dark theme), so that a result reads
+    // the same as an error above it. Picked when painting, so a theme switched while the dialog
+    // is open applies at once; the labels' text keeps the theme's own colour.
+    const bool dark = paletteIsDark();
+    switch (m_tone) {
+    case Tone::Bad:
+        return dark ? QColor(0x5c, 0x25, 0x25) : QColor(0xf8, 0xd7, 0xda);
+    case Tone::Good:
+        return dark ? QColor(0x1e, 0x46, 0x2a) : QColor(0xdc, 0xf1, 0xdc);
+    case Tone::Neutral:
+        break;
+    }
+    return palette().color(QPalette::AlternateBase);
+}
+
+void SettlementView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.fillRect(rect(), background());
 }
 
 void SettlementView::clear() {

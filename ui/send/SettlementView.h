@@ -40,9 +40,16 @@ public:
     // The visible texts, one per line (tests, copying).
     QString text() const;
 
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
 private:
     enum class Tone { Neutral, Good, Bad };
     void setTone(Tone tone);
+    // The strip's colour for its tone in the theme in force.
+    QColor background() const;
+
+    Tone m_tone = Tone::Neutral;
 
     QLabel* m_summary;
     QLabel* m_code;

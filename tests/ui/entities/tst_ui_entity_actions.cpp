@@ -72,8 +72,7 @@ void TestUiEntityActions::rules_R2_addCorrelationRemoveAndSqlRefused() {
     dialog->findChild<QLineEdit*>(QStringLiteral("filterCorrelationId"))
         ->setText(QStringLiteral("c-1"));
     dialog->findChild<PropertyTableEditor*>(QStringLiteral("filterProperties"))
-        ->addRow(QStringLiteral("color"), PropertyTableEditor::ValueType::String,
-                 QStringLiteral("red"));
+        ->addRow(QStringLiteral("color"), PropertyType::String, QStringLiteral("red"));
     click(dialog, QStringLiteral("addRule"));
     QTRY_COMPARE(dialog->ruleNames(),
                  (QStringList{QStringLiteral("$Default"), QStringLiteral("red")}));

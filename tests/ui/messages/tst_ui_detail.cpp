@@ -269,11 +269,11 @@ void TestUiDetail::panelShowsEveryProperty() {
 
     QCOMPARE(application->rowCount(), 4);
     QCOMPARE(applicationRow(application, QStringLiteral("name")),
-             QStringLiteral("widget | QString"));
-    QCOMPARE(applicationRow(application, QStringLiteral("count")),
-             QStringLiteral("42 | qlonglong"));
-    QCOMPARE(applicationRow(application, QStringLiteral("ratio")), QStringLiteral("2.5 | double"));
-    QCOMPARE(applicationRow(application, QStringLiteral("urgent")), QStringLiteral("true | bool"));
+             QStringLiteral("widget | String"));
+    QCOMPARE(applicationRow(application, QStringLiteral("count")), QStringLiteral("42 | Int32"));
+    QCOMPARE(applicationRow(application, QStringLiteral("ratio")), QStringLiteral("2.5 | Double"));
+    QCOMPARE(applicationRow(application, QStringLiteral("urgent")),
+             QStringLiteral("true | Boolean"));
 
     QCOMPARE(view->currentIndex(), int(BodyView::Json));
     QCOMPARE(body->toPlainText(), kPrettyOrder);

@@ -5,6 +5,8 @@
 
 #include "SendTestEnv.h"
 #include "common/PropertyTableEditor.h"
+#include "common/Theme.h"
+#include "messages/MessageDetailPanel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -15,9 +17,12 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
+#include <QToolButton>
 #include <QUuid>
 
 using namespace hourglass;
@@ -28,6 +33,8 @@ class TestUiSend : public QObject {
     Q_OBJECT
 private slots:
     void everyPropertyReachesTheStoredMessage();
+    void int32PropertyArrivesAndShowsAsInt32();
+    void statusStripFollowsTheDarkTheme();
     void t1_timeToLiveIsStored();
     void t1_timeToLiveTakesWhatPeopleType();
     void l11_scheduledOnTheEngineClock();
@@ -56,15 +63,15 @@ void TestUiSend::everyPropertyReachesTheStoredMessage() {
     setLine(dialog.get(), "sendTo", QStringLiteral("someone"));
     setLine(dialog.get(), "sendSubject", QStringLiteral("an order"));
     auto* properties = child<PropertyTableEditor>(dialog.get(), "sendProperties");
-    using T = PropertyTableEditor::ValueType;
+    using T = PropertyType;
     const QUuid uuid = QUuid::createUuid();
     properties->addRow(QStringLiteral("name"), T::String, QStringLiteral("widget"));
-    properties->addRow(QStringLiteral("count"), T::Int, QStringLiteral("42"));
-    properties->addRow(QStringLiteral("big"), T::Long, QStringLiteral("9007199254740993"));
+    properties->addRow(QStringLiteral("count"), T::Int32, QStringLiteral("42"));
+    properties->addRow(QStringLiteral("big"), T::Int64, QStringLiteral("9007199254740993"));
     properties->addRow(QStringLiteral("ratio"), T::Double, QStringLiteral("2.5"));
-    properties->addRow(QStringLiteral("urgent"), T::Bool, QStringLiteral("true"));
+    properties->addRow(QStringLiteral("urgent"), T::Boolean, QStringLiteral("true"));
     properties->addRow(QStringLiteral("due"), T::DateTime, QStringLiteral("2026-02-03T04:05:06Z"));
-    properties->addRow(QStringLiteral("ref"), T::Uuid, uuid.toString(QUuid::WithoutBraces));
+    properties->addRow(QStringLiteral("ref"), T::Guid, uuid.toString(QUuid::WithoutBraces));
 
     clickSend(dialog.get());
     QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
@@ -84,17 +91,19 @@ void TestUiSend::everyPropertyReachesTheStoredMessage() {
     QVERIFY(!stored->timeToLive.has_value()); // empty TTL: the entity default (T3)
     const QVariantMap& app = stored->applicationProperties;
     QCOMPARE(app.value(QStringLiteral("name")), QVariant(QStringLiteral("widget")));
-    // The engine keeps integers as integers (its store does not tell int from long).
-    QVERIFY(app.value(QStringLiteral("count")).typeId() == QMetaType::Int ||
-            app.value(QStringLiteral("count")).typeId() == QMetaType::LongLong);
+    // Each property comes back with the type it was sent with: an Int32 stays an Int32.
+    QCOMPARE(app.value(QStringLiteral("count")).typeId(), QMetaType::Int);
     QCOMPARE(app.value(QStringLiteral("count")).toInt(), 42);
     QCOMPARE(app.value(QStringLiteral("big")).typeId(), QMetaType::LongLong);
     QCOMPARE(app.value(QStringLiteral("big")).toLongLong(), 9007199254740993LL);
+    QCOMPARE(app.value(QStringLiteral("ratio")).typeId(), QMetaType::Double);
     QCOMPARE(app.value(QStringLiteral("ratio")).toDouble(), 2.5);
     QCOMPARE(app.value(QStringLiteral("urgent")).typeId(), QMetaType::Bool);
     QCOMPARE(app.value(QStringLiteral("urgent")).toBool(), true);
     QCOMPARE(app.value(QStringLiteral("due")).toDateTime(),
              QDateTime(QDate(2026, 2, 3), QTime(4, 5, 6), Qt::UTC));
+    QCOMPARE(app.value(QStringLiteral("due")).typeId(), QMetaType::QDateTime);
+    QCOMPARE(app.value(QStringLiteral("ref")).typeId(), QMetaType::QUuid);
     QCOMPARE(app.value(QStringLiteral("ref")).toUuid(), uuid);
 
     // The dialog stays usable: the same message again gets the next sequence number.
@@ -165,7 +174,7 @@ void TestUiSend::repeatSendsThatManyCopies() {
     auto dialog = env.dialog();
     child<QPlainTextEdit>(dialog.get(), "sendBody")->setPlainText(QStringLiteral("copy"));
     child<PropertyTableEditor>(dialog.get(), "sendProperties")
-        ->addRow(QStringLiteral("batch"), PropertyTableEditor::ValueType::Int, QStringLiteral("9"));
+        ->addRow(QStringLiteral("batch"), PropertyType::Int32, QStringLiteral("9"));
     child<QSpinBox>(dialog.get(), "sendRepeat")->setValue(25);
     clickSend(dialog.get());
     QTRY_COMPARE(resultText(dialog.get()),
@@ -275,8 +284,7 @@ void TestUiSend::badInputIsRefusedBeforeAnyCall() {
 
     setLine(dialog.get(), "sendTimeToLive", QString());
     child<PropertyTableEditor>(dialog.get(), "sendProperties")
-        ->addRow(QStringLiteral("count"), PropertyTableEditor::ValueType::Int,
-                 QStringLiteral("many"));
+        ->addRow(QStringLiteral("count"), PropertyType::Int32, QStringLiteral("many"));
     clickSend(dialog.get());
     QVERIFY(!dialog->isSending());
     QVERIFY2(resultText(dialog.get()).startsWith(QStringLiteral("Not sent: ")),
@@ -307,6 +315,74 @@ void TestUiSend::bodyFromFileKeepsItsBytes() {
     QCOMPARE(stored->body, bytes);
     QVERIFY(!dialog->loadBodyFromFile(env.dir.filePath(QStringLiteral("missing.bin"))));
     QVERIFY(resultText(dialog.get()).startsWith(QStringLiteral("Not sent: ")));
+}
+
+// Issue 12: a property typed Int32 in the dialog is stored as an Int32 (it came back an Int64)
+// and the detail panel names its type as Service Bus does.
+void TestUiSend::int32PropertyArrivesAndShowsAsInt32() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    QTest::mouseClick(child<QToolButton>(dialog.get(), "addProperty"), Qt::LeftButton);
+    auto* table = child<QTableWidget>(dialog.get(), "propertyTable");
+    QCOMPARE(table->rowCount(), 1);
+    table->item(0, 0)->setText(QStringLiteral("attempt"));
+    auto* type = child<QComboBox>(dialog.get(), "propertyType0");
+    type->setCurrentIndex(type->findText(QStringLiteral("Int32")));
+    QCOMPARE(type->currentText(), QStringLiteral("Int32"));
+    table->item(0, 2)->setText(QStringLiteral("250"));
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+
+    const auto stored = env.call([](Broker& b) { return b.message(kQueue, 1); });
+    QVERIFY(stored.ok());
+    const QVariant attempt = stored->applicationProperties.value(QStringLiteral("attempt"));
+    QCOMPARE(attempt.typeId(), QMetaType::Int);
+    QCOMPARE(attempt.toInt(), 250);
+
+    MessageDetailPanel panel(*env.client);
+    auto* application = child<QTableWidget>(&panel, "applicationProperties");
+    panel.showMessage(kQueue, 1);
+    QTRY_COMPARE(application->rowCount(), 1);
+    QCOMPARE(application->item(0, 0)->text(), QStringLiteral("attempt"));
+    QCOMPARE(application->item(0, 1)->text(), QStringLiteral("250"));
+    QCOMPARE(application->item(0, 2)->text(), QStringLiteral("Int32"));
+}
+
+// Issue 12: the result strip under the form was light grey, green or pink in the dark theme
+// too; it takes the dark theme's tones (a dark background, the theme's light text).
+void TestUiSend::statusStripFollowsTheDarkTheme() {
+    applyTheme(ThemeChoice::Dark);
+    auto restore = qScopeGuard([] { applyTheme(ThemeChoice::System); });
+    SendEnv env;
+    auto dialog = env.dialog();
+    dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    auto* strip = child<SettlementView>(dialog.get(), "sendResult");
+    auto* summary = child<QLabel>(dialog.get(), "sendResultSummary");
+    // The strip as drawn: a pixel of its margin, beside the summary's text colour.
+    auto background = [strip] { return QColor(strip->grab().toImage().pixel(3, 3)); };
+    auto verifyDark = [&](const char* when) {
+        const QColor fill = background();
+        const QColor text = summary->palette().color(QPalette::WindowText);
+        QVERIFY2(fill.lightness() < 110,
+                 qPrintable(QStringLiteral("%1: background %2").arg(when, fill.name())));
+        QVERIFY2(
+            text.lightness() > fill.lightness() + 100,
+            qPrintable(QStringLiteral("%1: text %2 on %3").arg(when, text.name(), fill.name())));
+    };
+    verifyDark("not sent yet");
+    clickSend(dialog.get());
+    QTRY_COMPARE(resultText(dialog.get()), QStringLiteral("Accepted: sequence number 1"));
+    verifyDark("accepted");
+    setLine(dialog.get(), "sendTimeToLive", QStringLiteral("not a duration"));
+    clickSend(dialog.get());
+    QTRY_VERIFY(resultText(dialog.get()) != QStringLiteral("Accepted: sequence number 1"));
+    verifyDark("refused");
+    // Switching back to the light theme with the dialog open paints the strip light.
+    applyTheme(ThemeChoice::Light);
+    QTRY_VERIFY(background().lightness() > 180);
 }
 
 QTEST_MAIN(TestUiSend)

@@ -48,8 +48,7 @@ void TestUiSendTemplates::templatesRoundTrip() {
         child<QSpinBox>(dialog.get(), "sendScheduleIn")->setValue(3);
         child<QSpinBox>(dialog.get(), "sendRepeat")->setValue(4);
         child<PropertyTableEditor>(dialog.get(), "sendProperties")
-            ->addRow(QStringLiteral("n"), PropertyTableEditor::ValueType::Long,
-                     QStringLiteral("12"));
+            ->addRow(QStringLiteral("n"), PropertyType::Int64, QStringLiteral("12"));
         QTest::mouseClick(child<QPushButton>(dialog.get(), "saveTemplate"), Qt::LeftButton);
         auto* prompt = dialog->findChild<QInputDialog*>(QStringLiteral("templateNameDialog"));
         QVERIFY(prompt);

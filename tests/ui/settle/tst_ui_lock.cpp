@@ -85,8 +85,7 @@ void LockTest::completeAbandonDeadLetter() {
     f.trigger("lockAbandon");
     SettleDialog* abandon = f.dialog();
     abandon->findChild<PropertyTableEditor*>(QStringLiteral("settleProperties"))
-        ->addRow(QStringLiteral("attempt"), PropertyTableEditor::ValueType::Int,
-                 QStringLiteral("2"));
+        ->addRow(QStringLiteral("attempt"), PropertyType::Int32, QStringLiteral("2"));
     f.accept(abandon);
     QTRY_VERIFY(!f.locks().contains(2));
     const auto abandoned = env.message(2);

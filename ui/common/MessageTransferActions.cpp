@@ -34,6 +34,19 @@ QList<QAction*> MessageTransferActions::actions() const {
     return m_move ? QList<QAction*>{m_move, m_copy} : QList<QAction*>{m_copy};
 }
 
+void MessageTransferActions::addToContextMenu(QWidget* panel) {
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    if (!m_view->actions().isEmpty()) {
+        auto* separator = new QAction(m_view);
+        separator->setSeparator(true);
+        m_view->addAction(separator);
+    }
+    for (QAction* action : actions()) {
+        panel->addAction(action);
+        m_view->addAction(action);
+    }
+}
+
 void MessageTransferActions::setEnabled(bool enabled) {
     for (QAction* action : actions())
         action->setEnabled(enabled);

@@ -43,6 +43,9 @@ public:
                            Offer offer = Offer::MoveAndCopy);
 
     QList<QAction*> actions() const;
+    // Puts the actions on the view's context menu (after a separator when the menu has entries
+    // already) and on `panel`, so that their shortcuts work while the panel has focus.
+    void addToContextMenu(QWidget* panel);
     void setEnabled(bool enabled);
     // The picker opened by the last command, while it is open (for tests).
     EntityPickerDialog* picker() const { return m_picker; }

@@ -83,15 +83,8 @@ QWidget* DeadLetterPanel::buildContent() {
             &DeadLetterPanel::errorOccurred);
     connect(m_transfer, &MessageTransferActions::statusMessage, this,
             &DeadLetterPanel::statusMessage);
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->addActions({m_resubmitSelected, m_deleteSelected, m_exportSelected});
-    auto* separator = new QAction(m_view);
-    separator->setSeparator(true);
-    m_view->addAction(separator);
-    for (QAction* action : m_transfer->actions()) {
-        addAction(action);
-        m_view->addAction(action);
-    }
+    m_transfer->addToContextMenu(this);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &DeadLetterPanel::updateState);
 

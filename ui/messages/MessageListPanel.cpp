@@ -129,13 +129,7 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
             &MessageListPanel::errorOccurred);
     connect(m_transfer, &MessageTransferActions::statusMessage, this,
             &MessageListPanel::statusMessage);
-    auto* separator = new QAction(m_view);
-    separator->setSeparator(true);
-    m_view->addAction(separator);
-    for (QAction* action : m_transfer->actions()) {
-        addAction(action);
-        m_view->addAction(action);
-    }
+    m_transfer->addToContextMenu(this);
 
     // The selected messages drag onto the tree. A drag starts now and cannot wait: rows not
     // loaded yet come from the read the selection started (SelectionPrefetch).

@@ -119,11 +119,7 @@ PeekPanel::PeekPanel(BrokerClient& client, QWidget* parent)
     connect(m_transfer, &MessageTransferActions::statusMessage, this, &PeekPanel::statusMessage);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_transfer->setEnabled(m_view->selectionModel()->hasSelection()); });
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    for (QAction* action : m_transfer->actions()) {
-        addAction(action);
-        m_view->addAction(action);
-    }
+    m_transfer->addToContextMenu(this);
     updateState();
 }
 

@@ -82,11 +82,7 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     connect(m_transfer, &MessageTransferActions::statusMessage, this, &LockPanel::statusMessage);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_transfer->setEnabled(m_view->selectionModel()->hasSelection()); });
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    for (QAction* action : m_transfer->actions()) {
-        addAction(action);
-        m_view->addAction(action);
-    }
+    m_transfer->addToContextMenu(this);
     m_empty->setObjectName(QStringLiteral("lockEmpty"));
     stackWithEmptyState(m_stack, m_view, m_empty);
 

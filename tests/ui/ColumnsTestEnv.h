@@ -5,6 +5,7 @@
 // command, a context menu command, a pick in the entity picker.
 
 #include "DeadLetterTestEnv.h"
+#include "DragDropTestEnv.h"
 #include "common/ColumnLayout.h"
 #include "common/EntityPickerDialog.h"
 
@@ -22,7 +23,7 @@ namespace hourglass::testing::columns {
 
 using namespace hourglass::testing::deadletter;
 
-inline const QString kTarget = QStringLiteral("b");
+using dragdrop::kTarget;
 
 // The workspace's share of a 1280x800 window (the splitter starts at 500 | 780), less the
 // tab's frame; and the tree's.
@@ -41,26 +42,8 @@ inline void forgetColumns() {
     QSettings().remove(QStringLiteral("columns"));
 }
 
-struct TransferEnv : Env {
-    TransferEnv() {
-        if (!call([](Broker& b) {
-                return b.createQueue(kTarget, EntityProperties::defaults(Tier::Standard));
-            }))
-            qFatal("createQueue failed");
-    }
-    QList<qint64> sendTo(const QString& path, int count) {
-        QList<OutgoingMessage> batch;
-        for (int i = 0; i < count; ++i)
-            batch.append(message(QStringLiteral("m-%1").arg(i)));
-        auto sent = call([path, batch](Broker& b) { return b.sendBatch(path, batch); });
-        if (!sent)
-            qFatal("sendBatch failed");
-        QList<qint64> out;
-        for (const SendResult& r : *sent)
-            out.append(r.sequenceNumber);
-        return out;
-    }
-};
+// Moves and copies go to the drag-and-drop tests' queue "b", with their way to fill a queue.
+using TransferEnv = dragdrop::DropEnv;
 
 // The header menu's command (ColumnLayout), checked to be on the header's context menu.
 inline QAction* headerCommand(QHeaderView* header, const QString& name) {

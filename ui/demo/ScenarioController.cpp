@@ -142,14 +142,14 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed) {
         // Room for the step texts, taken from the message workspace rather than the tree: once
         // the dock has its place, the tree gets back a width that shows its names and counts.
         // A third of the window at most, so that a 1024-pixel window keeps room for the tree.
-        m_window.resizeDocks({m_dock}, {std::clamp(m_window.width() / 3, 280, 420)},
+        m_window.resizeDocks({m_dock}, {std::clamp(m_window.width() / 4, 280, 400)},
                              Qt::Horizontal);
         QTimer::singleShot(0, this, [this] {
             auto* split = m_window.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
             if (!split || split->sizes().size() != 2)
                 return;
             const int total = split->sizes().at(0) + split->sizes().at(1);
-            const int tree = std::min(300, total / 3);
+            const int tree = std::min(360, total * 2 / 5);
             split->setSizes({tree, total - tree});
         });
     }

@@ -3,6 +3,7 @@
 #include "common/ColumnLayout.h"
 
 #include <QDragMoveEvent>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -72,8 +73,13 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
         fitNameColumn();
     });
     connect(m_view->header(), &QHeaderView::sectionResized, this, [this](int column) {
-        if (column == NamespaceTreeModel::NameColumn && !m_fittingName)
+        // Only a drag of the header's handle is the user's choice: the column layout sizing
+        // sections to their content (rows arriving, a restored state) must not stop the fit.
+        if (column == NamespaceTreeModel::NameColumn && !m_fittingName &&
+            QGuiApplication::mouseButtons().testFlag(Qt::LeftButton))
             m_nameSizedByUser = true;
+        else if (!m_nameSizedByUser && column != NamespaceTreeModel::NameColumn)
+            fitNameColumn(); // a count column grew or shrank: the name takes the rest again
     });
 
     // Drops land on a row, never between rows (overwrite mode): every drop targets an entity.

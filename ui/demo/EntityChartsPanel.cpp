@@ -22,6 +22,7 @@
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace hourglass::ui {
 
@@ -219,6 +220,13 @@ void EntityChartsPanel::updateReasons() {
     QValueAxis* amounts = valueAxis(chart, Qt::Horizontal);
     amounts->setRange(0, std::max<double>(1.0, double(highest)));
     amounts->applyNiceNumbers();
+    // Counts are whole numbers: no more ticks than there are integers on the axis, or the
+    // labels read "0 0 0 1 1 1".
+    const int span = std::max(1, int(std::lround(amounts->max() - amounts->min())));
+    int intervals = std::min(span, 5);
+    while (span % intervals != 0)
+        --intervals;
+    amounts->setTickCount(intervals + 1);
     chart->setTitle(set->count() == 0 ? tr("Dead-letter reasons: none")
                                       : tr("Dead-letter reasons"));
 }

@@ -91,6 +91,8 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == PeekTab)
             updatePeek();
+        // The charts show no message: they get the detail's room.
+        m_detail->setVisible(tab != ChartsTab);
         syncDetail();
     });
 }

@@ -28,8 +28,10 @@
 #include <QtCharts/QDateTimeAxis>
 #include <QtCharts/QHorizontalBarSeries>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace hourglass;
 using namespace hourglass::ui;
@@ -87,6 +89,7 @@ private slots:
     void throughputIsExactWithinAnInterval();
     void legendMovesBesideANarrowChart();
     void reasonsAreBarsAndStayLive();
+    void reasonsAxisCountsInWholeNumbers();
     void chartsSaveAsPng();
     void switchingEntityKeepsEachHistory();
     void timeAxisFollowsTheClockBack();
@@ -238,6 +241,27 @@ void TestUiCharts::reasonsAreBarsAndStayLive() {
                  .data(Qt::UserRole)
                  .toLongLong(),
              4);
+}
+
+void TestUiCharts::reasonsAxisCountsInWholeNumbers() {
+    // One dead-lettered message labelled its axis "0 0 0 1 1 1".
+    Env env;
+    env.deadLetter(kQueue, 1, QStringLiteral("Once"), QString());
+    EntityChartsPanel panel(*env.client);
+    panel.show();
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QChart* chart = chartOf(panel, "reasonsChart");
+    auto* categories = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
+    const auto wholeSteps = [&] {
+        auto* amounts = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0));
+        const double step = (amounts->max() - amounts->min()) / (amounts->tickCount() - 1);
+        return step >= 1.0 && step == std::floor(step);
+    };
+    QTRY_COMPARE(categories->categories(), QStringList{QStringLiteral("Once")});
+    QVERIFY(wholeSteps());
+    env.deadLetter(kQueue, 7, QStringLiteral("Often"), QString());
+    QTRY_COMPARE(categories->categories().size(), 2);
+    QVERIFY(wholeSteps());
 }
 
 void TestUiCharts::chartsSaveAsPng() {

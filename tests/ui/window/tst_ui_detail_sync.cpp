@@ -175,6 +175,17 @@ private slots:
         QTRY_COMPARE(env.detailMessageId(), QStringLiteral("order-1"));
     }
 
+    void theChartsTabGivesTheDetailsRoomToTheCharts() {
+        Env env;
+        QVERIFY(env.selectQueue());
+        auto* detail = env.window.findChild<QWidget*>(QStringLiteral("messageDetail"));
+        QTRY_VERIFY(detail->isVisible());
+        env.tabs()->setCurrentIndex(EntityWorkspace::ChartsTab);
+        QVERIFY(!detail->isVisible());
+        env.tabs()->setCurrentIndex(EntityWorkspace::MessagesTab);
+        QVERIFY(detail->isVisible());
+    }
+
     void theWindowedListsRowChangingUnderTheSelectionIsFollowed() {
         // The message list keeps its selection by row: when an earlier message goes, the selected
         // row holds the next message, and the detail shows what the row shows.

@@ -29,8 +29,16 @@ Result<Rule> ruleFromStored(QJsonObject json) {
         if (!type.isValid())
             continue;
         const QVariant stored = QVariant(type);
-        if (const auto kind = propertyTypeOf(stored))
-            it.value() = convertProperty(it.value(), *kind).value_or(it.value());
+        const auto kind = propertyTypeOf(stored);
+        if (!kind)
+            continue;
+        // Numbers convert; a DateTime or Guid was kept as its ISO or GUID text, which only the
+        // text form of the type reads.
+        auto typed = convertProperty(it.value(), *kind);
+        if (!typed && it.value().typeId() == QMetaType::QString)
+            typed = propertyFromText(*kind, it.value().toString());
+        if (typed)
+            it.value() = *typed;
     }
     return rule;
 }

@@ -57,6 +57,8 @@ QCborValue plainValue(PropertyType type, const QVariant& value) {
 
 QVariant typedValue(const QCborValue& tagged) {
     const QCborValue content = tagged.taggedValue();
+    if (!content.isArray() || content.toArray().size() != 2)
+        return content.toVariant(); // not ours after all: what the tag holds, as it is
     const QCborArray pair = content.toArray();
     const auto type = propertyTypeFromName(pair.at(0).toString());
     const QCborValue plain = pair.at(1);

@@ -9,6 +9,7 @@
 #include "store/SqliteStatement.h"
 #include "store/Store.h"
 
+#include <QCborArray>
 #include <QCborMap>
 #include <QCborValue>
 #include <QDateTime>
@@ -120,6 +121,18 @@ private slots:
         verifySame(read.value(QStringLiteral("bytes")), QVariant(QByteArray("ab")));
     }
 
+    // A tagged entry that is not a [type, value] pair keeps what the tag holds, not Null.
+    void D2_malformedTypedEntryKeepsItsPlainValue() {
+        QCborMap map;
+        map.insert(QStringLiteral("odd"), QCborValue(kTypedPropertyTag, QCborValue(7)));
+        map.insert(QStringLiteral("short"),
+                   QCborValue(kTypedPropertyTag, QCborArray{QStringLiteral("Int32")}));
+        const QVariantMap read = decodeProperties(QCborValue(map).toCbor());
+        verifySame(read.value(QStringLiteral("odd")), QVariant(qlonglong(7)));
+        QVERIFY(read.contains(QStringLiteral("short")));
+        QVERIFY(read.value(QStringLiteral("short")).isValid());
+    }
+
     // D2: rules stored before rule JSON named its types kept Qt's type names beside the rule
     // ("HourglassPropertyTypes"); such a database still reads each value with its type.
     void D2_rulesStoredWithQtTypeNamesStillRead() {
@@ -130,8 +143,10 @@ private slots:
         SqliteConnection db;
         QCOMPARE(db.open(t.databasePath(), SqliteConnection::Mode::ReadWrite), QString());
         QCOMPARE(db.exec(R"(UPDATE entities SET rules = '[{"Name":"typed","Properties":{
-            "FilterType":"Correlation","CorrelationFilter":{"Properties":{"n":250,"w":2}}},
-            "HourglassPropertyTypes":{"n":"int","w":"double"}}]' WHERE path LIKE '%/s')"),
+            "FilterType":"Correlation","CorrelationFilter":{"Properties":{"n":250,"w":2,
+            "d":"2026-01-31T12:00:00.000Z","g":"{6f1c2a3e-0d4b-4c5e-9f60-718293a4b5c6}"}}},
+            "HourglassPropertyTypes":{"n":"int","w":"double","d":"QDateTime","g":"QUuid"}}]'
+            WHERE path LIKE '%/s')"),
                  QString());
         db.close();
         t.reopen();
@@ -141,6 +156,11 @@ private slots:
         const QVariantMap properties = info->rules.first().correlation.properties;
         verifySame(properties.value(QStringLiteral("n")), QVariant(250));
         verifySame(properties.value(QStringLiteral("w")), QVariant(2.0));
+        // A DateTime or Guid was kept as text with its Qt type beside it: it reads typed again.
+        verifySame(properties.value(QStringLiteral("d")),
+                   QVariant(QDateTime(QDate(2026, 1, 31), QTime(12, 0), Qt::UTC)));
+        verifySame(properties.value(QStringLiteral("g")),
+                   QVariant(QUuid(QStringLiteral("{6f1c2a3e-0d4b-4c5e-9f60-718293a4b5c6}"))));
     }
 
     // R2: "Correlation values compare exactly (case and type)": an Int64 250 in a filter does

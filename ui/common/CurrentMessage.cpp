@@ -15,20 +15,24 @@ QModelIndex selectedCurrentIndex(const QAbstractItemView& view) {
     return current;
 }
 
-void watchCurrentRow(const QAbstractItemView& view, QObject* context,
-                     const std::function<void()>& changed) {
+QList<QMetaObject::Connection> watchCurrentRow(const QAbstractItemView& view, QObject* context,
+                                               const std::function<void()>& changed) {
+    QList<QMetaObject::Connection> made;
     if (QItemSelectionModel* selection = view.selectionModel()) {
-        QObject::connect(selection, &QItemSelectionModel::currentRowChanged, context, changed);
-        QObject::connect(selection, &QItemSelectionModel::selectionChanged, context, changed);
+        made << QObject::connect(selection, &QItemSelectionModel::currentRowChanged, context,
+                                 changed);
+        made << QObject::connect(selection, &QItemSelectionModel::selectionChanged, context,
+                                 changed);
     }
     QAbstractItemModel* model = view.model();
     if (!model)
-        return;
-    QObject::connect(model, &QAbstractItemModel::rowsRemoved, context, changed);
-    QObject::connect(model, &QAbstractItemModel::rowsInserted, context, changed);
-    QObject::connect(model, &QAbstractItemModel::modelReset, context, changed);
-    QObject::connect(model, &QAbstractItemModel::layoutChanged, context, changed);
-    QObject::connect(model, &QAbstractItemModel::dataChanged, context, changed);
+        return made;
+    made << QObject::connect(model, &QAbstractItemModel::rowsRemoved, context, changed);
+    made << QObject::connect(model, &QAbstractItemModel::rowsInserted, context, changed);
+    made << QObject::connect(model, &QAbstractItemModel::modelReset, context, changed);
+    made << QObject::connect(model, &QAbstractItemModel::layoutChanged, context, changed);
+    made << QObject::connect(model, &QAbstractItemModel::dataChanged, context, changed);
+    return made;
 }
 
 } // namespace hourglass::ui

@@ -8,14 +8,15 @@
 //
 // Threads: GUI thread only.
 
+#include <QList>
 #include <QModelIndex>
+#include <QObject>
 #include <QString>
 
 #include <functional>
 #include <optional>
 
 class QAbstractItemView;
-class QObject;
 
 namespace hourglass::ui {
 
@@ -30,8 +31,9 @@ QModelIndex selectedCurrentIndex(const QAbstractItemView& view);
 
 // Calls `changed` (in `context`) whenever selectedCurrentIndex may now answer differently: the
 // current row or the selection moved, or the model's rows were removed, inserted, reset, sorted
-// or refilled (a windowed list refills its rows in place). Call it again after view->setModel.
-void watchCurrentRow(const QAbstractItemView& view, QObject* context,
-                     const std::function<void()>& changed);
+// or refilled (a windowed list refills its rows in place). A view that changes its model
+// disconnects what the last call returned before watching again (the old model lives on).
+QList<QMetaObject::Connection> watchCurrentRow(const QAbstractItemView& view, QObject* context,
+                                               const std::function<void()>& changed);
 
 } // namespace hourglass::ui

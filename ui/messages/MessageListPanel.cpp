@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace hourglass::ui {
 
 namespace {
@@ -263,7 +265,9 @@ void MessageListPanel::showMode(bool filtered) {
 
 void MessageListPanel::connectSelection() {
     QItemSelectionModel* selection = m_view->selectionModel();
-    watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
+    for (const QMetaObject::Connection& old : std::as_const(m_currentRowWatch))
+        disconnect(old);
+    m_currentRowWatch = watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(selection, &QItemSelectionModel::selectionChanged, m_actions,
             &MessageListActions::updateEnabled);
     connect(selection, &QItemSelectionModel::selectionChanged, this,

@@ -125,6 +125,8 @@ private:
     MessageTransferActions* m_transfer = nullptr;
     QAction* m_findAction;
     SelectionPrefetch* m_prefetch = nullptr;
+    // What watchCurrentRow connected for the model shown; redone when the model changes.
+    QList<QMetaObject::Connection> m_currentRowWatch;
     // The filter the table shows (empty: the windowed list).
     MessageMatcher m_applied;
     // How many messages the finished search read (-1 while none finished): when the path's

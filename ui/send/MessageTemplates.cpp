@@ -50,11 +50,13 @@ std::optional<QVariant> templatePropertyValue(const QString& typeName, const QJs
     const auto type = propertyTypeFromName(typeName);
     if (!type)
         return std::nullopt;
-    // Templates saved before the typed form wrote every value but Binary's base64 as text.
-    if (value.isString() && *type != PropertyType::Binary)
+    // The typed form first (it writes an infinite Double as "Infinity", a string); templates
+    // saved before it wrote every value but Binary's base64 as text.
+    if (auto parsed = typedValueFromJson(*type, value))
+        return *parsed;
+    if (value.isString())
         return propertyFromText(*type, value.toString());
-    auto parsed = typedValueFromJson(*type, value);
-    return parsed ? std::optional<QVariant>(*parsed) : std::nullopt;
+    return std::nullopt;
 }
 
 Error invalid(const QString& description) {

@@ -82,10 +82,16 @@ void LockSettler::run(Settle kind, const QList<qint64>& sequenceNumbers, QWidget
     connect(dialog, &QDialog::accepted, this, [this, dialog, kind, sequenceNumbers, bulk] {
         const DeadLetterOptions deadLetter{dialog->reason(), dialog->description(),
                                            dialog->properties()};
+        // A lock the dialog already said was lost would only fail again, as an alarm.
+        QList<qint64> held = sequenceNumbers;
+        const QSet<qint64> lost = dialog->lostLocks();
+        held.removeIf([&lost](qint64 sequenceNumber) { return lost.contains(sequenceNumber); });
+        if (held.isEmpty())
+            return;
         if (kind == Settle::DeadLetter && bulk)
-            startBulk(kind, sequenceNumbers, deadLetter);
+            startBulk(kind, held, deadLetter);
         else
-            settle(kind, sequenceNumbers, dialog->properties(), deadLetter);
+            settle(kind, held, dialog->properties(), deadLetter);
     });
     dialog->open();
 }

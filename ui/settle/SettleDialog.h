@@ -43,6 +43,8 @@ public:
     // A lock of the dialog's was lost (it ran out, or a renewal was refused): the note says what
     // happened and what to do; once every lock is lost, OK is off, as settling could only fail.
     void showLockLost(qint64 sequenceNumber);
+    // The locks lost while the dialog was open: OK settles the others only.
+    QSet<qint64> lostLocks() const { return m_lost; }
     // A renewal failed for another reason: the lock holds until it runs out.
     void showRenewFailed(const hourglass::Error& error);
 

@@ -60,6 +60,10 @@ void MainWindow::buildMenus() {
             QAction* command = tab ? tab->findChild<QAction*>(name) : nullptr;
             if (command && command->isEnabled())
                 command->trigger();
+            else if (tab && !command && tab->findChild<QAction*>("copyMessagesAction"))
+                // Receive & settle: a message in hand is settled, not moved from under its lock.
+                m_messageBar->showMessage(tr("This tab copies the messages in hand (Copy to…); "
+                                             "settle them to take them out of the queue."));
             else
                 m_messageBar->showMessage(tr("Select messages in the current tab first."));
         });

@@ -20,7 +20,9 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
+
 #include <QUuid>
+#include <limits>
 
 using namespace hourglass;
 using namespace hourglass::testing;
@@ -113,6 +115,9 @@ void TestUiSendTemplates::templateKeepsTypesAndBinaryBody() {
         {QStringLiteral("when"),
          QVariant(QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5, 6), Qt::UTC))},
         {QStringLiteral("id"), QVariant(QUuid::createUuid())},
+        // Written as "Infinity" and "-Infinity": they must read back, or the whole file fails.
+        {QStringLiteral("huge"), QVariant(std::numeric_limits<double>::infinity())},
+        {QStringLiteral("tiny"), QVariant(-std::numeric_limits<double>::infinity())},
     };
     {
         MessageTemplates store(path);

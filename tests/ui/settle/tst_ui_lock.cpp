@@ -44,6 +44,7 @@ private slots:
     void autoRenewKeepsTheLockForTheChosenDuration();
     void settleDialogKeepsItsLockAlive();
     void settleDialogSaysCalmlyWhenTheLockIsLost();
+    void settleDialogSettlesOnlyTheLocksStillHeld();
     void receiveAndDeleteRemoves();
     void keyboardShortcuts();
     void deadLetterQueueAndEntitySwitch();
@@ -304,6 +305,32 @@ void LockTest::settleDialogSaysCalmlyWhenTheLockIsLost() {
     QVERIFY(!dialog->findChild<QPushButton*>(QStringLiteral("settleOk"))->isEnabled());
     QVERIFY(dialog->isVisible());
     QCOMPARE(f.locks().status(1), HeldLocks::Status::Lost);
+}
+
+// One of two locks lost while the dialog is open: OK settles the other only, and the lost one
+// raises no MessageLockLost alarm (the dialog said so already).
+void LockTest::settleDialogSettlesOnlyTheLocksStillHeld() {
+    testing::LocksTestEnv env(seconds(30));
+    env.send(QStringLiteral("first"));
+    env.send(QStringLiteral("second"));
+    Fixture f(env);
+    f.receive(1, QStringLiteral("alice"));
+    env.clock->advance(seconds(20));
+    f.receive(1, QStringLiteral("alice"));
+    f.select({1, 2});
+    f.trigger("lockDefer");
+    SettleDialog* dialog = f.dialog();
+    env.clock->advance(seconds(11)); // #1's lock ran out; #2's has 19 s left
+    auto* note = dialog->findChild<QLabel*>(QStringLiteral("settleLockNote"));
+    QTRY_VERIFY2(note->text().contains(QStringLiteral("1 of 2 locks were lost")),
+                 qPrintable(note->text()));
+    auto* ok = dialog->findChild<QPushButton*>(QStringLiteral("settleOk"));
+    QVERIFY(ok->isEnabled());
+    const int errorsBefore = int(f.errors.size());
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QTRY_VERIFY(!f.locks().contains(2)); // deferred
+    QCOMPARE(env.counts().deferred, 1);
+    QCOMPARE(int(f.errors.size()), errorsBefore);
 }
 
 void LockTest::receiveAndDeleteRemoves() {

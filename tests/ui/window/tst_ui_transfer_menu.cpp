@@ -1,11 +1,14 @@
 // The Message menu's Move to… and Copy to… in the real window: they act on the messages selected
 // in the current tab, through the entity picker, and report in the status bar.
 #include "ColumnsTestEnv.h"
+#include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
 
@@ -66,6 +69,14 @@ private slots:
         QTRY_COMPARE(counts(kTarget), 2);
         QCOMPARE(counts(kQueue), 0);
         QTRY_VERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Moved 2")));
+
+        // Receive & settle copies what is in hand; Move to… there says so rather than asking
+        // for a selection the user has already made.
+        window.findChild<QTabWidget*>(QStringLiteral("entityTabs"))
+            ->setCurrentIndex(ui::EntityWorkspace::ReceiveTab);
+        move->trigger();
+        QVERIFY2(window.messageBar()->text().contains(QStringLiteral("This tab copies")),
+                 qPrintable(window.messageBar()->text()));
     }
 };
 

@@ -14,6 +14,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace hourglass::ui {
 
 namespace {
@@ -168,11 +170,18 @@ bool NamespaceTreePanel::showDropRefusal(QDragMoveEvent* event) {
 void NamespaceTreePanel::fitNameColumn() {
     // Active, Locked and Dead-lettered end at the tree's right edge whatever its width (the
     // splitter's, the window's); the name takes the rest. The other counts are a scroll away.
+    // The user may have moved columns: everything up to the last of the three, wherever they
+    // stand, shares the width with the name.
     QHeaderView* header = m_view->header();
-    int counts = 0;
+    int lastVisual = -1;
     for (int column : {NamespaceTreeModel::ActiveColumn, NamespaceTreeModel::LockedColumn,
                        NamespaceTreeModel::DeadLetteredColumn})
         if (!header->isSectionHidden(column))
+            lastVisual = std::max(lastVisual, header->visualIndex(column));
+    int counts = 0;
+    for (int column = 0; column < header->count(); ++column)
+        if (column != NamespaceTreeModel::NameColumn && !header->isSectionHidden(column) &&
+            header->visualIndex(column) <= lastVisual)
             counts += header->sectionSize(column);
     m_fittingName = true;
     m_view->setColumnWidth(NamespaceTreeModel::NameColumn,

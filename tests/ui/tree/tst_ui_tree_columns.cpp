@@ -52,6 +52,24 @@ private slots:
                 header->fontMetrics().horizontalAdvance(QStringLiteral("Dead-lettered")) + 16);
     }
 
+    void countsStayInViewAfterTheUserMovesAColumnBeforeThem() {
+        // Scheduled moved next to the name: the name gives up its width, the three counts that
+        // matter still end in view.
+        TransferEnv env;
+        ShownTree tree(env);
+        tree.panel.resize(kTreeWidth, kPanelHeight);
+        QTRY_VERIFY(tree.panel.model()->isLoaded());
+        QHeaderView* header = tree.header();
+        header->moveSection(header->visualIndex(NamespaceTreeModel::ScheduledColumn), 1);
+        tree.panel.resize(kTreeWidth - 10, kPanelHeight); // the next fit, as a splitter drag
+        for (int column :
+             {NamespaceTreeModel::ScheduledColumn, NamespaceTreeModel::ActiveColumn,
+              NamespaceTreeModel::LockedColumn, NamespaceTreeModel::DeadLetteredColumn})
+            QTRY_VERIFY2(
+                columnInView(header, column),
+                qPrintable(tree.panel.model()->headerData(column, Qt::Horizontal).toString()));
+    }
+
     void hiddenAndMovedColumnsAreRemembered() {
         TransferEnv env;
         {

@@ -59,6 +59,7 @@ private slots:
     void R5_parse_error_shape();
     void R5_filter_text_limit();
     void R5_evaluation_error_is_not_false();
+    void R5_deep_nesting_within_limit();
 };
 
 void TestSqlFilter::R3_filters_data() {
@@ -506,6 +507,21 @@ void TestSqlFilter::R5_evaluation_error_is_not_false() {
     QVERIFY(!divided.ok());
     QVERIFY2(divided.error().description.contains(QStringLiteral("Division by zero")),
              qPrintable(divided.error().description));
+}
+
+// The deepest texts 1,024 characters allow parse and run (the parser and evaluator recurse).
+void TestSqlFilter::R5_deep_nesting_within_limit() {
+    const QString parentheses = QString(510, u'(') + QStringLiteral("1=1") + QString(510, u')');
+    const QString nots = QStringLiteral("NOT ").repeated(254) + QStringLiteral("1=1");
+    const QString signs = QStringLiteral("-").repeated(1018) + QStringLiteral("1 = 1");
+    for (const QString& text : {parentheses, nots, signs}) {
+        QVERIFY(text.size() <= kSqlMaxTextLength);
+        auto filter = SqlFilter::compile(text);
+        QVERIFY2(filter.ok(), qPrintable(filter.ok() ? QString() : filter.error().description));
+        auto result = filter->matches(message({}));
+        QVERIFY(result.ok());
+        QCOMPARE(*result, true);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestSqlFilter)

@@ -1,0 +1,528 @@
+// The SQL filter language (SEMANTICS.md R3, R5) as a component: engine/sql/ compiles a filter
+// and matches it against one message. Not yet wired into Rule or the broker; these tests prove
+// the language on its own, one table row per case.
+#include "SqlTestMessages.h"
+#include "sql/SqlFilter.h"
+#include "sql/SqlParser.h"
+
+#include <QTest>
+
+using namespace hourglass;
+using namespace hourglass::sqltest;
+
+namespace {
+
+// What a filter does with a message.
+enum Outcome { Match, NoMatch, Refused, EvaluationError };
+
+const char* outcomeName(int outcome) {
+    static const char* const names[] = {"match", "no match", "refused at creation",
+                                        "evaluation error"};
+    return names[outcome];
+}
+
+int outcomeOf(const QString& expression, const OutgoingMessage& m, QString* detail) {
+    auto filter = SqlFilter::compile(expression);
+    if (!filter) {
+        *detail = filter.error().description;
+        return filter.error().code == ErrorCode::InvalidArgument ? Refused : -1;
+    }
+    auto result = filter->matches(m, brokerFields());
+    if (!result) {
+        *detail = result.error().description;
+        return EvaluationError;
+    }
+    return *result ? Match : NoMatch;
+}
+
+int g_row = 0;
+
+void row(const char* expression, int expected, const QVariantMap& properties = {}) {
+    QTest::addRow("%03d %s", ++g_row, expression)
+        << QString::fromUtf8(expression)
+        << (properties.isEmpty() ? defaultProperties() : properties) << expected;
+}
+
+} // namespace
+
+class TestSqlFilter : public QObject {
+    Q_OBJECT
+
+private slots:
+    void R3_filters_data();
+    void R3_filters();
+    void R3_documented_examples_data();
+    void R3_documented_examples();
+    void R3_missing_broker_fields_read_as_null();
+    void R5_parse_error_positions_data();
+    void R5_parse_error_positions();
+    void R5_parse_error_shape();
+    void R5_filter_text_limit();
+    void R5_evaluation_error_is_not_false();
+    void R5_deep_nesting_within_limit();
+};
+
+void TestSqlFilter::R3_filters_data() {
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<QVariantMap>("properties");
+    QTest::addColumn<int>("expected");
+    g_row = 0;
+
+    // Names: plain, bracketed, quoted, scoped; case-insensitive names and keywords.
+    row("color = 'red'", Match);
+    row("color = 'Red'", NoMatch);
+    row("user.color = 'red'", Match);
+    row("COLOR = 'red'", Match);
+    row("[color] = 'red'", Match);
+    row("\"color\" = 'red'", Match);
+    row("user.[color] = 'red'", Match);
+    row("USER.Color = 'red'", Match);
+    row("[col]]or] = 1", Match, {{QStringLiteral("col]or"), QVariant(qlonglong(1))}});
+    row("\"my prop\" = 'x'", Match, {{QStringLiteral("my prop"), QStringLiteral("x")}});
+    row("[AND] = 1", Match, {{QStringLiteral("AND"), QVariant(qlonglong(1))}});
+    row("color = 'red' and quantity = 12", Match);
+    row("Color = 'red' AnD Quantity = 12", Match);
+    row("color = 'red'\n  AND quantity > 10", Match);
+    row("user.in = 1", Match, {{QStringLiteral("IN"), QVariant(int(1))}});
+    row("other.color = 'red'", Refused);
+    row("AND = 1", Refused);
+
+    // Comparisons and numeric promotion.
+    row("color <> 'blue'", Match);
+    row("color != 'red'", NoMatch);
+    row("quantity > 10", Match);
+    row("quantity >= 12", Match);
+    row("quantity < 12", NoMatch);
+    row("quantity <= 12", Match);
+    row("quantity = 12.0", Match);
+    row("price > 9", Match);
+    row("price = 9.5", Match);
+    row("big > 4000000000", Match);
+    row("big = 5000000000", Match);
+    row("a = b AND b = c", Match,
+        {{QStringLiteral("a"), QVariant(int(5))},
+         {QStringLiteral("b"), QVariant(qlonglong(5))},
+         {QStringLiteral("c"), QVariant(5.0)}});
+    row("u = s", Match,
+        {{QStringLiteral("u"), QVariant(uint(7))}, {QStringLiteral("s"), QVariant(short(7))}});
+    row("9223372036854775807 = 9223372036854775807", Match);
+    row("'abc' < 'abd'", Match);
+    row("'B' < 'a'", Match); // ordinal, case-sensitive
+
+    // Arithmetic and precedence.
+    row("quantity + 1 = 13", Match);
+    row("quantity * 2 = 24", Match);
+    row("quantity / 5 = 2", Match); // integer division
+    row("quantity / 5.0 = 2.4", Match);
+    row("quantity % 5 = 2", Match);
+    row("quantity - 20 = -8", Match);
+    row("-quantity = -12", Match);
+    row("+quantity = 12", Match);
+    row("2 + 3 * 4 = 14", Match);
+    row("(2 + 3) * 4 = 20", Match);
+    row("10 - 2 - 3 = 5", Match);
+    row("1.5e1 = 15", Match);
+    row("1E2 = 100", Match);
+    row(".5 = 0.5", Match);
+    row("- -3 = 3", Match);
+
+    // Predicates, and only predicates, make a filter.
+    row("1=1", Match);
+    row("1=2", NoMatch);
+    row("TRUE", Refused);
+    row("FALSE", Refused);
+    row("quantity", Refused);
+    row("'red'", Refused);
+    row("quantity + 1", Refused);
+    row("color = 'red' AND TRUE", Refused);
+    row("NOT TRUE", Refused);
+    row("-(1=1) = 1", Refused);
+
+    // AND, OR, NOT and their precedence.
+    row("color = 'red' AND quantity > 10", Match);
+    row("color = 'red' AND quantity > 20", NoMatch);
+    row("color = 'blue' OR quantity > 10", Match);
+    row("color = 'blue' OR quantity > 20", NoMatch);
+    row("NOT color = 'blue'", Match);
+    row("NOT (color = 'red')", NoMatch);
+    row("NOT color = 'red' OR quantity = 12", Match);
+    row("color = 'blue' AND quantity = 12 OR price = 9.5", Match);
+    row("color = 'blue' AND (quantity = 12 OR price = 9.5)", NoMatch);
+    row("NOT NOT color = 'red'", Match);
+
+    // Three-valued logic: a missing property is NULL, a comparison with it unknown.
+    row("missing = 1", NoMatch);
+    row("missing <> 1", NoMatch);
+    row("NOT missing = 1", NoMatch);
+    row("missing = 1 OR color = 'red'", Match);
+    row("missing = 1 AND color = 'red'", NoMatch);
+    row("NOT (missing = 1 AND color = 'blue')", Match); // unknown AND false is false
+    row("missing IS NULL", Match);
+    row("missing IS NOT NULL", NoMatch);
+    row("color IS NULL", NoMatch);
+    row("color IS NOT NULL", Match);
+    row("nothing IS NULL", Match);
+    row("missing + 1 = 2", NoMatch);
+    row("missing IN (1, 2)", NoMatch);
+    row("missing NOT IN (1, 2)", NoMatch);
+    row("missing LIKE 'a%'", NoMatch);
+    row("NULL = NULL", NoMatch);
+    row("NULL IS NULL", Match);
+    row("quantity IN (1, NULL)", NoMatch);
+    row("NOT quantity IN (1, NULL)", NoMatch);
+
+    // EXISTS.
+    row("EXISTS(color)", Match);
+    row("EXISTS(missing)", NoMatch);
+    row("NOT EXISTS(missing)", Match);
+    row("EXISTS(nothing)", Match);
+    row("exists(user.COLOR)", Match);
+    row("EXISTS(sys.SessionId)", NoMatch);
+    row("EXISTS(sys.MessageId)", Match);
+    row("EXISTS(1)", Refused);
+
+    // LIKE: % and _, anchored, case-sensitive, ESCAPE.
+    row("color LIKE 'r%'", Match);
+    row("color LIKE 'R%'", NoMatch);
+    row("color LIKE '%e%'", Match);
+    row("color LIKE 'r_d'", Match);
+    row("color LIKE 'r_'", NoMatch);
+    row("color LIKE 're'", NoMatch);
+    row("color LIKE '%'", Match);
+    row("color LIKE '%d'", Match);
+    row("color LIKE '%%r%d%'", Match);
+    row("color NOT LIKE 'b%'", Match);
+    row("pct LIKE '50!%' ESCAPE '!'", Match);
+    row("pct LIKE '5!%' ESCAPE '!'", NoMatch);
+    row("under LIKE 'a\\_b' ESCAPE '\\'", Match);
+    row("under LIKE 'a\\_b' ESCAPE '\\'", NoMatch,
+        {{QStringLiteral("under"), QStringLiteral("axb")}});
+    row("under LIKE 'a_b'", Match, {{QStringLiteral("under"), QStringLiteral("axb")}});
+    row("name LIKE 'O''%'", Match);
+    row("empty LIKE ''", Match);
+    row("color LIKE 'r%' ESCAPE 'ab'", Refused);
+    row("color LIKE 'r!' ESCAPE '!'", Refused);
+    row("color LIKE color", Refused);
+    row("quantity LIKE '1%'", EvaluationError);
+
+    // IN.
+    row("color IN ('red', 'blue')", Match);
+    row("color IN ('green', 'blue')", NoMatch);
+    row("color NOT IN ('green', 'blue')", Match);
+    row("quantity IN (1, 12, 100)", Match);
+    row("quantity IN (12.0)", Match);
+    row("quantity IN (-1, -12)", NoMatch);
+    row("quantity NOT IN (-1, -12)", Match);
+    row("color IN (1, 2)", EvaluationError);
+    row("color IN ()", Refused);
+    row("color IN 'red'", Refused);
+
+    // System properties (sys.).
+    row("sys.Label = 'Store1'", Match);
+    row("sys.Subject = 'Store1'", Match);
+    row("sys.label = 'Store1'", Match);
+    row("SYS.MessageId = 'order-1'", Match);
+    row("sys.CorrelationId = 'corr-7'", Match);
+    row("sys.To = 'shipping'", Match);
+    row("sys.ReplyTo = 'replies'", Match);
+    row("sys.ContentType LIKE 'application/%'", Match);
+    row("sys.SessionId IS NULL", Match);
+    row("sys.ReplyToSessionId IS NULL", Match);
+    row("sys.SequenceNumber = 42", Match);
+    row("sys.SequenceNumber > 40 AND sys.DeliveryCount = 1", Match);
+    row("sys.Size < 1024", Match);
+    row("sys.EnqueuedTimeUtc = when", Match);
+    row("sys.TimeToLive = 60000", Match);
+    row("sys.ScheduledEnqueueTimeUtc IS NULL", Match);
+    row("sys.[Label] = 'Store1'", Match);
+    row("sys.LockToken IS NULL", Match);
+    row("user.Label = 'Store1'", NoMatch);
+    row("sys.Colour = 'x'", Refused);
+    row("sys.Label = 1", EvaluationError);
+
+    // Typed values: Boolean, DateTime and Guid compare with their own kind.
+    row("color = 1", EvaluationError);
+    row("quantity = '12'", EvaluationError);
+    row("flag = TRUE", Match);
+    row("flag = FALSE", NoMatch);
+    row("flag <> FALSE", Match);
+    row("flag > FALSE", EvaluationError);
+    row("flag = 1", EvaluationError);
+    row("when = when", Match);
+    row("when >= sys.EnqueuedTimeUtc", Match);
+    row("when = 'x'", EvaluationError);
+    row("id = id", Match);
+    row("id = 'abc'", EvaluationError);
+
+    // Functions.
+    row("newid() = newid()", NoMatch);
+    row("newid() IS NOT NULL", Match);
+    row("NEWID() <> id", Match);
+    row("property('color') = 'red'", Match);
+    row("property('user.color') = 'red'", Match);
+    row("property('sys.Label') = 'Store1'", Match);
+    row("property('COL' + 'OR') = 'red'", EvaluationError); // no string arithmetic
+    row("property('missing') IS NULL", Match);
+    row("property(1) = 1", EvaluationError);
+    row("foo(color) = 1", Refused);
+
+    // Evaluation errors, and AND/OR deciding before them.
+    row("quantity / 0 = 1", EvaluationError);
+    row("price / 0 = 1", EvaluationError);
+    row("quantity % 0 = 1", EvaluationError);
+    row("big * big > 0", EvaluationError);
+    row("color + 1 = 2", EvaluationError);
+    row("-color = 1", EvaluationError);
+    row("color = 'blue' AND quantity / 0 = 1", NoMatch);
+    row("color = 'red' OR quantity / 0 = 1", Match);
+    row("color = 'red' AND quantity / 0 = 1", EvaluationError);
+
+    // Syntax.
+    row("", Refused);
+    row("   ", Refused);
+    row("color =", Refused);
+    row("color == 'red'", Refused);
+    row("color = 'red", Refused);
+    row("(color = 'red'", Refused);
+    row("color = 'red')", Refused);
+    row("color = 'red' AND", Refused);
+    row("color = #", Refused);
+    row("9223372036854775808 = 1", Refused);
+    row("[unterminated = 1", Refused);
+    row("color = 'red' color", Refused);
+    row("1 = 1 = 1", Refused);
+    row("color IS 'red'", Refused);
+    row("color NOT = 'x'", Refused);
+    row("12abc = 1", Refused);
+}
+
+void TestSqlFilter::R3_filters() {
+    QFETCH(QString, expression);
+    QFETCH(QVariantMap, properties);
+    QFETCH(int, expected);
+    QString detail;
+    const int actual = outcomeOf(expression, message(properties), &detail);
+    QVERIFY2(
+        actual == expected,
+        qPrintable(QStringLiteral("got %1 (%2), wanted %3")
+                       .arg(QLatin1String(actual < 0 ? "a wrong error code" : outcomeName(actual)),
+                            detail, QLatin1String(outcomeName(expected)))));
+}
+
+// The examples of Azure's "SQL filter syntax" and "topic filters" articles as SEMANTICS.md R2-R3
+// quote or imply them: routing by store (sys.Label / sys.To / a StoreId property), colour and
+// quantity, IN lists, LIKE with ESCAPE, names with spaces.
+void TestSqlFilter::R3_documented_examples_data() {
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<QVariantMap>("properties");
+    QTest::addColumn<bool>("matches");
+
+    const auto store = [](const char* id) {
+        return QVariantMap{{QStringLiteral("StoreId"), QString::fromLatin1(id)},
+                           {QStringLiteral("StoreName"), QString::fromLatin1(id)}};
+    };
+    const QString none;
+    QTest::newRow("label Store1") << "sys.Label = 'Store1'"
+                                  << "Store1" << none << store("") << true;
+    QTest::newRow("label Store2") << "sys.Label = 'Store1'"
+                                  << "Store2" << none << store("") << false;
+    QTest::newRow("StoreId IN hit")
+        << "StoreId IN ('Store1', 'Store2', 'Store3')" << none << none << store("Store2") << true;
+    QTest::newRow("StoreId IN miss")
+        << "StoreId IN ('Store1', 'Store2', 'Store3')" << none << none << store("Store4") << false;
+    QTest::newRow("StoreId = Store4")
+        << "StoreId = 'Store4'" << none << none << store("Store4") << true;
+    QTest::newRow("StoreName IN") << "StoreName IN ('Store1','Store2')" << none << none
+                                  << store("Store1") << true;
+    QTest::newRow("sys.To IN or StoreId")
+        << "sys.To IN ('Store5','Store6','Store7') OR StoreId = 'Store8'" << none << "Store6"
+        << store("Store1") << true;
+    QTest::newRow("sys.To IN or StoreId, StoreId")
+        << "sys.To IN ('Store5','Store6','Store7') OR StoreId = 'Store8'" << none << "Store1"
+        << store("Store8") << true;
+    QTest::newRow("the rest: NOT IN")
+        << "sys.To NOT IN "
+           "('Store1','Store2','Store3','Store4','Store5','Store6','Store7','Store8') "
+           "OR StoreId NOT IN ('Store1','Store2','Store3','Store4','Store5','Store6','Store7',"
+           "'Store8')"
+        << none << "Store9" << store("Store9") << true;
+    QTest::newRow("the rest: NOT IN, a known store")
+        << "sys.To NOT IN "
+           "('Store1','Store2','Store3','Store4','Store5','Store6','Store7','Store8') "
+           "OR StoreId NOT IN ('Store1','Store2','Store3','Store4','Store5','Store6','Store7',"
+           "'Store8')"
+        << none << "Store1" << store("Store1") << false;
+    const QVariantMap redTwelve{{QStringLiteral("color"), QStringLiteral("red")},
+                                {QStringLiteral("quantity"), QVariant(qlonglong(12))}};
+    const QVariantMap redFive{{QStringLiteral("color"), QStringLiteral("red")},
+                              {QStringLiteral("quantity"), QVariant(int(5))}};
+    QTest::newRow("color and quantity")
+        << "user.color = 'red' AND quantity > 10" << none << none << redTwelve << true;
+    QTest::newRow("color and quantity, too few")
+        << "user.color = 'red' AND quantity > 10" << none << none << redFive << false;
+    QTest::newRow("blue or quantity")
+        << "color = 'blue' OR quantity = 12" << none << none << redTwelve << true;
+    QTest::newRow("sys.MessageId LIKE")
+        << "sys.MessageId LIKE 'order-%'" << none << none << QVariantMap{} << true;
+    QTest::newRow("sys.CorrelationId LIKE")
+        << "sys.CorrelationId LIKE 'abc-%'" << none << none << QVariantMap{} << false;
+    QTest::newRow("LIKE ESCAPE") << "code LIKE 'ABC!_%' ESCAPE '!'" << none << none
+                                 << QVariantMap{{QStringLiteral("code"), QStringLiteral("ABC_123")}}
+                                 << true;
+    QTest::newRow("LIKE ESCAPE, no underscore")
+        << "code LIKE 'ABC!_%' ESCAPE '!'" << none << none
+        << QVariantMap{{QStringLiteral("code"), QStringLiteral("ABCD123")}} << false;
+    QTest::newRow("name with a space, bracketed")
+        << "[Message Header] = 'value'" << none << none
+        << QVariantMap{{QStringLiteral("Message Header"), QStringLiteral("value")}} << true;
+    QTest::newRow("name with a space, quoted")
+        << "\"Message Header\" = 'value'" << none << none
+        << QVariantMap{{QStringLiteral("message header"), QStringLiteral("value")}} << true;
+    QTest::newRow("EXISTS and IS NULL")
+        << "EXISTS(Priority) AND Priority IS NOT NULL" << none << none
+        << QVariantMap{{QStringLiteral("priority"), QVariant(int(1))}} << true;
+    QTest::newRow("arithmetic") << "quantity * price > 100" << none << none
+                                << QVariantMap{{QStringLiteral("quantity"), QVariant(int(12))},
+                                               {QStringLiteral("price"), QVariant(9.5)}}
+                                << true;
+}
+
+void TestSqlFilter::R3_documented_examples() {
+    QFETCH(QString, filter);
+    QFETCH(QString, label);
+    QFETCH(QString, to);
+    QFETCH(QVariantMap, properties);
+    QFETCH(bool, matches);
+    auto compiled = SqlFilter::compile(filter);
+    QVERIFY2(compiled.ok(), qPrintable(compiled.ok() ? QString() : compiled.error().description));
+    OutgoingMessage m = message(properties);
+    m.subject = label;
+    m.to = to;
+    auto result = compiled->matches(m);
+    QVERIFY2(result.ok(), qPrintable(result.ok() ? QString() : result.error().description));
+    QCOMPARE(*result, matches);
+}
+
+// A filter evaluated before the broker assigned its fields (no SqlBrokerFields) sees NULL.
+void TestSqlFilter::R3_missing_broker_fields_read_as_null() {
+    auto filter = SqlFilter::compile(QStringLiteral("sys.SequenceNumber IS NULL AND "
+                                                    "sys.EnqueuedTimeUtc IS NULL"));
+    QVERIFY(filter.ok());
+    auto result = filter->matches(message({}));
+    QVERIFY(result.ok());
+    QVERIFY(*result);
+}
+
+void TestSqlFilter::R5_parse_error_positions_data() {
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("token");
+
+    QTest::newRow("==") << "color == 'red'" << 1 << 8 << "=";
+    QTest::newRow("end") << "color = 'red' AND" << 1 << 18 << "<end of text>";
+    QTest::newRow("unknown sys") << "sys.Colour = 'x'" << 1 << 5 << "Colour";
+    QTest::newRow("bad character") << "color = #" << 1 << 9 << "#";
+    QTest::newRow("second line") << "a = 1\nAND b == 2" << 2 << 8 << "=";
+    QTest::newRow("third line, tabs") << "a = 1\r\nAND\n\tb = 'x' c" << 3 << 10 << "c";
+    QTest::newRow("not a predicate") << "TRUE" << 1 << 1 << "TRUE";
+    QTest::newRow("not a predicate after AND") << "quantity > 10 AND color" << 1 << 19 << "color";
+    QTest::newRow("unterminated string") << "color = 'red" << 1 << 9 << "'red";
+    QTest::newRow("trailing name") << "x = 1 y" << 1 << 7 << "y";
+    QTest::newRow("bad scope") << "other.color = 1" << 1 << 1 << "other";
+    QTest::newRow("escape too long") << "a LIKE 'x' ESCAPE 'ab'" << 1 << 19 << "'ab'";
+    QTest::newRow("unknown function") << "foo(1) = 1" << 1 << 1 << "foo";
+    QTest::newRow("integer too big")
+        << "a = 99999999999999999999" << 1 << 5 << "99999999999999999999";
+}
+
+void TestSqlFilter::R5_parse_error_positions() {
+    QFETCH(QString, expression);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, token);
+    auto filter = SqlFilter::compile(expression);
+    QVERIFY(!filter.ok());
+    QCOMPARE(filter.error().code, ErrorCode::InvalidArgument);
+    const QString expected = QStringLiteral("[Token line=%1, column=%2, Token in error= %3, "
+                                            "Additional details= ")
+                                 .arg(line)
+                                 .arg(column)
+                                 .arg(token);
+    QVERIFY2(filter.error().description.contains(expected),
+             qPrintable(filter.error().description + QStringLiteral("\nwanted ") + expected));
+}
+
+void TestSqlFilter::R5_parse_error_shape() {
+    auto filter = SqlFilter::compile(QStringLiteral("color == 'red'"));
+    QVERIFY(!filter.ok());
+    const QString description = filter.error().description;
+    QVERIFY2(description.startsWith(QStringLiteral("There was an error parsing the SQL "
+                                                   "expression. [Token line=1, column=8, Token in "
+                                                   "error= =, Additional details= ")),
+             qPrintable(description));
+    QVERIFY(description.endsWith(u']'));
+    QVERIFY(description.size() > 110); // the details say why
+    QVERIFY(!filter.error().retryable);
+}
+
+void TestSqlFilter::R5_filter_text_limit() {
+    // 1,024 characters are allowed; one more is refused.
+    QString text = QStringLiteral("color = '");
+    text += QString(kSqlMaxTextLength - text.size() - 1, u'x');
+    text += u'\'';
+    QCOMPARE(text.size(), 1024);
+    auto atLimit = SqlFilter::compile(text);
+    QVERIFY2(atLimit.ok(), qPrintable(atLimit.ok() ? QString() : atLimit.error().description));
+    auto result = atLimit->matches(message(defaultProperties()));
+    QVERIFY(result.ok());
+    QVERIFY(!*result);
+
+    text.insert(9, u'x');
+    QCOMPARE(text.size(), 1025);
+    auto past = SqlFilter::compile(text);
+    QVERIFY(!past.ok());
+    QCOMPARE(past.error().code, ErrorCode::InvalidArgument);
+    QVERIFY2(past.error().description.contains(QStringLiteral("1,024")),
+             qPrintable(past.error().description));
+}
+
+// An evaluation error is its own result, with a description a FilterException dead-letter can
+// carry, and is not InvalidArgument (the filter itself was fine).
+void TestSqlFilter::R5_evaluation_error_is_not_false() {
+    auto filter = SqlFilter::compile(QStringLiteral("color = 1"));
+    QVERIFY(filter.ok());
+    auto result = filter->matches(message(defaultProperties()));
+    QVERIFY(!result.ok());
+    QVERIFY(result.error().code != ErrorCode::InvalidArgument);
+    QVERIFY2(result.error().description.contains(QStringLiteral("String")) &&
+                 result.error().description.contains(QStringLiteral("Int64")),
+             qPrintable(result.error().description));
+
+    auto division = SqlFilter::compile(QStringLiteral("quantity / 0 = 1"));
+    QVERIFY(division.ok());
+    auto divided = division->matches(message(defaultProperties()));
+    QVERIFY(!divided.ok());
+    QVERIFY2(divided.error().description.contains(QStringLiteral("Division by zero")),
+             qPrintable(divided.error().description));
+}
+
+// The deepest texts 1,024 characters allow parse and run (the parser and evaluator recurse).
+void TestSqlFilter::R5_deep_nesting_within_limit() {
+    const QString parentheses = QString(510, u'(') + QStringLiteral("1=1") + QString(510, u')');
+    const QString nots = QStringLiteral("NOT ").repeated(254) + QStringLiteral("1=1");
+    const QString signs = QStringLiteral("-").repeated(1018) + QStringLiteral("1 = 1");
+    for (const QString& text : {parentheses, nots, signs}) {
+        QVERIFY(text.size() <= kSqlMaxTextLength);
+        auto filter = SqlFilter::compile(text);
+        QVERIFY2(filter.ok(), qPrintable(filter.ok() ? QString() : filter.error().description));
+        auto result = filter->matches(message({}));
+        QVERIFY(result.ok());
+        QCOMPARE(*result, true);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestSqlFilter)
+#include "tst_engine_sql_filter.moc"

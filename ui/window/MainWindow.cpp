@@ -220,7 +220,9 @@ void MainWindow::dropRecording() {
 
 void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) {
     // The user moved on: an error about what was selected before no longer stands above it.
-    if (path != m_selectedPath)
+    // The first selection of a database is the tree's own (its first queue), not a move: an
+    // error from opening it (the sample namespace, a scenario) stays readable.
+    if (!m_selectedPath.isEmpty() && path != m_selectedPath)
         m_messageBar->dismissError();
     m_selectedPath = path;
     m_selectedKind = kind;

@@ -168,6 +168,22 @@ private slots:
         QTRY_VERIFY(!bar->isVisible());
     }
 
+    void window_theTreesOwnFirstSelectionLeavesAnErrorReadable() {
+        // An error raised while a database opens (the sample namespace, say) is not taken down
+        // by the tree selecting its first queue on its own: the user has not moved on yet.
+        QTemporaryDir dir;
+        auto clock = std::make_shared<VirtualClock>(testing::kTestStart);
+        auto broker = testing::openUiTestBroker(dir, clock);
+        QVERIFY(broker->createQueue(QStringLiteral("jobs"), {}));
+        MainWindow window;
+        window.show();
+        window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
+        window.messageBar()->showError(makeError(ErrorCode::GeneralError, QStringLiteral("boom")),
+                                       QStringLiteral("The sample namespace"));
+        QTRY_COMPARE(window.selectedPath(), QStringLiteral("test:jobs"));
+        QVERIFY(window.messageBar()->isVisible());
+    }
+
     void window_opensDatabaseOffTheGuiThread() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("fresh.db"));

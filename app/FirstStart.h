@@ -7,14 +7,16 @@
 // later (closing a scenario returns to the user's database, File > Open, a recent database), and
 // creating the sample there again would only be refused (MessagingEntityAlreadyExists).
 
+#include <QString>
+
 namespace hourglass::ui {
 class MainWindow;
 }
 
 namespace hourglass::app {
 
-// Creates the sample namespace, off the GUI thread, in the next database `window` opens; a
-// failure goes to the message bar.
-void createSampleInFirstDatabase(ui::MainWindow& window);
+// Creates the sample namespace, off the GUI thread, when `window` opens the database at `path`
+// (the user's new default database), once; a failure goes to the message bar.
+void createSampleWhenOpened(ui::MainWindow& window, const QString& path);
 
 } // namespace hourglass::app

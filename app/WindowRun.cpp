@@ -40,7 +40,7 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
                                            : ui::themeChoiceFromName(options.theme));
     ui::MainWindow window;
     if (firstStart && options.databasePath.isEmpty())
-        createSampleInFirstDatabase(window);
+        createSampleWhenOpened(window, path);
     if (!options.playFile.isEmpty()) {
         // Once the user's database is open (closing the scenario returns to it), or has failed
         // to open (the scenario plays on a database of its own all the same).

@@ -57,7 +57,7 @@ private slots:
     void firstStart_sampleIsCreatedInTheFirstDatabase() {
         QTemporaryDir dir;
         MainWindow window;
-        app::createSampleInFirstDatabase(window);
+        app::createSampleWhenOpened(window, dir.filePath(QStringLiteral("hourglass.db")));
         window.openDatabase(dir.filePath(QStringLiteral("hourglass.db")));
         window.show();
         QTRY_VERIFY(treeShows(window, QStringLiteral("sample:orders")));
@@ -75,7 +75,7 @@ private slots:
         QTemporaryDir dir;
         const QString userDatabase = dir.filePath(QStringLiteral("hourglass.db"));
         MainWindow window;
-        app::createSampleInFirstDatabase(window);
+        app::createSampleWhenOpened(window, userDatabase);
         window.openDatabase(userDatabase);
         window.resize(1280, 800);
         window.show();
@@ -100,7 +100,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("hourglass.db"));
         {
             MainWindow window;
-            app::createSampleInFirstDatabase(window);
+            app::createSampleWhenOpened(window, path);
             window.openDatabase(path);
             window.resize(1024, 700);
             window.show();
@@ -140,10 +140,26 @@ private slots:
         QSettings().remove(QStringLiteral("welcome/dismissed"));
     }
 
+    void firstStart_onlyTheUsersNewDatabaseGetsTheSample() {
+        // The user's database could not be opened (or another was opened first, with File >
+        // Open): that other database never gets the sample; the user's own does when it opens.
+        QTemporaryDir dir;
+        const QString users = dir.filePath(QStringLiteral("hourglass.db"));
+        MainWindow window;
+        app::createSampleWhenOpened(window, users);
+        window.openDatabase(dir.filePath(QStringLiteral("other.db")));
+        QTRY_VERIFY(window.client() &&
+                    window.client()->databasePath().endsWith(QStringLiteral("other.db")));
+        settle(window);
+        QVERIFY(!treeShows(window, QStringLiteral("sample:orders")));
+        window.openDatabase(users);
+        QTRY_VERIFY(treeShows(window, QStringLiteral("sample:orders")));
+    }
+
     void firstStart_anotherDatabaseOpenedLaterStaysEmpty() {
         QTemporaryDir dir;
         MainWindow window;
-        app::createSampleInFirstDatabase(window);
+        app::createSampleWhenOpened(window, dir.filePath(QStringLiteral("first.db")));
         window.openDatabase(dir.filePath(QStringLiteral("first.db")));
         QTRY_VERIFY(treeShows(window, QStringLiteral("sample:orders")));
         settle(window);

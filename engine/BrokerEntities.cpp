@@ -8,6 +8,46 @@
 namespace hourglass {
 
 namespace {
+
+// R5: at most 2,000 SQL filters and 100,000 correlation filters over a topic's subscriptions.
+constexpr int kMaxSqlFiltersPerTopic = 2000;
+constexpr int kMaxCorrelationFiltersPerTopic = 100000;
+
+Result<void> checkRuleQuota(const Entity& topic, const QList<Rule>& added) {
+    int sql = 0;
+    int correlation = 0;
+    const auto count = [&](const Rule& rule) {
+        sql += rule.filterType == FilterType::Sql;
+        correlation += rule.filterType == FilterType::Correlation;
+    };
+    for (const Entity* subscription : topic.subscriptions)
+        for (const Rule& rule : subscription->rules)
+            count(rule);
+    for (const Rule& rule : added)
+        count(rule);
+    const bool addsSql = std::any_of(added.cbegin(), added.cend(), [](const Rule& rule) {
+        return rule.filterType == FilterType::Sql;
+    });
+    const bool addsCorrelation = std::any_of(added.cbegin(), added.cend(), [](const Rule& rule) {
+        return rule.filterType == FilterType::Correlation;
+    });
+    if (addsSql && sql > kMaxSqlFiltersPerTopic)
+        return makeError(ErrorCode::QuotaExceeded,
+                         QStringLiteral("The topic '%1' would have %2 SQL filters; the limit is "
+                                        "%3 per topic.")
+                             .arg(topic.path)
+                             .arg(sql)
+                             .arg(kMaxSqlFiltersPerTopic));
+    if (addsCorrelation && correlation > kMaxCorrelationFiltersPerTopic)
+        return makeError(ErrorCode::QuotaExceeded,
+                         QStringLiteral("The topic '%1' would have %2 correlation filters; the "
+                                        "limit is %3 per topic.")
+                             .arg(topic.path)
+                             .arg(correlation)
+                             .arg(kMaxCorrelationFiltersPerTopic));
+    return {};
+}
+
 Error notFound(const QString& what) {
     return makeError(ErrorCode::MessagingEntityNotFound, what);
 }
@@ -149,6 +189,8 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
             if (!topic || topic->kind != EntityKind::Topic)
                 return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
                                     .arg(parsed->topicPath, *ns));
+            if (auto ok = checkRuleQuota(*topic, rules); !ok)
+                return ok.error();
         }
         auto entity = std::make_unique<Entity>();
         entity->id = m_nextEntityId++;
@@ -284,6 +326,9 @@ Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
                                  QStringLiteral("The rule '%1' already exists on '%2'.")
                                      .arg(existing.name, entity.path));
         }
+        if (entity.topic)
+            if (auto ok = checkRuleQuota(*entity.topic, {rule}); !ok)
+                return ok.error();
         entity.rules.append(rule);
         entity.updatedAt = now;
         touchLocked(entity, now); // A2: a new rule is activity

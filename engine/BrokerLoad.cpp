@@ -97,6 +97,9 @@ Result<void> BrokerImpl::loadEntitiesLocked() {
         entity->properties = *properties;
         for (const auto& value : QJsonDocument::fromJson(row.rulesJson).array()) {
             auto rule = ruleFromStored(value.toObject());
+            if (rule)
+                if (auto ok = rule->validate(); !ok) // compiles SQL filters and actions again
+                    rule = ok.error();
             if (!rule) {
                 bad = QStringLiteral("entity %1: %2").arg(row.path, rule.error().description);
                 return;

@@ -193,23 +193,74 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
         // R1: one sequence number for the message, copied to every matching subscription.
         const qint64 seq = takeSequenceNumberLocked(entity);
         logProgressLocked(entity);
+        SqlBrokerFields fields;
+        fields.sequenceNumber = seq;
+        fields.enqueuedTime = now;
+        fields.deliveryCount = 0;
+        fields.size = messageSize(message);
         for (Entity* subscription : entity.subscriptions) {
             if (subscription->properties.status == EntityStatus::Disabled)
                 continue;
-            const bool matched =
-                std::any_of(subscription->rules.cbegin(), subscription->rules.cend(),
-                            [&](const Rule& rule) { return rule.matches(message); });
-            if (!matched)
-                continue;
-            ++subscription->flow.sent;
-            if (!subscription->properties.forwardTo.isEmpty()) {
-                routeLocked(*subscription, message, now, extras, hop);
+            // R4: every matching rule without an action together put one copy; each matching
+            // rule with an action puts its own, changed by it and named by RuleName.
+            bool plainCopy = false;
+            QList<OutgoingMessage> copies;
+            QString failure;
+            for (const Rule& rule : subscription->rules) {
+                const auto matched = rule.evaluate(message, fields);
+                if (!matched) {
+                    failure = matched.error().description;
+                    break;
+                }
+                if (!*matched)
+                    continue;
+                if (!rule.hasAction()) {
+                    plainCopy = true;
+                    continue;
+                }
+                auto copy = rule.applyAction(message, fields);
+                if (!copy) {
+                    failure = copy.error().description;
+                    break;
+                }
+                copies.append(std::move(*copy));
+            }
+            if (!failure.isEmpty()) {
+                // R5: a failing filter or action dead-letters the message in this subscription
+                // only (or drops it there); the other subscriptions go on.
+                if (!subscription->properties.deadLetteringOnFilterEvaluationExceptions)
+                    continue;
+                DeliveryExtras dead = extras;
+                dead.deadLetterReason = QStringLiteral("FilterException");
+                dead.deadLetterDescription = failure;
+                ++subscription->flow.sent;
+                ++subscription->flow.deadLettered;
+                subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
+                insertMessageLocked(*subscription, SubQueue::DeadLetter, seq, message, now,
+                                    MessageState::Active, 0, dead);
+                logProgressLocked(*subscription);
                 continue;
             }
-            subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
-            insertMessageLocked(*subscription, SubQueue::Main, seq, message, now,
-                                MessageState::Active, 0, extras);
-            logProgressLocked(*subscription);
+            if (plainCopy)
+                copies.prepend(message);
+            bool first = true;
+            for (const OutgoingMessage& copy : copies) {
+                ++subscription->flow.sent;
+                if (!subscription->properties.forwardTo.isEmpty()) {
+                    routeLocked(*subscription, copy, now, extras, hop);
+                    continue;
+                }
+                // The first copy has the topic's number; each further copy takes its own.
+                qint64 copySeq = seq;
+                if (first)
+                    subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
+                else
+                    copySeq = takeSequenceNumberLocked(*subscription);
+                first = false;
+                insertMessageLocked(*subscription, SubQueue::Main, copySeq, copy, now,
+                                    MessageState::Active, 0, extras);
+                logProgressLocked(*subscription);
+            }
         }
         return;
     }

@@ -29,8 +29,10 @@ constexpr auto kMaxSizeInMegabytes = "MaxSizeInMegabytes";
 constexpr auto kMaxMessageSizeInKilobytes = "MaxMessageSizeInKilobytes";
 constexpr auto kStatus = "Status";
 constexpr auto kRequiresSession = "RequiresSession";
+constexpr auto kDeadLetteringOnFilterEvaluationExceptions =
+    "DeadLetteringOnFilterEvaluationExceptions";
 
-constexpr std::array<const char*, 13> kKnownMembers{
+constexpr std::array<const char*, 14> kKnownMembers{
     kDefaultMessageTimeToLive,
     kLockDuration,
     kMaxDeliveryCount,
@@ -44,6 +46,7 @@ constexpr std::array<const char*, 13> kKnownMembers{
     kMaxMessageSizeInKilobytes,
     kStatus,
     kRequiresSession,
+    kDeadLetteringOnFilterEvaluationExceptions,
 };
 
 constexpr Millis kMinLockDuration = seconds(5);
@@ -122,6 +125,9 @@ Result<void> applyMember(EntityProperties& p, const QString& name, const QJsonVa
     if (is(kDeadLetteringOnMessageExpiration))
         return assign(p.deadLetteringOnMessageExpiration,
                       readBool(kDeadLetteringOnMessageExpiration, value));
+    if (is(kDeadLetteringOnFilterEvaluationExceptions))
+        return assign(p.deadLetteringOnFilterEvaluationExceptions,
+                      readBool(kDeadLetteringOnFilterEvaluationExceptions, value));
     if (is(kAutoDeleteOnIdle))
         return assign(p.autoDeleteOnIdle, readDuration(kAutoDeleteOnIdle, value));
     if (is(kForwardTo))
@@ -279,6 +285,9 @@ Result<void> EntityProperties::validate(EntityKind kind, Tier tier) const {
     if (tier == Tier::Basic && kind != EntityKind::Queue)
         return invalid(QStringLiteral("A Basic namespace has queues only, no topics or "
                                       "subscriptions (E5); use the Standard or Premium tier"));
+    if (kind != EntityKind::Subscription && !deadLetteringOnFilterEvaluationExceptions)
+        return invalid(QStringLiteral("DeadLetteringOnFilterEvaluationExceptions: only a "
+                                      "subscription has rules to fail"));
     if (kind == EntityKind::Subscription && requiresDuplicateDetection)
         return invalid(QStringLiteral("RequiresDuplicateDetection: a subscription has no duplicate "
                                       "detection of its own; its topic detects duplicates (E5)"));
@@ -323,6 +332,11 @@ QJsonObject EntityProperties::toJson(EntityKind kind) const {
     json.insert(QLatin1String(kForwardTo), forwardTo);
     json.insert(QLatin1String(kForwardDeadLetteredMessagesTo), forwardDeadLetteredMessagesTo);
     json.insert(QLatin1String(kRequiresSession), requiresSession);
+    // Written only when off (its default is on), so files without SQL rules stay as the
+    // emulator's own.
+    if (kind == EntityKind::Subscription && !deadLetteringOnFilterEvaluationExceptions)
+        json.insert(QLatin1String(kDeadLetteringOnFilterEvaluationExceptions),
+                    deadLetteringOnFilterEvaluationExceptions);
     return json;
 }
 

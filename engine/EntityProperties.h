@@ -36,6 +36,9 @@ struct EntityProperties {
     int maxMessageSizeInKilobytes = 256;
     EntityStatus status = EntityStatus::Active;
     bool requiresSession = false; // sessions are not supported: true is refused
+    // R5, subscriptions only: a filter or action that fails on a message dead-letters it in the
+    // subscription (FilterException) when on, else the subscription drops it.
+    bool deadLetteringOnFilterEvaluationExceptions = true;
 
     bool operator==(const EntityProperties&) const = default;
 

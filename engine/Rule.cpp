@@ -195,7 +195,29 @@ Rule Rule::trueRule(const QString& name) {
     return rule;
 }
 
-bool Rule::matches(const OutgoingMessage& message) const {
+bool Rule::operator==(const Rule& other) const {
+    return name == other.name && filterType == other.filterType &&
+           correlation == other.correlation && sqlExpression == other.sqlExpression &&
+           sqlAction == other.sqlAction;
+}
+
+Result<void> Rule::compileLocked() const {
+    if (filterType == FilterType::Sql && (!m_filter || m_filter->text() != sqlExpression)) {
+        auto filter = SqlFilter::compile(sqlExpression);
+        if (!filter)
+            return invalid(QStringLiteral("rule '%1': %2").arg(name, filter.error().description));
+        m_filter = std::make_shared<const SqlFilter>(std::move(*filter));
+    }
+    if (hasAction() && (!m_action || m_action->text() != sqlAction)) {
+        auto action = SqlAction::compile(sqlAction);
+        if (!action)
+            return invalid(QStringLiteral("rule '%1': %2").arg(name, action.error().description));
+        m_action = std::make_shared<const SqlAction>(std::move(*action));
+    }
+    return {};
+}
+
+Result<bool> Rule::evaluate(const OutgoingMessage& message, const SqlBrokerFields& broker) const {
     switch (filterType) {
     case FilterType::True:
         return true;
@@ -204,10 +226,31 @@ bool Rule::matches(const OutgoingMessage& message) const {
     case FilterType::Correlation:
         return correlation.matches(message);
     case FilterType::Sql:
-        // Refused by validate() until the SQL filter language lands; never matches meanwhile.
-        return false;
+        if (auto ok = compileLocked(); !ok)
+            return ok.error();
+        return m_filter->matches(message, broker);
     }
     return false;
+}
+
+bool Rule::matches(const OutgoingMessage& message) const {
+    const auto matched = evaluate(message);
+    return matched && *matched;
+}
+
+Result<OutgoingMessage> Rule::applyAction(const OutgoingMessage& message,
+                                          const SqlBrokerFields& broker) const {
+    OutgoingMessage copy = message;
+    if (hasAction()) {
+        if (auto ok = compileLocked(); !ok)
+            return ok.error();
+        auto applied = m_action->applyTo(message, broker);
+        if (!applied)
+            return applied.error();
+        copy = std::move(*applied);
+    }
+    copy.applicationProperties.insert(QStringLiteral("RuleName"), name);
+    return copy;
 }
 
 Result<void> Rule::validate() const {
@@ -221,20 +264,11 @@ Result<void> Rule::validate() const {
                                           "'.', '-', '_' and '$' are allowed")
                                .arg(name, QString(c)));
     }
-    switch (filterType) {
-    case FilterType::True:
-    case FilterType::False:
-        return {};
-    case FilterType::Correlation:
-        if (correlation.isEmpty())
-            return invalid(QStringLiteral("rule '%1': a correlation filter needs at least one "
-                                          "member to compare")
-                               .arg(name));
-        return {};
-    case FilterType::Sql:
-        return invalid(QStringLiteral("rule '%1': SQL filters are not supported yet").arg(name));
-    }
-    return {};
+    if (filterType == FilterType::Correlation && correlation.isEmpty())
+        return invalid(QStringLiteral("rule '%1': a correlation filter needs at least one "
+                                      "member to compare")
+                           .arg(name));
+    return compileLocked();
 }
 
 QJsonObject Rule::toJson() const {
@@ -245,6 +279,9 @@ QJsonObject Rule::toJson() const {
     if (filterType == FilterType::Sql)
         properties.insert(QStringLiteral("SqlFilter"),
                           QJsonObject{{QStringLiteral("SqlExpression"), sqlExpression}});
+    if (hasAction())
+        properties.insert(QStringLiteral("Action"),
+                          QJsonObject{{QStringLiteral("SqlExpression"), sqlAction}});
     return QJsonObject{{QStringLiteral("Name"), name}, {QStringLiteral("Properties"), properties}};
 }
 
@@ -263,13 +300,27 @@ Result<Rule> Rule::fromJson(const QJsonObject& json) {
         return wrongType(QStringLiteral("Properties"), QStringLiteral("an object"),
                          propertiesValue);
     const QJsonObject properties = propertiesValue.toObject();
-    if (properties.contains(QStringLiteral("Action")))
-        return invalid(QStringLiteral("Properties.Action: rule actions are not supported"));
     if (auto r = refuseUnknown(properties, QStringLiteral("Properties."),
                                {QStringLiteral("FilterType"), QStringLiteral("CorrelationFilter"),
-                                QStringLiteral("SqlFilter")});
+                                QStringLiteral("SqlFilter"), QStringLiteral("Action")});
         !r)
         return r.error();
+    if (properties.contains(QStringLiteral("Action"))) {
+        const QJsonValue value = properties.value(QStringLiteral("Action"));
+        if (!value.isObject())
+            return wrongType(QStringLiteral("Properties.Action"), QStringLiteral("an object"),
+                             value);
+        const QJsonObject action = value.toObject();
+        if (auto r = refuseUnknown(action, QStringLiteral("Properties.Action."),
+                                   {QStringLiteral("SqlExpression")});
+            !r)
+            return r.error();
+        const QJsonValue expression = action.value(QStringLiteral("SqlExpression"));
+        if (!expression.isString())
+            return wrongType(QStringLiteral("Properties.Action.SqlExpression"),
+                             QStringLiteral("a string"), expression);
+        rule.sqlAction = expression.toString();
+    }
 
     const QJsonValue typeValue = properties.value(QStringLiteral("FilterType"));
     if (!typeValue.isString())

@@ -1,9 +1,14 @@
 #pragma once
-// Subscription rules (SEMANTICS.md R1, R2): true, false and correlation filters. SQL filters are
-// refused with InvalidArgument until the SQL filter language lands.
+// Subscription rules (SEMANTICS.md R1-R5): true, false, correlation and SQL filters, and an
+// optional SQL action. The compiled filter and action are kept with the rule (validate() fills
+// them), never compiled per message.
 
 #include "Message.h"
 #include "Status.h"
+#include "sql/SqlAction.h"
+#include "sql/SqlFilter.h"
+
+#include <memory>
 
 #include <QJsonObject>
 #include <QString>
@@ -36,17 +41,32 @@ struct Rule {
     FilterType filterType = FilterType::True;
     CorrelationFilter correlation;
     QString sqlExpression;
+    QString sqlAction; // R4: empty for none (true and false filters are SQL filters in Azure)
 
-    bool operator==(const Rule&) const = default;
+    // The texts decide equality; the compiled forms follow them.
+    bool operator==(const Rule& other) const;
 
     static Rule trueRule(const QString& name = QStringLiteral("$Default"));
+    // R2/R3: true when the filter matches; an error is an SQL evaluation error (R5:
+    // FilterException). `matches` reads an error as no match.
+    Result<bool> evaluate(const OutgoingMessage& message, const SqlBrokerFields& broker = {}) const;
     bool matches(const OutgoingMessage& message) const;
-    // E2 name bounds and filter sanity; SQL filters are refused for now.
+    bool hasAction() const { return !sqlAction.isEmpty(); }
+    // R4: the rule's own copy, its action applied and RuleName set to the rule's name.
+    Result<OutgoingMessage> applyAction(const OutgoingMessage& message,
+                                        const SqlBrokerFields& broker = {}) const;
+    // E2/R5 name bounds and filter sanity; compiles an SQL filter and the action (InvalidArgument
+    // with the parser's position message) and keeps them with this rule and its copies.
     Result<void> validate() const;
 
     // Emulator config.json rule object: { "Name", "Properties": { "FilterType", ... } }.
     QJsonObject toJson() const;
     static Result<Rule> fromJson(const QJsonObject& json);
+
+private:
+    Result<void> compileLocked() const;
+    mutable std::shared_ptr<const SqlFilter> m_filter;
+    mutable std::shared_ptr<const SqlAction> m_action;
 };
 
 } // namespace hourglass

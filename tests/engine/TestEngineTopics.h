@@ -1,8 +1,8 @@
 #pragma once
-// Topics (SEMANTICS.md R1, R2: true, false and correlation filters; SQL filters are refused) in
-// tst_engine_topics.cpp; auto-forwarding (ForwardTo, ForwardDeadLetteredMessagesTo with
-// DeadLetterSource, E3), duplicate detection (L13) and what a topic's status and kind refuse
-// (E5, L12) in tst_engine_topics_delivery.cpp.
+// Topics (SEMANTICS.md R1, R2: true, false and correlation filters) in tst_engine_topics.cpp;
+// SQL filters and rule actions (R3-R5) in tst_engine_topics_sql.cpp; auto-forwarding (ForwardTo,
+// ForwardDeadLetteredMessagesTo with DeadLetterSource, E3), duplicate detection (L13) and what a
+// topic's status and kind refuse (E5, L12) in tst_engine_topics_delivery.cpp.
 
 #include "EngineChecks.h"
 #include "TestBroker.h"
@@ -80,7 +80,15 @@ private slots:
     void topics_R2_correlationFilterIsAnd();
     void topics_R2_filtersNeverReadTheBody();
     void topics_R2_rulesChangeWhatLaterMessagesMatch();
-    void topics_R2_sqlFilterRefused();
+    void topics_R3_trueFilterAsSqlOneEqualsOne();
+    void topics_R3_sqlFilterSelects();
+    void topics_R3_storeRoutingExample();
+    void topics_R4_copyPerActionRule();
+    void topics_R4_rulesSurviveReopen();
+    void topics_R5_filterExceptionDeadLetters_data();
+    void topics_R5_filterExceptionDeadLetters();
+    void topics_R5_badExpressionRefusedAtCreation();
+    void topics_R5_limits();
     void topics_E3_forwardToQueue_data();
     void topics_E3_forwardToQueue();
     void topics_E3_forwardToTopicFansOut();

@@ -384,7 +384,7 @@ void TestEngineBadInput::badinput_R2_badRules() {
     rule.name = QStringLiteral("bad");
     if (kind == QLatin1String("sql")) {
         rule.filterType = FilterType::Sql;
-        rule.sqlExpression = QStringLiteral("sys.Label = 'x'");
+        rule.sqlExpression = QStringLiteral("sys.Label = = 'x'");
     } else {
         rule.filterType = FilterType::Correlation;
     }

@@ -259,21 +259,4 @@ void TestEngineTopics::topics_R2_rulesChangeWhatLaterMessagesMatch() {
     QCOMPARE(messageIds(*listed), (QStringList{QStringLiteral("before"), QStringLiteral("vip")}));
 }
 
-void TestEngineTopics::topics_R2_sqlFilterRefused() {
-    TestBroker tb;
-    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
-    Rule sql;
-    sql.name = QStringLiteral("sql");
-    sql.filterType = FilterType::Sql;
-    sql.sqlExpression = QStringLiteral("region = 'eu'");
-    HG_VERIFY_REFUSED(tb.broker(), tb->createSubscription(sub("s"), {}, {sql}),
-                      ErrorCode::InvalidArgument);
-    HG_VERIFY_ERROR(tb->entity(sub("s")), ErrorCode::MessagingEntityNotFound);
-    HG_VERIFY_OK(tb->createSubscription(sub("s"), {}));
-    HG_VERIFY_REFUSED(tb.broker(), tb->addRule(sub("s"), sql), ErrorCode::InvalidArgument);
-    const auto info = tb->entity(sub("s"));
-    HG_VERIFY_OK(info);
-    QCOMPARE(info->rules, QList<Rule>{Rule::trueRule()});
-}
-
 QTEST_GUILESS_MAIN(TestEngineTopics)

@@ -101,8 +101,9 @@ inline QList<MalformedScenario> malformedScenarios() {
          2, QStringLiteral("Scenario.Steps[0].Update.Properties.LockDuratoin: unknown property")},
         {"sqlRule",
          withSteps(
-             R"({ "At": "PT0S", "AddRule": { "Entity": "t/Subscriptions/s", "Rule": { "Name": "r", "Properties": { "FilterType": "Sql", "SqlFilter": { "SqlExpression": "a = 1" } } } } })"),
-         1, QStringLiteral("SQL filters are not supported yet")},
+             R"({ "At": "PT0S", "AddRule": { "Entity": "t/Subscriptions/s", "Rule": { "Name": "r", "Properties": { "FilterType": "Sql", "SqlFilter": { "SqlExpression": "a == 1" } } } } })"),
+         1,
+         QStringLiteral("There was an error parsing the SQL expression. [Token line=1, column=")},
         {"unknownExpectErrorCode",
          withSteps(R"({ "At": "PT0S", "Send": { "To": "missing" }, "ExpectError": "NotFound" })"),
          2, QStringLiteral("Scenario.Steps[0].ExpectError: 'NotFound' is not an error code")},

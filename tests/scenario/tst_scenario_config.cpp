@@ -322,16 +322,17 @@ private slots:
             << QStringLiteral("UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Name: ");
         QTest::newRow("sqlRule")
             << configWith(R"("Topics": [ { "Name": "t", "Subscriptions": [ { "Name": "s", "Rules": [
-                   { "Name": "sql-filter-1", "Properties": { "FilterType": "Sql", "SqlFilter": { "SqlExpression": "a = 1" } } } ] } ] } ])")
+                   { "Name": "sql-filter-1", "Properties": { "FilterType": "Sql", "SqlFilter": { "SqlExpression": "a == 1" } } } ] } ] } ])")
             << ErrorCode::InvalidArgument
             << QStringLiteral("UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0]: rule "
-                              "'sql-filter-1': SQL filters are not supported yet");
+                              "'sql-filter-1': There was an error parsing the SQL expression. "
+                              "[Token line=1, column=");
         QTest::newRow("ruleAction")
             << configWith(R"("Topics": [ { "Name": "t", "Subscriptions": [ { "Name": "s", "Rules": [
-                   { "Name": "r", "Properties": { "FilterType": "True", "Action": { "SqlExpression": "SET a = 1" } } } ] } ] } ])")
+                   { "Name": "r", "Properties": { "FilterType": "True", "Action": { "SqlExpression": "SET sys.SequenceNumber = 1" } } } ] } ] } ])")
             << ErrorCode::InvalidArgument
-            << QStringLiteral("UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0]."
-                              "Properties.Action: rule actions are not supported");
+            << QStringLiteral("UserConfig.Namespaces[0].Topics[0].Subscriptions[0].Rules[0]: rule "
+                              "'r': ");
         QTest::newRow("duplicateRule")
             << configWith(R"("Topics": [ { "Name": "t", "Subscriptions": [ { "Name": "s", "Rules": [
                    { "Name": "r", "Properties": { "FilterType": "True" } },

@@ -198,6 +198,28 @@ private slots:
         QCOMPARE(*back, p);
     }
 
+    // R5: on by default and then not written (files stay the emulator's); off is written, read
+    // back, and refused on anything but a subscription.
+    void entities_R5_deadLetteringOnFilterEvaluationExceptions() {
+        EntityProperties p;
+        QVERIFY(p.deadLetteringOnFilterEvaluationExceptions);
+        QVERIFY(!p.toJson(EntityKind::Subscription)
+                     .contains(QStringLiteral("DeadLetteringOnFilterEvaluationExceptions")));
+        p.deadLetteringOnFilterEvaluationExceptions = false;
+        const QJsonObject json = p.toJson(EntityKind::Subscription);
+        QCOMPARE(
+            json.value(QStringLiteral("DeadLetteringOnFilterEvaluationExceptions")).toBool(true),
+            false);
+        const auto back = EntityProperties::fromJson(json, EntityProperties());
+        QVERIFY(back.ok());
+        QCOMPARE(*back, p);
+        QVERIFY(p.validate(EntityKind::Subscription, Tier::Standard).ok());
+        const auto queue = p.validate(EntityKind::Queue, Tier::Standard);
+        QVERIFY(!queue.ok());
+        QVERIFY(queue.error().description.contains(
+            QStringLiteral("DeadLetteringOnFilterEvaluationExceptions")));
+    }
+
     void entities_E3_infiniteIsTimeSpanMaxValue() {
         const QJsonObject json = EntityProperties().toJson(EntityKind::Queue);
         QCOMPARE(json.value("DefaultMessageTimeToLive").toString(),

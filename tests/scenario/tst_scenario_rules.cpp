@@ -1,5 +1,5 @@
-// Subscription rules (SEMANTICS.md R2, E2, E4): true, false and correlation filters, rule names,
-// the refusal of SQL filters and rule actions for now, and the emulator's JSON rule objects.
+// Subscription rules (SEMANTICS.md R2-R5, E2, E4): true, false, correlation and SQL filters, rule
+// names, actions, and the emulator's JSON rule objects.
 
 #include "Rule.h"
 
@@ -150,17 +150,19 @@ private slots:
         QVERIFY(valid.error().description.contains(QStringLiteral("correlation filter")));
     }
 
-    void rules_R2_sqlRefusedForNow() {
+    void rules_R3_sqlFilterCompiledAtValidation() {
         Rule rule;
-        rule.name = QStringLiteral("eu");
+        rule.name = QStringLiteral("all");
         rule.filterType = FilterType::Sql;
-        rule.sqlExpression = QStringLiteral("region = 'eu'");
+        rule.sqlExpression = QStringLiteral("1=1"); // the Azure SDK's true filter
+        QVERIFY(rule.validate().ok());
+        QVERIFY(rule.matches(fullMessage()));
+        rule.sqlExpression = QStringLiteral("region = = 'eu'");
         const auto valid = rule.validate();
         QVERIFY(!valid.ok());
         QCOMPARE(valid.error().code, ErrorCode::InvalidArgument);
-        QVERIFY(valid.error().description.contains(
-            QStringLiteral("SQL filters are not supported yet")));
-        QVERIFY(!rule.matches(fullMessage()));
+        QVERIFY2(valid.error().description.contains(QStringLiteral("line=1, column=")),
+                 qPrintable(valid.error().description));
     }
 
     void rules_E2_names_data() {
@@ -235,6 +237,9 @@ private slots:
         QTest::newRow("sql") << QByteArray(
             R"({ "Name": "sql-filter-1", "Properties": { "FilterType": "Sql",
             "SqlFilter": { "SqlExpression": "sys.MessageId = '123456' AND userProp1 = 'value1'" } } })");
+        QTest::newRow("sqlAction") << QByteArray(
+            R"({ "Name": "a", "Properties": { "FilterType": "Sql",
+            "SqlFilter": { "SqlExpression": "1=1" }, "Action": { "SqlExpression": "SET sys.To = 'x'" } } })");
         QTest::newRow("properties")
             << QByteArray(R"({ "Name": "p", "Properties": { "FilterType": "Correlation",
             "CorrelationFilter": { "Properties": { "prop3": "value3", "flag": true, "ratio": 0.25 } } } })");
@@ -253,9 +258,8 @@ private slots:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("action") << QByteArray(R"({ "Name": "r", "Properties": { "FilterType": "Sql",
-            "SqlFilter": { "SqlExpression": "1=1" }, "Action": { "SqlExpression": "SET sys.To = 'x'" } } })")
-                                << QStringLiteral(
-                                       "Properties.Action: rule actions are not supported");
+            "SqlFilter": { "SqlExpression": "1=1" }, "Action": "SET sys.To = 'x'" } })")
+                                << QStringLiteral("Properties.Action: expected an object");
         QTest::newRow("unknownMember") << QByteArray(R"({ "Name": "r", "Filter": {} })")
                                        << QStringLiteral("Filter: unknown member");
         QTest::newRow("noName") << QByteArray(R"({ "Properties": { "FilterType": "True" } })")

@@ -104,6 +104,48 @@ private slots:
         QCOMPARE(expectations.value("Failures").toArray().size(), 0);
     }
 
+    // SCENARIOS.md's "Shape" example as it is, with its Sql rule (R3): it runs.
+    void scenariosMd_R3_exampleWithSqlRuleRuns() {
+        // A plain literal: moc misreads the apostrophe inside a raw string.
+        const auto report = runDocument(
+            "{\n"
+            "  \"UserConfig\": {\n"
+            "    \"Namespaces\": [\n"
+            "      {\n"
+            "        \"Name\": \"demo\",\n"
+            "        \"Tier\": \"Standard\",\n"
+            "        \"Queues\": [\n"
+            "          { \"Name\": \"jobs\",\n"
+            "            \"Properties\": { \"DefaultMessageTimeToLive\": \"PT10M\", "
+            "\"LockDuration\": \"PT30S\",\n"
+            "                            \"MaxDeliveryCount\": 3, "
+            "\"DeadLetteringOnMessageExpiration\": true } }\n"
+            "        ],\n"
+            "        \"Topics\": [\n"
+            "          { \"Name\": \"events\",\n"
+            "            \"Properties\": { \"DefaultMessageTimeToLive\": \"PT1H\" },\n"
+            "            \"Subscriptions\": [\n"
+            "              { \"Name\": \"audit\",\n"
+            "                \"Properties\": { \"DefaultMessageTimeToLive\": \"PT5M\" },\n"
+            "                \"Rules\": [ { \"Name\": \"only-eu\",\n"
+            "                             \"Properties\": { \"FilterType\": \"Sql\",\n"
+            "                                             \"SqlFilter\": { \"SqlExpression\": "
+            "\"region = 'eu'\" } } } ] }\n"
+            "            ] }\n"
+            "        ]\n"
+            "      }\n"
+            "    ]\n"
+            "  },\n"
+            "  \"Scenario\": {\n"
+            "    \"Title\": \"Traffic spike\",\n"
+            "    \"Description\": \"Shown in the app's scenario panel.\",\n"
+            "    \"Steps\": [ { \"At\": \"PT0S\", \"Send\": { \"To\": \"jobs\", \"Count\": 3, "
+            "\"MessageId\": \"job-{n}\" } } ]\n"
+            "  }\n"
+            "}\n");
+        VERIFY_ALL_PASSED(report, 0);
+    }
+
     void clockStartsAtWholeSecond() {
         auto scenario = parseScenario(R"({ "Scenario": { "Steps": [] } })");
         QVERIFY(scenario.ok());

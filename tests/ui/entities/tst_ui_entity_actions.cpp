@@ -89,11 +89,12 @@ void TestUiEntityActions::rules_R2_addCorrelationRemoveAndSqlRefused() {
     auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("ruleList"));
     QVERIFY(list->topLevelItem(1)->text(1).contains(QStringLiteral("Subject = 'order'")));
 
-    // SQL is offered, and the engine's refusal is shown inline; nothing is added.
+    // SQL is offered, and the engine's refusal of a bad expression is shown inline; nothing is
+    // added.
     dialog->findChild<QLineEdit*>(QStringLiteral("ruleName"))->setText(QStringLiteral("bysql"));
     type->setCurrentIndex(type->findData(int(FilterType::Sql)));
     dialog->findChild<QPlainTextEdit*>(QStringLiteral("sqlExpression"))
-        ->setPlainText(QStringLiteral("color = 'red'"));
+        ->setPlainText(QStringLiteral("color == 'red'"));
     click(dialog, QStringLiteral("addRule"));
     auto* error = dialog->findChild<QLabel*>(QStringLiteral("ruleDialogError"));
     QTRY_VERIFY(error->isVisibleTo(dialog));

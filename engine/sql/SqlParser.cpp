@@ -110,30 +110,26 @@ private:
         return n;
     }
 
+    // OR over ANDs, AND over NOTs: one loop for both levels, each side a predicate.
     Result<SqlNodePtr> orExpression() {
-        auto left = andExpression();
-        while (left && current().isKeyword("OR")) {
-            if (!(*left)->isPredicate())
-                return predicate(std::move(left));
-            advance();
-            auto right = predicate(andExpression());
-            if (!right)
-                return right;
-            left = binary(SqlNodeKind::Or, std::move(*left), std::move(*right));
-        }
-        return left;
+        return logical("OR", SqlNodeKind::Or, &Parser::andExpression);
     }
 
     Result<SqlNodePtr> andExpression() {
-        auto left = notExpression();
-        while (left && current().isKeyword("AND")) {
+        return logical("AND", SqlNodeKind::And, &Parser::notExpression);
+    }
+
+    Result<SqlNodePtr> logical(const char* keyword, SqlNodeKind kind,
+                               Result<SqlNodePtr> (Parser::*operand)()) {
+        auto left = (this->*operand)();
+        while (left && current().isKeyword(keyword)) {
             if (!(*left)->isPredicate())
                 return predicate(std::move(left));
             advance();
-            auto right = predicate(notExpression());
+            auto right = predicate((this->*operand)());
             if (!right)
                 return right;
-            left = binary(SqlNodeKind::And, std::move(*left), std::move(*right));
+            left = binary(kind, std::move(*left), std::move(*right));
         }
         return left;
     }

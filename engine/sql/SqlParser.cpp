@@ -100,12 +100,18 @@ private:
         return n;
     }
 
-    SqlNodePtr binary(SqlNodeKind kind, SqlNodePtr left, SqlNodePtr right) const {
+    // A node whose first operand is `left`, found at left's place (errors point there).
+    SqlNodePtr after(SqlNodeKind kind, SqlNodePtr left) const {
         auto n = std::make_unique<SqlNode>();
         n->kind = kind;
         n->position = left->position;
         n->token = left->token;
         n->operands.push_back(std::move(left));
+        return n;
+    }
+
+    SqlNodePtr binary(SqlNodeKind kind, SqlNodePtr left, SqlNodePtr right) const {
+        auto n = after(kind, std::move(left));
         n->operands.push_back(std::move(right));
         return n;
     }
@@ -194,12 +200,8 @@ private:
 
     Result<SqlNodePtr> like(SqlNodePtr left, bool negated) {
         advance();
-        auto n = std::make_unique<SqlNode>();
-        n->kind = SqlNodeKind::Like;
-        n->position = left->position;
-        n->token = left->token;
+        auto n = after(SqlNodeKind::Like, std::move(left));
         n->negated = negated;
-        n->operands.push_back(std::move(left));
         if (current().kind != SqlTokenKind::String)
             return unexpected(QStringLiteral("LIKE takes a string constant as its pattern."));
         n->pattern = current().text;
@@ -223,12 +225,8 @@ private:
 
     Result<SqlNodePtr> in(SqlNodePtr left, bool negated) {
         advance();
-        auto n = std::make_unique<SqlNode>();
-        n->kind = SqlNodeKind::In;
-        n->position = left->position;
-        n->token = left->token;
+        auto n = after(SqlNodeKind::In, std::move(left));
         n->negated = negated;
-        n->operands.push_back(std::move(left));
         if (auto r = expectOperator("("); !r)
             return r.error();
         for (;;) {
@@ -248,11 +246,7 @@ private:
 
     Result<SqlNodePtr> isNull(SqlNodePtr left) {
         advance();
-        auto n = std::make_unique<SqlNode>();
-        n->kind = SqlNodeKind::IsNull;
-        n->position = left->position;
-        n->token = left->token;
-        n->operands.push_back(std::move(left));
+        auto n = after(SqlNodeKind::IsNull, std::move(left));
         if (current().isKeyword("NOT")) {
             n->negated = true;
             advance();

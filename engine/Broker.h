@@ -19,6 +19,7 @@
 #include "Clock.h"
 #include "EntityProperties.h"
 #include "Message.h"
+#include "RoutingPreview.h"
 #include "Rule.h"
 #include "Status.h"
 
@@ -151,6 +152,14 @@ public:
 
     Result<void> addRule(const QString& subscriptionPath, const Rule& rule);
     Result<void> removeRule(const QString& subscriptionPath, const QString& ruleName);
+    // The routing preview (R1-R5): what sending `message` to the topic `topicPath` would do in
+    // each of its subscriptions, in path order, and why (RoutingPreview.h). `assigned` gives the
+    // system properties the broker assigns, a stored message's own; none: those a send would get
+    // now (the topic's next sequence number, now, delivery count 0, the message's size). Changes
+    // nothing. InvalidArgument for a path that is not a topic.
+    Result<QList<SubscriptionPreview>>
+    previewRouting(const QString& topicPath, const OutgoingMessage& message,
+                   const std::optional<SqlBrokerFields>& assigned = std::nullopt) const;
 
     // ---- Sending (L1, L2, L11, L13, T1-T4, R1, forwarding)
     Result<SendResult> send(const QString& path, const OutgoingMessage& message);

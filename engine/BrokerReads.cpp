@@ -271,4 +271,37 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
     return reasons;
 }
 
+Result<QList<SubscriptionPreview>>
+Broker::previewRouting(const QString& topicPath, const OutgoingMessage& message,
+                       const std::optional<SqlBrokerFields>& assigned) const {
+    auto& d = *m_impl;
+    std::lock_guard lock(d.m_mutex);
+    Instant now;
+    auto target = d.fireDueAndResolveLocked(topicPath, now);
+    if (!target)
+        return target.error();
+    const Entity& topic = *target->entity;
+    if (topic.kind != EntityKind::Topic || target->subQueue != SubQueue::Main)
+        return makeError(
+            ErrorCode::InvalidArgument,
+            QStringLiteral("Routing goes through a topic; '%1' is not one.").arg(topicPath));
+    SqlBrokerFields fields;
+    if (assigned) {
+        fields = *assigned;
+    } else {
+        fields.sequenceNumber = topic.nextSeq;
+        fields.enqueuedTime = now;
+        fields.deliveryCount = 0;
+        fields.size = messageSize(message);
+    }
+    QList<SubscriptionRules> subscriptions;
+    for (const Entity* subscription : topic.subscriptions)
+        subscriptions.append({subscription->path, subscription->properties, subscription->rules});
+    std::sort(subscriptions.begin(), subscriptions.end(),
+              [](const SubscriptionRules& a, const SubscriptionRules& b) {
+                  return a.path.compare(b.path, Qt::CaseInsensitive) < 0;
+              });
+    return hourglass::previewRouting(subscriptions, message, fields);
+}
+
 } // namespace hourglass

@@ -3,6 +3,7 @@
 #include "BrokerImpl.h"
 
 #include "PropertyTypes.h"
+#include "RuleCopies.h"
 
 #include <QDateTime>
 #include <QScopeGuard>
@@ -201,38 +202,16 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
         for (Entity* subscription : entity.subscriptions) {
             if (subscription->properties.status == EntityStatus::Disabled)
                 continue;
-            // R4: every matching rule without an action together put one copy; each matching
-            // rule with an action puts its own, changed by it and named by RuleName.
-            bool plainCopy = false;
-            QList<OutgoingMessage> copies;
-            QString failure;
-            for (const Rule& rule : subscription->rules) {
-                const auto matched = rule.evaluate(message, fields);
-                if (!matched) {
-                    failure = matched.error().description;
-                    break;
-                }
-                if (!*matched)
-                    continue;
-                if (!rule.hasAction()) {
-                    plainCopy = true;
-                    continue;
-                }
-                auto copy = rule.applyAction(message, fields);
-                if (!copy) {
-                    failure = copy.error().description;
-                    break;
-                }
-                copies.append(std::move(*copy));
-            }
-            if (!failure.isEmpty()) {
+            // R4/R5: the copies the subscription's rules make, or the filter that failed.
+            const RuleCopies routed = copiesThroughRules(subscription->rules, message, fields);
+            if (routed.failure) {
                 // R5: a failing filter or action dead-letters the message in this subscription
                 // only (or drops it there); the other subscriptions go on.
                 if (!subscription->properties.deadLetteringOnFilterEvaluationExceptions)
                     continue;
                 DeliveryExtras dead = extras;
                 dead.deadLetterReason = QStringLiteral("FilterException");
-                dead.deadLetterDescription = failure;
+                dead.deadLetterDescription = routed.failure->description;
                 ++subscription->flow.sent;
                 ++subscription->flow.deadLettered;
                 subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
@@ -241,10 +220,8 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
                 logProgressLocked(*subscription);
                 continue;
             }
-            if (plainCopy)
-                copies.prepend(message);
             bool first = true;
-            for (const OutgoingMessage& copy : copies) {
+            for (const OutgoingMessage& copy : routed.copies) {
                 ++subscription->flow.sent;
                 if (!subscription->properties.forwardTo.isEmpty()) {
                     routeLocked(*subscription, copy, now, extras, hop);

@@ -233,6 +233,25 @@ Result<bool> Rule::evaluate(const OutgoingMessage& message, const SqlBrokerField
     return false;
 }
 
+Result<SqlTruth> Rule::truth(const OutgoingMessage& message, const SqlBrokerFields& broker) const {
+    if (filterType == FilterType::Sql) {
+        if (auto ok = compileLocked(); !ok)
+            return ok.error();
+        return m_filter->truth(message, broker);
+    }
+    auto matched = evaluate(message, broker);
+    if (!matched)
+        return matched.error();
+    return *matched ? SqlTruth::True : SqlTruth::False;
+}
+
+QList<SqlPropertyValue> Rule::propertyValues(const OutgoingMessage& message,
+                                             const SqlBrokerFields& broker) const {
+    if (filterType != FilterType::Sql || !compileLocked())
+        return {};
+    return m_filter->propertyValues(message, broker);
+}
+
 bool Rule::matches(const OutgoingMessage& message) const {
     const auto matched = evaluate(message);
     return matched && *matched;

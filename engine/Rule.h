@@ -33,6 +33,14 @@ struct CorrelationFilter {
     // All set members must equal the message's (AND); an empty filter matches nothing but is
     // refused by Rule::validate.
     bool matches(const OutgoingMessage& message) const;
+    // R3's three values, for the routing preview (evaluate() is this compared with True): true,
+    // false and correlation filters are never unknown.
+    Result<SqlTruth> truth(const OutgoingMessage& message,
+                           const SqlBrokerFields& broker = {}) const;
+    // What an SQL filter reads and the values it saw in `message`: why it is false or unknown
+    // (empty for the other filter types).
+    QList<SqlPropertyValue> propertyValues(const OutgoingMessage& message,
+                                           const SqlBrokerFields& broker = {}) const;
     bool isEmpty() const;
 };
 
@@ -51,6 +59,14 @@ struct Rule {
     // FilterException). `matches` reads an error as no match.
     Result<bool> evaluate(const OutgoingMessage& message, const SqlBrokerFields& broker = {}) const;
     bool matches(const OutgoingMessage& message) const;
+    // R3's three values, for the routing preview (evaluate() is this compared with True): true,
+    // false and correlation filters are never unknown.
+    Result<SqlTruth> truth(const OutgoingMessage& message,
+                           const SqlBrokerFields& broker = {}) const;
+    // What an SQL filter reads and the values it saw in `message`: why it is false or unknown
+    // (empty for the other filter types).
+    QList<SqlPropertyValue> propertyValues(const OutgoingMessage& message,
+                                           const SqlBrokerFields& broker = {}) const;
     bool hasAction() const { return !sqlAction.isEmpty(); }
     // R4: the rule's own copy, its action applied and RuleName set to the rule's name.
     Result<OutgoingMessage> applyAction(const OutgoingMessage& message,

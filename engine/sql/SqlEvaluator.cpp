@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QUuid>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -438,6 +439,30 @@ const QVariant* findApplicationProperty(const QVariantMap& properties, const QSt
 Result<QVariant> sqlEvaluate(const SqlNode& node, const OutgoingMessage& message,
                              const SqlBrokerFields& broker) {
     return Evaluator(message, broker).eval(node);
+}
+
+namespace {
+void collectValues(const SqlNode& node, const OutgoingMessage& message,
+                   const SqlBrokerFields& broker, QList<SqlPropertyValue>& values) {
+    if (node.kind == SqlNodeKind::Property || node.kind == SqlNodeKind::Exists) {
+        // An application property by its name alone: how the message's properties list it.
+        const QString name = node.property.system ? node.property.display() : node.property.name;
+        const bool seen =
+            std::any_of(values.cbegin(), values.cend(),
+                        [&name](const SqlPropertyValue& v) { return v.name == name; });
+        if (!seen)
+            values.append({name, readProperty(node.property, message, broker)});
+    }
+    for (const SqlNodePtr& operand : node.operands)
+        collectValues(*operand, message, broker, values);
+}
+} // namespace
+
+QList<SqlPropertyValue> sqlPropertyValues(const SqlNode& node, const OutgoingMessage& message,
+                                          const SqlBrokerFields& broker) {
+    QList<SqlPropertyValue> values;
+    collectValues(node, message, broker, values);
+    return values;
 }
 
 } // namespace hourglass

@@ -10,12 +10,26 @@
 #include "SqlExpression.h"
 #include "Status.h"
 
+#include <QList>
+
 namespace hourglass {
 
 // The value of `node` for `message`: a Boolean or NULL for a predicate, any value otherwise; or
 // an error (SqlError.h) saying what went wrong and where.
 Result<QVariant> sqlEvaluate(const SqlNode& node, const OutgoingMessage& message,
                              const SqlBrokerFields& broker);
+
+// One property an expression reads and its value for one message (NULL: missing).
+struct SqlPropertyValue {
+    QString name; // "color" for an application property, "sys.To" for a system one
+    QVariant value;
+};
+
+// Every property `node` reads, each once, in the order written, with its value for `message`:
+// what the routing preview shows to explain a false or unknown filter (R3). property(name) is
+// left out (its name is only known while evaluating).
+QList<SqlPropertyValue> sqlPropertyValues(const SqlNode& node, const OutgoingMessage& message,
+                                          const SqlBrokerFields& broker);
 
 // An application property by name, ignoring case (an exact match first); nullptr when missing.
 const QVariant* findApplicationProperty(const QVariantMap& properties, const QString& name);

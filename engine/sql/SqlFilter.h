@@ -4,10 +4,14 @@
 // need a message; matching runs the tree against one message.
 
 #include "Message.h"
+#include "SqlEvaluator.h"
 #include "SqlExpression.h"
 #include "Status.h"
 
 namespace hourglass {
+
+// R3's three values of a predicate. A rule matches only on True.
+enum class SqlTruth { True, False, Unknown };
 
 class SqlFilter {
 public:
@@ -20,6 +24,15 @@ public:
     // a division by zero): the broker dead-letters the message in that subscription with
     // DeadLetterReason FilterException and the error's description (R5).
     Result<bool> matches(const OutgoingMessage& message, const SqlBrokerFields& broker = {}) const;
+
+    // The filter's value for `message` with unknown kept apart from false, for the routing
+    // preview; matches() is this compared with True.
+    Result<SqlTruth> truth(const OutgoingMessage& message,
+                           const SqlBrokerFields& broker = {}) const;
+    // The properties the filter reads and their values for `message` (sqlPropertyValues): why
+    // it is false or unknown.
+    QList<SqlPropertyValue> propertyValues(const OutgoingMessage& message,
+                                           const SqlBrokerFields& broker = {}) const;
 
     const QString& text() const { return m_text; }
 

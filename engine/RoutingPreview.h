@@ -1,0 +1,70 @@
+#pragma once
+// "Why did this subscription (not) get my message?" (SEMANTICS.md R1-R5): for one message and
+// one topic, every subscription with each rule's verdict, the reason behind it (the member of a
+// correlation filter that differs, the values an SQL filter saw, the missing property that made
+// it unknown, the evaluation error) and what a matching rule's action changes. The copies come
+// from copiesThroughRules, the same decision the topic's fan-out takes, so the preview cannot
+// disagree with a send.
+
+#include "EntityProperties.h"
+#include "Message.h"
+#include "Rule.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace hourglass {
+
+enum class RuleVerdict {
+    Matched,
+    NotMatched,
+    Unknown,     // an SQL filter that is neither true nor false (a NULL operand): no match
+    Failed,      // the filter or its action met an evaluation error (R5)
+    NotEvaluated // an earlier rule failed: the subscription stopped there
+};
+QString ruleVerdictName(RuleVerdict verdict); // "matched", "not matched", "unknown", ...
+
+struct RuleExplanation {
+    Rule rule;
+    RuleVerdict verdict = RuleVerdict::NotMatched;
+    // One sentence: "Subject is 'blue', the filter wants 'red'"; "color is missing"; the error.
+    QString reason;
+    // A matching rule's action on its copy, one change per line: "color: 'red' → 'blue'",
+    // "RuleName: set to 'high'", "quantity: removed".
+    QStringList changes;
+};
+
+enum class SubscriptionFate {
+    Copies,       // gets `copies` copies (forwarded on when forwardTo is set)
+    NoMatch,      // no rule matched
+    DeadLettered, // R5: a filter or action failed; the message goes to its dead-letter queue
+    Dropped,      // R5 with DeadLetteringOnFilterEvaluationExceptions off
+    Disabled,     // a disabled subscription takes no copies (R1)
+};
+
+struct SubscriptionPreview {
+    QString name;
+    QString path; // "topic/Subscriptions/name"
+    SubscriptionFate fate = SubscriptionFate::NoMatch;
+    int copies = 0;
+    QString forwardTo;
+    QString failure; // the evaluation error, for DeadLettered and Dropped
+    QList<RuleExplanation> rules;
+};
+
+// One subscription's rules and the properties that decide its fate.
+struct SubscriptionRules {
+    QString path;
+    EntityProperties properties;
+    QList<Rule> rules;
+};
+
+QList<SubscriptionPreview> previewRouting(const QList<SubscriptionRules>& subscriptions,
+                                          const OutgoingMessage& message,
+                                          const SqlBrokerFields& broker);
+
+// How a property value reads in the preview: 'text' for a string, "5 (Int32)" otherwise.
+QString previewValueText(const QVariant& value);
+
+} // namespace hourglass

@@ -1,0 +1,254 @@
+// The routing preview (SEMANTICS.md R1-R5, issue 13): for a message and a topic, every
+// subscription's fate and each rule's verdict with its reason. The preview and a real send must
+// agree, so each test also sends the message and compares.
+#include "BrokerSnapshot.h"
+#include "TestEngineTopics.h"
+
+#include <QTest>
+
+using namespace hourglass;
+using namespace hourglass::testing;
+
+namespace {
+
+Rule sqlRule(const QString& name, const QString& filter, const QString& action = {}) {
+    Rule rule;
+    rule.name = name;
+    rule.filterType = FilterType::Sql;
+    rule.sqlExpression = filter;
+    rule.sqlAction = action;
+    return rule;
+}
+
+const SubscriptionPreview* findPreview(const QList<SubscriptionPreview>& previews,
+                                       const QString& name) {
+    for (const SubscriptionPreview& preview : previews)
+        if (preview.name == name)
+            return &preview;
+    return nullptr;
+}
+
+qint64 deadLetterCount(TestBroker& tb, const QString& path) {
+    const auto counts = tb->counts(path);
+    return counts ? counts->deadLettered : -1;
+}
+
+} // namespace
+
+class TestEngineRoutingPreview : public QObject {
+    Q_OBJECT
+private slots:
+    void preview_R1_everySubscriptionInPathOrderAndAgreesWithSend();
+    void preview_R1_disabledSubscriptionTakesNothing();
+    void preview_R2_correlationMismatchNamesTheMember();
+    void preview_R2_correlationTypeMismatchNamesBothTypes();
+    void preview_R3_falseSqlFilterShowsTheValuesSeen();
+    void preview_R3_unknownNamesTheMissingProperty();
+    void preview_R4_actionChangesAndCopies();
+    void preview_R5_failureDeadLettersOrDrops();
+    void preview_R3_storedMessageUsesItsOwnSystemProperties();
+    void preview_badInput_notATopic();
+};
+
+void TestEngineRoutingPreview::preview_R1_everySubscriptionInPathOrderAndAgreesWithSend() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("zeta"), {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("alpha"), {}, {sqlRule("red", "color = 'red'")}));
+    HG_VERIFY_OK(tb->createSubscription(sub("mid"), {}, {falseRule()}));
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.applicationProperties.insert(QStringLiteral("color"), QStringLiteral("red"));
+
+    const auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->size(), 3);
+    QCOMPARE(previews->at(0).name, QStringLiteral("alpha"));
+    QCOMPARE(previews->at(1).name, QStringLiteral("mid"));
+    QCOMPARE(previews->at(2).name, QStringLiteral("zeta"));
+    QCOMPARE(previews->at(0).fate, SubscriptionFate::Copies);
+    QCOMPARE(previews->at(0).rules.at(0).verdict, RuleVerdict::Matched);
+    QCOMPARE(previews->at(1).fate, SubscriptionFate::NoMatch);
+    QCOMPARE(previews->at(1).rules.at(0).reason,
+             QStringLiteral("A false filter matches no message"));
+    QCOMPARE(previews->at(2).rules.at(0).rule.name, QStringLiteral("$Default"));
+
+    // A preview changes nothing; the send then does what it said.
+    QCOMPARE(activeCount(tb, sub("alpha")), qint64(0));
+    HG_VERIFY_OK(tb->send(kTopic, m));
+    for (const SubscriptionPreview& preview : *previews)
+        QCOMPARE(activeCount(tb, preview.path), qint64(preview.copies));
+}
+
+void TestEngineRoutingPreview::preview_R1_disabledSubscriptionTakesNothing() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    EntityProperties disabled;
+    disabled.status = EntityStatus::Disabled;
+    HG_VERIFY_OK(tb->createSubscription(sub("off"), disabled));
+    const auto previews = tb->previewRouting(kTopic, TestBroker::message(QStringLiteral("m")));
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->at(0).fate, SubscriptionFate::Disabled);
+    QCOMPARE(previews->at(0).copies, 0);
+    // The rule itself still matches: the preview says so, and why nothing arrives.
+    QCOMPARE(previews->at(0).rules.at(0).verdict, RuleVerdict::Matched);
+}
+
+void TestEngineRoutingPreview::preview_R2_correlationMismatchNamesTheMember() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter filter;
+    filter.subject = QStringLiteral("red");
+    filter.properties.insert(QStringLiteral("region"), QStringLiteral("eu"));
+    HG_VERIFY_OK(tb->createSubscription(sub("s"), {}, {correlationRule("c", filter)}));
+
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.subject = QStringLiteral("blue");
+    auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->at(0).rules.at(0).verdict, RuleVerdict::NotMatched);
+    QCOMPARE(previews->at(0).rules.at(0).reason,
+             QStringLiteral("Subject is 'blue', the filter wants 'red'"));
+
+    m.subject = QStringLiteral("red");
+    previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->at(0).rules.at(0).reason,
+             QStringLiteral("region is missing, the filter wants 'eu'"));
+    QCOMPARE(previews->at(0).fate, SubscriptionFate::NoMatch);
+}
+
+void TestEngineRoutingPreview::preview_R2_correlationTypeMismatchNamesBothTypes() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter filter;
+    filter.properties.insert(QStringLiteral("quantity"), QVariant(qint32(250)));
+    HG_VERIFY_OK(tb->createSubscription(sub("s"), {}, {correlationRule("c", filter)}));
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.applicationProperties.insert(QStringLiteral("quantity"), QVariant(qint64(250)));
+    const auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->at(0).rules.at(0).reason,
+             QStringLiteral("quantity is 250 (Int64), the filter wants 250 (Int32)"));
+}
+
+void TestEngineRoutingPreview::preview_R3_falseSqlFilterShowsTheValuesSeen() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(
+        sub("s"), {}, {sqlRule("big", "color = 'red' AND quantity > 5 AND sys.Label = 'order'")}));
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.subject = QStringLiteral("order");
+    m.applicationProperties.insert(QStringLiteral("Color"), QStringLiteral("red"));
+    m.applicationProperties.insert(QStringLiteral("quantity"), QVariant(qint32(3)));
+    const auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    const RuleExplanation& rule = previews->at(0).rules.at(0);
+    QCOMPARE(rule.verdict, RuleVerdict::NotMatched);
+    QCOMPARE(rule.reason,
+             QStringLiteral("color is 'red', quantity is 3 (Int32), sys.Label is 'order'"));
+}
+
+void TestEngineRoutingPreview::preview_R3_unknownNamesTheMissingProperty() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(
+        tb->createSubscription(sub("s"), {}, {sqlRule("r", "color = 'red' OR user.size > 2")}));
+    const auto previews = tb->previewRouting(kTopic, TestBroker::message(QStringLiteral("m")));
+    HG_VERIFY_OK(previews);
+    const RuleExplanation& rule = previews->at(0).rules.at(0);
+    QCOMPARE(rule.verdict, RuleVerdict::Unknown);
+    QCOMPARE(rule.reason, QStringLiteral("color, size are missing, so the filter is unknown"));
+    QCOMPARE(previews->at(0).fate, SubscriptionFate::NoMatch);
+}
+
+void TestEngineRoutingPreview::preview_R4_actionChangesAndCopies() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    CorrelationFilter eu;
+    eu.subject = QStringLiteral("eu");
+    Rule tagged = correlationRule("tagged", eu);
+    tagged.sqlAction = QStringLiteral("SET sys.To = 'desk'");
+    HG_VERIFY_OK(tb->createSubscription(
+        sub("s"), {},
+        {Rule::trueRule(),
+         sqlRule("doubled", "n > 0", "SET n = n * 2; REMOVE gone; SET added = 'yes'"), tagged}));
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.subject = QStringLiteral("eu");
+    m.applicationProperties.insert(QStringLiteral("n"), QVariant(qint64(5)));
+    m.applicationProperties.insert(QStringLiteral("gone"), true);
+
+    const auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    const SubscriptionPreview& s = previews->at(0);
+    QCOMPARE(s.copies, 3); // one for $Default, one per action rule
+    QCOMPARE(s.rules.at(0).changes, QStringList());
+    QCOMPARE(s.rules.at(1).changes, QStringList({QStringLiteral("RuleName: set to 'doubled'"),
+                                                 QStringLiteral("added: set to 'yes'"),
+                                                 QStringLiteral("n: 5 (Int64) → 10 (Int64)"),
+                                                 QStringLiteral("gone: removed")}));
+    QCOMPARE(s.rules.at(2).changes, QStringList({QStringLiteral("To: not set → 'desk'"),
+                                                 QStringLiteral("RuleName: set to 'tagged'")}));
+    HG_VERIFY_OK(tb->send(kTopic, m));
+    QCOMPARE(activeCount(tb, sub("s")), qint64(3));
+}
+
+void TestEngineRoutingPreview::preview_R5_failureDeadLettersOrDrops() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(tb->createSubscription(sub("dlq"), {},
+                                        {sqlRule("bad", "n / 0 > 1"), sqlRule("after", "1=1")}));
+    EntityProperties dropping;
+    dropping.deadLetteringOnFilterEvaluationExceptions = false;
+    HG_VERIFY_OK(tb->createSubscription(sub("drop"), dropping, {sqlRule("bad", "n = 'text'")}));
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.applicationProperties.insert(QStringLiteral("n"), QVariant(qint64(4)));
+
+    const auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    const SubscriptionPreview* dlq = findPreview(*previews, QStringLiteral("dlq"));
+    const SubscriptionPreview* drop = findPreview(*previews, QStringLiteral("drop"));
+    QVERIFY(dlq && drop);
+    QCOMPARE(dlq->fate, SubscriptionFate::DeadLettered);
+    QCOMPARE(dlq->rules.at(0).verdict, RuleVerdict::Failed);
+    QVERIFY(!dlq->failure.isEmpty());
+    QCOMPARE(dlq->rules.at(0).reason, dlq->failure);
+    QCOMPARE(dlq->rules.at(1).verdict, RuleVerdict::NotEvaluated);
+    QCOMPARE(drop->fate, SubscriptionFate::Dropped);
+
+    HG_VERIFY_OK(tb->send(kTopic, m));
+    QCOMPARE(deadLetterCount(tb, sub("dlq")), qint64(1));
+    QCOMPARE(activeCount(tb, sub("dlq")), qint64(0));
+    QCOMPARE(deadLetterCount(tb, sub("drop")), qint64(0));
+    QCOMPARE(activeCount(tb, sub("drop")), qint64(0));
+}
+
+void TestEngineRoutingPreview::preview_R3_storedMessageUsesItsOwnSystemProperties() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createTopic(kTopic, {}));
+    HG_VERIFY_OK(
+        tb->createSubscription(sub("s"), {}, {sqlRule("early", "sys.SequenceNumber < 3")}));
+    const OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    // A send now would take number 1: matched. The same message stored as number 7: not.
+    auto previews = tb->previewRouting(kTopic, m);
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->at(0).rules.at(0).verdict, RuleVerdict::Matched);
+    SqlBrokerFields stored;
+    stored.sequenceNumber = 7;
+    previews = tb->previewRouting(kTopic, m, stored);
+    HG_VERIFY_OK(previews);
+    QCOMPARE(previews->at(0).rules.at(0).verdict, RuleVerdict::NotMatched);
+    QCOMPARE(previews->at(0).rules.at(0).reason, QStringLiteral("sys.SequenceNumber is 7 (Int64)"));
+}
+
+void TestEngineRoutingPreview::preview_badInput_notATopic() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("q"), {}));
+    const OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    HG_VERIFY_REFUSED(tb.broker(), tb->previewRouting(QStringLiteral("q"), m),
+                      ErrorCode::InvalidArgument);
+    HG_VERIFY_REFUSED(tb.broker(), tb->previewRouting(QStringLiteral("missing"), m),
+                      ErrorCode::MessagingEntityNotFound);
+}
+
+QTEST_GUILESS_MAIN(TestEngineRoutingPreview)
+#include "tst_engine_routing_preview.moc"

@@ -49,7 +49,7 @@ QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
     QString expires = instantText(m.expiresAt);
     if (m.expiryDerived) // T9: no TTL of its own, the entity's default applies
         expires += QStringLiteral(" (derived from the entity)");
-    return {
+    QList<QPair<QString, QString>> rows = {
         {QStringLiteral("MessageId"), orNone(m.messageId)},
         {QStringLiteral("CorrelationId"), orNone(m.correlationId)},
         {QStringLiteral("SessionId"), orNone(m.sessionId)},
@@ -74,6 +74,12 @@ QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
         {QStringLiteral("DeadLetterSource"), orNone(m.deadLetterSource)},
         {QStringLiteral("Size"), QStringLiteral("%1 bytes").arg(m.sizeInBytes)},
     };
+    // R4: a copy made by a rule with an action names that rule; said up front, beside the
+    // state, because it answers "which rule put this here?".
+    const auto ruleName = m.applicationProperties.constFind(QStringLiteral("RuleName"));
+    if (ruleName != m.applicationProperties.constEnd())
+        rows.insert(10, {QStringLiteral("RuleName"), ruleName->toString()});
+    return rows;
 }
 
 QTableWidget* makeTable(const QString& objectName, const QStringList& headers) {
@@ -235,6 +241,7 @@ void MessageDetailPanel::clear() {
     m_empty->setText(tr("Select a message"));
     m_empty->setToolTip(QString());
     m_pages->setCurrentIndex(EmptyPage);
+    emit emptied();
 }
 
 QString MessageDetailPanel::propertiesText() const {
@@ -251,6 +258,7 @@ QString MessageDetailPanel::propertiesText() const {
 
 void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choice) {
     m_message = message;
+    emit loaded(message);
 
     const auto system = systemProperties(message);
     m_system->setRowCount(int(system.size()));
@@ -275,6 +283,7 @@ void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choic
 
 void MessageDetailPanel::showError(const Error& error) {
     m_message.reset();
+    emit emptied();
     // A message that was shown and then settled, expired or moved is the everyday case during a
     // demo, not a fault: the empty state says so in words, the code only in its tooltip.
     if (error.code == ErrorCode::MessageNotFound) {

@@ -47,6 +47,13 @@ public:
     // The "Name: value" lines that copyProperties puts on the clipboard.
     QString propertiesText() const;
 
+signals:
+    // The message now shown (a new one, or the shown one read again after a change), with its
+    // body: what the routing preview works on.
+    void loaded(const hourglass::MessageView& message);
+    // Nothing is shown any more (cleared, gone, or an error).
+    void emptied();
+
 private:
     // Whether a reply picks the body's best view (a new message) or keeps the current one.
     enum class ViewChoice { Best, Keep };

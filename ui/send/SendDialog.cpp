@@ -2,15 +2,20 @@
 
 #include "common/BrokerClient.h"
 #include "common/InlineError.h"
+#include "routing/RoutingPreviewPanel.h"
 #include "send/SettlementView.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
+#include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -42,7 +47,10 @@ SendDialog::SendDialog(BrokerClient& client, const QString& targetPath, QWidget*
     , m_templateError(makeInlineErrorLabel(QStringLiteral("templateError"), this, 0))
     , m_send(button(tr("Send"), "sendButton", this))
     , m_close(button(tr("Close"), "sendClose", this))
-    , m_sendAction(new QAction(tr("Send"), this)) {
+    , m_sendAction(new QAction(tr("Send"), this))
+    , m_routingBox(new QGroupBox(this))
+    , m_routing(new RoutingPreviewPanel(client, m_routingBox))
+    , m_routingDelay(new QTimer(this)) {
     setObjectName(QStringLiteral("sendDialog"));
     setWindowTitle(tr("Send to %1").arg(targetPath));
     m_templateCombo->setObjectName(QStringLiteral("sendTemplate"));
@@ -72,7 +80,21 @@ SendDialog::SendDialog(BrokerClient& client, const QString& targetPath, QWidget*
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(templateRow);
     layout->addWidget(m_templateError);
-    layout->addWidget(m_form, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("sendSplitter"));
+    splitter->setChildrenCollapsible(false);
+    // Titled like the form's own sections; shown only for a topic.
+    m_routingBox->setTitle(tr("Routing: which subscriptions would get this message"));
+    auto* routingLayout = new QVBoxLayout(m_routingBox);
+    routingLayout->setContentsMargins(4, 4, 4, 4);
+    routingLayout->addWidget(m_routing);
+    splitter->addWidget(m_form);
+    splitter->addWidget(m_routingBox);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    m_routingBox->hide();
+    m_splitter = splitter;
+    layout->addWidget(splitter, 1);
     layout->addWidget(m_result);
     layout->addLayout(buttons);
     resize(980, 640);
@@ -84,7 +106,41 @@ SendDialog::SendDialog(BrokerClient& client, const QString& targetPath, QWidget*
             [this] { loadTemplate(m_templateCombo->currentText()); });
     connect(m_saveTemplate, &QPushButton::clicked, this, &SendDialog::askTemplateName);
     connect(m_deleteTemplate, &QPushButton::clicked, this, &SendDialog::confirmDeleteTemplate);
+    m_routingDelay->setSingleShot(true);
+    m_routingDelay->setInterval(250);
+    connect(m_routingDelay, &QTimer::timeout, this, &SendDialog::previewRouting);
+    connect(m_form, &SendForm::edited, m_routingDelay, qOverload<>(&QTimer::start));
     refreshTemplates();
+    checkTargetIsTopic();
+}
+
+void SendDialog::checkTargetIsTopic() {
+    m_client.call(
+        this, [target = m_target](Broker& broker) { return broker.entity(target); },
+        [this](const Result<EntityInfo>& info) {
+            if (!info || info->kind != EntityKind::Topic)
+                return;
+            m_routingBox->show();
+            // Room for the form as it was and the preview beside it, within the screen.
+            const QRect available =
+                screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 900);
+            resize(std::max(width(), std::min(1500, available.width() - 40)), height());
+            // The form keeps the width it needs; the preview takes the rest.
+            const int formWidth = m_form->sizeHint().width();
+            m_splitter->setSizes({formWidth, std::max(320, m_splitter->width() - formWidth)});
+            previewRouting();
+        });
+}
+
+void SendDialog::previewRouting() {
+    if (m_routingBox->isHidden())
+        return;
+    auto prepared = m_form->prepare(m_client.clock().now());
+    if (!prepared) {
+        m_routing->showNotReady(prepared.error().description);
+        return;
+    }
+    m_routing->showComposedMessage(m_target, prepared->message);
 }
 
 bool SendDialog::loadBodyFromFile(const QString& path) {

@@ -10,10 +10,13 @@
 // long nor builds one huge transaction; the chunks before a failure stay sent and the result
 // says how many.
 //
-// Object names: "sendDialog", "sendButton", "sendClose", "sendTemplate", "loadTemplate",
-// "saveTemplate", "deleteTemplate", "templateError", "templateNameDialog" (the name prompt,
-// opened with open()), "confirmDeleteTemplate" (the confirmation, opened with open()), and the
-// SendForm and SettlementView names.
+// For a topic, the routing preview (routing/RoutingPreviewPanel) sits beside the form and follows
+// it as it is edited: which subscriptions would get this message, and why.
+//
+// Object names: "sendDialog", "sendSplitter", "sendButton", "sendClose", "sendTemplate",
+// "loadTemplate", "saveTemplate", "deleteTemplate", "templateError", "templateNameDialog" (the name
+// prompt, opened with open()), "confirmDeleteTemplate" (the confirmation, opened with open()), and
+// the SendForm and SettlementView names.
 
 #include "Broker.h"
 #include "send/MessageTemplates.h"
@@ -23,12 +26,16 @@
 
 class QAction;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
+class QTimer;
 
 namespace hourglass::ui {
 
 class BrokerClient;
+class RoutingPreviewPanel;
 class SettlementView;
 
 class SendDialog : public QDialog {
@@ -42,6 +49,8 @@ public:
     QString targetPath() const { return m_target; }
     SendForm* form() const { return m_form; }
     SettlementView* settlement() const { return m_result; }
+    // The routing preview, shown when the target is a topic.
+    RoutingPreviewPanel* routing() const { return m_routing; }
     // Ctrl+Return: the same as the Send button.
     QAction* sendAction() const { return m_sendAction; }
     bool isSending() const { return m_sending; }
@@ -74,6 +83,9 @@ private:
     void showTemplateError(const QString& text);
     void askTemplateName();
     void confirmDeleteTemplate();
+    // Shows the routing preview when the target turns out to be a topic.
+    void checkTargetIsTopic();
+    void previewRouting();
 
     BrokerClient& m_client;
     QString m_target;
@@ -94,6 +106,10 @@ private:
     QPushButton* m_send;
     QPushButton* m_close;
     QAction* m_sendAction;
+    QGroupBox* m_routingBox;
+    RoutingPreviewPanel* m_routing;
+    QSplitter* m_splitter = nullptr;
+    QTimer* m_routingDelay; // one preview per pause in typing
 };
 
 } // namespace hourglass::ui

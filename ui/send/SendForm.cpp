@@ -140,6 +140,15 @@ SendForm::SendForm(const Clock& clock, QWidget* parent)
     // Editing the date means "at this instant"; previews set it with signals blocked.
     connect(m_scheduledAt, &QDateTimeEdit::dateTimeChanged, this,
             [this] { m_absolute->setChecked(true); });
+
+    // edited(): any field of the message changed (the routing preview follows the form).
+    for (auto* line : findChildren<QLineEdit*>())
+        connect(line, &QLineEdit::textChanged, this, &SendForm::edited);
+    for (auto* text : findChildren<QPlainTextEdit*>())
+        connect(text, &QPlainTextEdit::textChanged, this, &SendForm::edited);
+    for (auto* box : findChildren<QCheckBox*>())
+        connect(box, &QCheckBox::toggled, this, &SendForm::edited);
+    connect(m_properties, &PropertyTableEditor::edited, this, &SendForm::edited);
 }
 
 QLineEdit* SendForm::addLine(const char* objectName, const QString& placeholder) {

@@ -67,6 +67,10 @@ public:
     Result<MessageTemplate> toTemplate(const QString& name, Instant now) const;
     void applyTemplate(const MessageTemplate& messageTemplate);
 
+signals:
+    // A field of the message changed (typed, a property edited, a template or file loaded).
+    void edited();
+
 private:
     void buildLayout();
     QLineEdit* addLine(const char* objectName, const QString& placeholder);

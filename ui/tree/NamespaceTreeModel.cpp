@@ -64,7 +64,8 @@ struct NamespaceTreeModel::Node {
     bool sameData(const Node& other) const {
         return name == other.name && ns.tier == other.ns.tier && info.kind == other.info.kind &&
                info.counts == other.info.counts && info.autoDeleteAt == other.info.autoDeleteAt &&
-               info.properties == other.info.properties && info.updatedAt == other.info.updatedAt;
+               info.properties == other.info.properties && info.updatedAt == other.info.updatedAt &&
+               info.rules == other.info.rules;
     }
 };
 
@@ -414,6 +415,12 @@ QVariant NamespaceTreeModel::display(const Node& node, int column) const {
     if (column == NameColumn && node.kind == NodeKind::DeadLetterQueue &&
         node.info.counts.deadLettered > 0)
         return QStringLiteral("%1 (%2)").arg(node.name).arg(node.info.counts.deadLettered);
+    // Issue 13: how many rules decide what a subscription gets, at a glance.
+    if (column == NameColumn && node.kind == NodeKind::Subscription) {
+        const auto rules = node.info.rules.size();
+        return rules == 1 ? tr("%1 · 1 rule").arg(node.name)
+                          : tr("%1 · %2 rules").arg(node.name).arg(rules);
+    }
     const QVariant value = raw(node, column);
     if (column == DeletesInColumn && value.isValid())
         return shortDuration(value.toLongLong());
@@ -444,6 +451,12 @@ QString NamespaceTreeModel::toolTip(const Node& node) const {
                        .arg(counts.deferred)
                        .arg(counts.locked)
                        .arg(counts.deadLettered);
+    if (node.kind == NodeKind::Subscription) {
+        QStringList names;
+        for (const Rule& rule : node.info.rules)
+            names << rule.name;
+        text += QLatin1Char('\n') + tr("Rules: %1").arg(names.join(QStringLiteral(", ")));
+    }
     if (node.info.autoDeleteAt != kNever)
         text += autoDeleteText(node.info);
     return text;

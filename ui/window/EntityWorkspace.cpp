@@ -7,6 +7,7 @@
 #include "messages/MessageListPanel.h"
 #include "messages/MessageViewModel.h"
 #include "messages/PeekPanel.h"
+#include "routing/RoutingPreviewPanel.h"
 #include "settle/LockPanel.h"
 
 #include <QAction>
@@ -44,7 +45,9 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     , m_locks(new LockPanel(client))
     , m_deadLetters(new DeadLetterPanel(client))
     , m_charts(new EntityChartsPanel(client))
-    , m_detail(new MessageDetailPanel(client)) {
+    , m_detail(new MessageDetailPanel(client))
+    , m_routing(new RoutingPreviewPanel(client))
+    , m_detailTabs(new QTabWidget) {
     setObjectName(QStringLiteral("entityWorkspace"));
     m_empty->setObjectName(QStringLiteral("workspaceEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -70,7 +73,13 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
 
     m_splitter->setObjectName(QStringLiteral("messageSplitter"));
     m_splitter->addWidget(m_tabs);
-    m_splitter->addWidget(m_detail);
+    m_detailTabs->setObjectName(QStringLiteral("detailTabs"));
+    m_detailTabs->setDocumentMode(true);
+    m_detailTabs->insertTab(MessageDetailTab, m_detail, tr("Message"));
+    m_detailTabs->insertTab(RoutingTab, m_routing, tr("Routing"));
+    m_detailTabs->setTabToolTip(RoutingTab, tr("Which subscriptions of a topic get this message, "
+                                               "and why (each rule's verdict)"));
+    m_splitter->addWidget(m_detailTabs);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
@@ -88,11 +97,17 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     connect(m_locks, &LockPanel::currentMessageChanged, this, &EntityWorkspace::queueDetailSync);
     connect(m_deadLetters, &DeadLetterPanel::currentMessageChanged, this,
             &EntityWorkspace::queueDetailSync);
+    // The routing preview works on the message the detail has read (no second read).
+    connect(m_detail, &MessageDetailPanel::loaded, this, [this](const MessageView& message) {
+        if (const auto shown = m_detail->shown())
+            m_routing->showStoredMessage(shown->path, message);
+    });
+    connect(m_detail, &MessageDetailPanel::emptied, m_routing, &RoutingPreviewPanel::clear);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == PeekTab)
             updatePeek();
         // The charts show no message: they get the detail's room.
-        m_detail->setVisible(tab != ChartsTab);
+        m_detailTabs->setVisible(tab != ChartsTab);
         syncDetail();
     });
 }

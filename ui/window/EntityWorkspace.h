@@ -2,10 +2,13 @@
 // The right-hand side of the main window for the entity selected in the tree: tabs for what one
 // does with it (its message list, peek, receive and settle, its dead-letter queue, charts) above
 // one shared message detail panel, so that a message picked in any tab shows its properties and
-// body in the same place. It only routes: each panel talks to the engine itself.
+// body in the same place, and beside it (a second tab) the routing preview of that message:
+// which subscriptions of a topic would get it, and why. It only routes: each panel talks to the
+// engine itself.
 //
-// Object names for tests: "entityTabs", "messageSplitter", "workspaceEmpty"; the panels keep
-// their own ("messageList", "peekList", "lockList", "deadLetterList", "messageDetail", ...).
+// Object names for tests: "entityTabs", "messageSplitter", "workspaceEmpty", "detailTabs"; the
+// panels keep their own ("messageList", "peekList", "lockList", "deadLetterList",
+// "messageDetail", "routingPreview", ...).
 
 #include "common/CurrentMessage.h"
 #include "tree/NamespaceTreeModel.h"
@@ -28,6 +31,7 @@ class LockPanel;
 class MessageDetailPanel;
 class MessageListPanel;
 class PeekPanel;
+class RoutingPreviewPanel;
 
 class EntityWorkspace : public QWidget {
     Q_OBJECT
@@ -35,6 +39,8 @@ public:
     using NodeKind = NamespaceTreeModel::NodeKind;
     // The tabs, in order.
     enum Tab { MessagesTab, PeekTab, ReceiveTab, DeadLettersTab, ChartsTab };
+    // The tabs under them, for the selected message.
+    enum DetailTab { MessageDetailTab, RoutingTab };
 
     explicit EntityWorkspace(BrokerClient& client, QWidget* parent = nullptr);
 
@@ -53,6 +59,8 @@ public:
     DeadLetterPanel* deadLetters() const { return m_deadLetters; }
     EntityChartsPanel* charts() const { return m_charts; }
     MessageDetailPanel* detail() const { return m_detail; }
+    QTabWidget* detailTabs() const { return m_detailTabs; }
+    RoutingPreviewPanel* routing() const { return m_routing; }
 
 private:
     // The message the detail should show: the visible tab's selected current row.
@@ -75,6 +83,8 @@ private:
     DeadLetterPanel* m_deadLetters;
     EntityChartsPanel* m_charts;
     MessageDetailPanel* m_detail;
+    RoutingPreviewPanel* m_routing;
+    QTabWidget* m_detailTabs;
 };
 
 } // namespace hourglass::ui

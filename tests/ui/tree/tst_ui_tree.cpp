@@ -33,6 +33,7 @@ private slots:
     void structure();
     void activeCountFollowsSends();
     void deadLetterBadge();
+    void ruleCountFollowsRuleChanges();
     void deleteRemovesRowWithoutReset();
     void deletesInCountsDown();
     void filterHidesNonMatching();
@@ -118,6 +119,24 @@ QModelIndex TestUiTree::find(const QAbstractItemModel* model, const QString& pat
     return hits.first().siblingAtColumn(column);
 }
 
+void TestUiTree::ruleCountFollowsRuleChanges() {
+    loadModel();
+    const QString audit = QStringLiteral("test:events/Subscriptions/audit");
+    QCOMPARE(text(audit, Model::NameColumn), QStringLiteral("audit · 1 rule"));
+    Rule red;
+    red.name = QStringLiteral("red");
+    red.filterType = FilterType::Sql;
+    red.sqlExpression = QStringLiteral("color = 'red'");
+    QVERIFY(run([&](Broker& b) { return b.addRule(audit, red); }));
+    QTRY_COMPARE(text(audit, Model::NameColumn), QStringLiteral("audit · 2 rules"));
+    QVERIFY(find(m_model.get(), audit)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Rules: $Default, red")));
+    QVERIFY(run([&](Broker& b) { return b.removeRule(audit, QStringLiteral("$Default")); }));
+    QTRY_COMPARE(text(audit, Model::NameColumn), QStringLiteral("audit · 1 rule"));
+}
+
 void TestUiTree::structure() {
     loadModel();
     QCOMPARE(m_model->rowCount(), 1);
@@ -148,8 +167,9 @@ void TestUiTree::structure() {
     const QModelIndex events = m_model->index(1, 0, ns);
     QCOMPARE(events.data(Model::KindRole).toInt(), int(Model::NodeKind::Topic));
     QCOMPARE(m_model->rowCount(events), 2);
-    QCOMPARE(m_model->index(0, 0, events).data().toString(), QStringLiteral("audit"));
-    QCOMPARE(m_model->index(1, 0, events).data().toString(), QStringLiteral("billing"));
+    // A subscription's name carries its rule count (issue 13).
+    QCOMPARE(m_model->index(0, 0, events).data().toString(), QStringLiteral("audit · 1 rule"));
+    QCOMPARE(m_model->index(1, 0, events).data().toString(), QStringLiteral("billing · 1 rule"));
     const QModelIndex audit = m_model->index(0, 0, events);
     QCOMPARE(audit.data(Model::PathRole).toString(),
              QStringLiteral("test:events/Subscriptions/audit"));

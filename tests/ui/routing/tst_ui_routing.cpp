@@ -1,0 +1,265 @@
+// The routing preview (issue 13): for a message picked in any list, or one being composed for a
+// topic, every subscription of the topic with what it gets and each rule's verdict and reason;
+// the detail names the rule that made a copy (RuleName).
+
+#include "ClientCall.h"
+#include "TestBroker.h"
+#include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "common/PropertyTableEditor.h"
+#include "messages/MessageListModel.h"
+#include "routing/RoutingPreviewPanel.h"
+#include "send/SendDialog.h"
+#include "tree/NamespaceTreeModel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MainWindow.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+using hourglass::testing::callAndWait;
+
+namespace {
+
+const QString kTopic = QStringLiteral("test:shop");
+const QString kOther = QStringLiteral("test:audit");
+const QString kQueue = QStringLiteral("test:inbox");
+
+QString sub(const QString& name) {
+    return kTopic + QStringLiteral("/Subscriptions/") + name;
+}
+
+Rule sqlRule(const QString& name, const QString& filter, const QString& action = {}) {
+    Rule rule;
+    rule.name = name;
+    rule.filterType = FilterType::Sql;
+    rule.sqlExpression = filter;
+    rule.sqlAction = action;
+    return rule;
+}
+
+OutgoingMessage order(const QString& id, const QString& color, int quantity) {
+    OutgoingMessage m = testing::TestBroker::message(id);
+    m.applicationProperties.insert(QStringLiteral("color"), color);
+    m.applicationProperties.insert(QStringLiteral("quantity"), quantity);
+    return m;
+}
+
+QModelIndex findPath(QAbstractItemModel* model, const QString& path) {
+    const QModelIndexList hits = model->match(model->index(0, 0), NamespaceTreeModel::PathRole,
+                                              path, 1, Qt::MatchExactly | Qt::MatchRecursive);
+    return hits.isEmpty() ? QModelIndex() : hits.first();
+}
+
+// The top-level row of a subscription in the routing tree, or null.
+QTreeWidgetItem* subscriptionRow(QTreeWidget* tree, const QString& name) {
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(RoutingPreviewPanel::NameColumn) == name)
+            return tree->topLevelItem(i);
+    return nullptr;
+}
+
+QString verdictOf(QTreeWidget* tree, const QString& subscription, int rule = -1) {
+    QTreeWidgetItem* row = subscriptionRow(tree, subscription);
+    if (!row)
+        return {};
+    if (rule < 0)
+        return row->text(RoutingPreviewPanel::VerdictColumn);
+    return rule < row->childCount() ? row->child(rule)->text(RoutingPreviewPanel::VerdictColumn)
+                                    : QString();
+}
+
+QString whyOf(QTreeWidget* tree, const QString& subscription, int rule) {
+    QTreeWidgetItem* row = subscriptionRow(tree, subscription);
+    return row && rule < row->childCount() ? row->child(rule)->text(RoutingPreviewPanel::WhyColumn)
+                                           : QString();
+}
+
+struct Env {
+    Env() {
+        auto broker = testing::openUiTestBroker(dir, clock);
+        if (!broker->createTopic(kTopic, {}) || !broker->createTopic(kOther, {}) ||
+            !broker->createQueue(kQueue, {}) ||
+            !broker->createSubscription(sub("red"), {}, {sqlRule("red", "color = 'red'")}) ||
+            !broker->createSubscription(sub("big"), {},
+                                        {sqlRule("big", "quantity > 5", "SET tier = 'gold'")}) ||
+            !broker->createSubscription(sub("every"), {}) ||
+            !broker->createSubscription(kOther + QStringLiteral("/Subscriptions/blue"), {},
+                                        {sqlRule("blue", "color = 'blue'")}))
+            qFatal("set-up failed");
+        if (!broker->send(kTopic, order(QStringLiteral("o-1"), QStringLiteral("red"), 10)) ||
+            !broker->send(kQueue, order(QStringLiteral("q-1"), QStringLiteral("blue"), 1)))
+            qFatal("send failed");
+        window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
+        window.resize(1280, 800);
+        window.show();
+    }
+
+    bool select(const QString& path) {
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        if (!QTest::qWaitFor([&] { return findPath(tree->model(), path).isValid(); }))
+            return false;
+        tree->setCurrentIndex(findPath(tree->model(), path));
+        return true;
+    }
+    // Clicks the first row of the message list once it shows.
+    bool clickFirstMessage() {
+        auto* view = window.findChild<QTableView*>(QStringLiteral("messageList"));
+        if (!QTest::qWaitFor([&] { return view->model()->rowCount() > 0; }))
+            return false;
+        const QModelIndex cell = view->model()->index(0, MessageListModel::MessageIdColumn);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+        return true;
+    }
+    EntityWorkspace* workspace() { return window.findChild<EntityWorkspace*>(); }
+    QTreeWidget* routingTree() {
+        return window.findChild<QTreeWidget*>(QStringLiteral("routingTree"));
+    }
+    void showRoutingTab() {
+        workspace()->detailTabs()->setCurrentIndex(EntityWorkspace::RoutingTab);
+    }
+
+    QTemporaryDir dir;
+    std::shared_ptr<VirtualClock> clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    MainWindow window;
+};
+
+// Saves `widget` as a PNG in $HOURGLASS_SCREENSHOTS when set: how the preview was looked at.
+void saveScreenshot(QWidget* widget, const QString& name) {
+    const QString dir = qEnvironmentVariable("HOURGLASS_SCREENSHOTS");
+    if (!dir.isEmpty())
+        widget->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+} // namespace
+
+class TestUiRouting : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("hourglass-tests"));
+    }
+
+    void aSubscriptionsMessageIsExplainedThroughItsTopic() {
+        Env env;
+        QVERIFY(env.select(sub("red")));
+        QVERIFY(env.clickFirstMessage());
+        env.showRoutingTab();
+        QTreeWidget* tree = env.routingTree();
+        QTRY_COMPARE(tree->topLevelItemCount(), 3);
+        QVERIFY(tree->isVisible());
+        QCOMPARE(verdictOf(tree, QStringLiteral("red")), QStringLiteral("gets a copy"));
+        QCOMPARE(verdictOf(tree, QStringLiteral("red"), 0), QStringLiteral("matched"));
+        QCOMPARE(verdictOf(tree, QStringLiteral("big"), 0), QStringLiteral("matched"));
+        // The action's change is listed under its rule.
+        QTreeWidgetItem* big = subscriptionRow(tree, QStringLiteral("big"));
+        QVERIFY(big->child(0)->childCount() >= 1);
+        QStringList changes;
+        for (int i = 0; i < big->child(0)->childCount(); ++i)
+            changes << big->child(0)->child(i)->text(RoutingPreviewPanel::NameColumn);
+        QVERIFY2(changes.contains(QStringLiteral("action → tier: set to 'gold'")),
+                 qPrintable(changes.join('|')));
+        // The topic is the message's own and cannot be changed.
+        auto* topic = env.window.findChild<QComboBox*>(QStringLiteral("routingTopic"));
+        QCOMPARE(topic->currentText(), QStringLiteral("shop"));
+        QVERIFY(!topic->isEnabled());
+        auto* summary = env.window.findChild<QLabel*>(QStringLiteral("routingSummary"));
+        QCOMPARE(summary->text(),
+                 QStringLiteral("Message 1 would reach 3 of 3 subscriptions (3 copies)."));
+        saveScreenshot(&env.window, QStringLiteral("routing-window"));
+    }
+
+    void aRuleChangeUpdatesTheTree() {
+        Env env;
+        QVERIFY(env.select(sub("red")));
+        QVERIFY(env.clickFirstMessage());
+        env.showRoutingTab();
+        QTreeWidget* tree = env.routingTree();
+        QTRY_COMPARE(verdictOf(tree, QStringLiteral("red")), QStringLiteral("gets a copy"));
+        // The red subscription now wants blue: the preview says it would not get this message.
+        auto* client = env.window.client();
+        QVERIFY(callAndWait(*client, [](Broker& b) {
+                    return b.addRule(sub("red"), sqlRule("blue", "color = 'blue'"));
+                }).ok());
+        QVERIFY(callAndWait(*client, [](Broker& b) {
+                    return b.removeRule(sub("red"), QStringLiteral("red"));
+                }).ok());
+        QTRY_COMPARE(verdictOf(tree, QStringLiteral("red")), QStringLiteral("no rule matched"));
+        QCOMPARE(verdictOf(tree, QStringLiteral("red"), 0), QStringLiteral("not matched"));
+        QCOMPARE(whyOf(tree, QStringLiteral("red"), 0), QStringLiteral("color is 'red'"));
+    }
+
+    void aQueuesMessageCanBeTriedAgainstAnyTopic() {
+        Env env;
+        QVERIFY(env.select(kQueue));
+        QVERIFY(env.clickFirstMessage());
+        env.showRoutingTab();
+        auto* topic = env.window.findChild<QComboBox*>(QStringLiteral("routingTopic"));
+        QTRY_COMPARE(topic->count(), 2);
+        QVERIFY(topic->isEnabled());
+        QTreeWidget* tree = env.routingTree();
+        QTRY_VERIFY(tree->topLevelItemCount() > 0);
+        topic->setCurrentIndex(topic->findData(kOther));
+        emit topic->activated(topic->currentIndex());
+        QTRY_COMPARE(tree->topLevelItemCount(), 1);
+        QTRY_COMPARE(verdictOf(tree, QStringLiteral("blue"), 0), QStringLiteral("matched"));
+    }
+
+    void theDetailNamesTheRuleThatMadeACopy() {
+        Env env;
+        QVERIFY(env.select(sub("big")));
+        QVERIFY(env.clickFirstMessage());
+        auto* system = env.window.findChild<QTableWidget*>(QStringLiteral("systemProperties"));
+        const auto ruleNameRow = [system]() -> QString {
+            for (int row = 0; row < system->rowCount(); ++row)
+                if (system->item(row, 0)->text() == QStringLiteral("RuleName"))
+                    return system->item(row, 1)->text();
+            return {};
+        };
+        QTRY_COMPARE(ruleNameRow(), QStringLiteral("big"));
+    }
+
+    void theSendDialogPreviewsATopicAsTheFormIsEdited() {
+        Env env;
+        SendDialog dialog(*env.window.client(), kTopic);
+        dialog.show();
+        RoutingPreviewPanel* routing = dialog.routing();
+        QTRY_VERIFY(routing->isVisible());
+        QTreeWidget* tree = routing->tree();
+        QTRY_COMPARE(tree->topLevelItemCount(), 3);
+        QCOMPARE(verdictOf(tree, QStringLiteral("red"), 0), QStringLiteral("unknown"));
+        QCOMPARE(whyOf(tree, QStringLiteral("red"), 0),
+                 QStringLiteral("color is missing, so the filter is unknown"));
+        auto* properties = dialog.findChild<PropertyTableEditor*>(QStringLiteral("sendProperties"));
+        properties->addRow(QStringLiteral("color"), PropertyType::String, QStringLiteral("red"));
+        QTRY_COMPARE(verdictOf(tree, QStringLiteral("red"), 0), QStringLiteral("matched"));
+        QCOMPARE(routing->summary()->text(),
+                 QStringLiteral("This message would reach 2 of 3 subscriptions (2 copies)."));
+        saveScreenshot(&dialog, QStringLiteral("routing-send"));
+        dialog.resize(1500, 700);
+        saveScreenshot(&dialog, QStringLiteral("routing-send-wide"));
+    }
+
+    void theSendDialogHasNoPreviewForAQueue() {
+        Env env;
+        SendDialog dialog(*env.window.client(), kQueue);
+        dialog.show();
+        env.window.client()->waitForIdle();
+        QCoreApplication::processEvents();
+        QVERIFY(!dialog.routing()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestUiRouting)
+#include "tst_ui_routing.moc"

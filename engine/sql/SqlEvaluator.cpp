@@ -378,6 +378,21 @@ private:
             return v;
         if (kindOf(*v) == Kind::Null)
             return unknown();
+        // The common case, `StoreId IN ('Store1', ...)`: a string against string constants is
+        // an exact comparison of each, without building a Boolean per item.
+        if (v->typeId() == QMetaType::QString) {
+            const QString& text = *static_cast<const QString*>(v->constData());
+            bool onlyStrings = true;
+            for (size_t i = 1; i < node.operands.size() && onlyStrings; ++i) {
+                const SqlNode& item = *node.operands[i];
+                onlyStrings = item.kind == SqlNodeKind::Constant &&
+                              item.constant.typeId() == QMetaType::QString;
+                if (onlyStrings && text == *static_cast<const QString*>(item.constant.constData()))
+                    return QVariant(!node.negated);
+            }
+            if (onlyStrings)
+                return QVariant(node.negated);
+        }
         bool sawUnknown = false;
         for (size_t i = 1; i < node.operands.size(); ++i) {
             auto item = eval(*node.operands[i]);

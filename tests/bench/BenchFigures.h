@@ -21,6 +21,10 @@ void measureSettlement(const BenchOptions& options, BenchReport& report);
 // an idle clock tick, reopening, and resident memory per message.
 void measureScale(const BenchOptions& options, BenchReport& report);
 
+// 8a-8c SQL filter evaluations per second on one core (correlation filter baseline); 9a-9b
+// durable sends to a topic of 100 SQL-filtered subscriptions against 100 true filters.
+void measureRules(const BenchOptions& options, BenchReport& report);
+
 // The separate process of figure 7: opens `databasePath` and prints
 // "OPENED <rss before> <rss after> <seconds> <messages>" (bytes, seconds).
 int measureOpenInThisProcess(const QString& databasePath);

@@ -1,7 +1,7 @@
 // engine_bench: throughput, latency and memory figures of the broker engine for 1 KB messages on
 // one queue, each next to a raw SQLite baseline measured in the same run (BenchFigures.h).
 //
-//   engine_bench [--messages N] [--quick] [--figures sends,settle,scale]
+//   engine_bench [--messages N] [--quick] [--figures sends,settle,scale,rules]
 //
 // --messages sizes the large database of figures 4-7 (default 1,000,000); --quick shrinks every
 // figure (20,000 messages) for a smoke run. Databases go in a temporary directory, removed at
@@ -35,9 +35,9 @@ int main(int argc, char* argv[]) {
     // Profiling one part means running only that part.
     const QCommandLineOption figuresOption(
         QStringLiteral("figures"),
-        QStringLiteral("the groups to run, comma-separated: sends (1-2), settle (3), scale (4-7); "
-                       "all by default"),
-        QStringLiteral("groups"), QStringLiteral("sends,settle,scale"));
+        QStringLiteral("the groups to run, comma-separated: sends (1-2), settle (3), scale (4-7), "
+                       "rules (8-9); all by default"),
+        QStringLiteral("groups"), QStringLiteral("sends,settle,scale,rules"));
     // Internal: the fresh process of figure 7.
     QCommandLineOption measureOpenOption(QStringLiteral("measure-open"),
                                          QStringLiteral("(internal)"), QStringLiteral("db"));
@@ -82,7 +82,7 @@ int main(int argc, char* argv[]) {
     const QStringList groups = parser.value(figuresOption).split(QLatin1Char(','));
     for (const QString& group : groups) {
         if (group != QLatin1String("sends") && group != QLatin1String("settle") &&
-            group != QLatin1String("scale")) {
+            group != QLatin1String("scale") && group != QLatin1String("rules")) {
             std::fprintf(stderr, "engine_bench: unknown figure group '%s'\n", qPrintable(group));
             return 2;
         }
@@ -94,6 +94,8 @@ int main(int argc, char* argv[]) {
         measureSettlement(options, report);
     if (groups.contains(QLatin1String("scale")))
         measureScale(options, report);
+    if (groups.contains(QLatin1String("rules")))
+        measureRules(options, report);
     report.note(QStringLiteral("durable sends and settlements use Durability::PowerSafe "
                                "(WAL, synchronous=FULL); the raw SQLite baselines use the same "
                                "pragmas. Baselines write rows only, not the engine's per-commit "

@@ -33,8 +33,8 @@ Result<void> createSampleNamespace(Broker& broker) {
     notifications.defaultMessageTimeToLive = hours(1);
     EntityProperties replies;
     replies.autoDeleteOnIdle = minutes(5);
-    EntityProperties events;
-    events.defaultMessageTimeToLive = minutes(30);
+    EntityProperties eventsTopic;
+    eventsTopic.defaultMessageTimeToLive = minutes(30);
 
     for (const auto& [path, properties] : {std::pair{QStringLiteral("orders"), orders},
                                            std::pair{QStringLiteral("outbox"), notifications},
@@ -42,7 +42,7 @@ Result<void> createSampleNamespace(Broker& broker) {
         if (auto created = broker.createQueue(ns + path, properties); !created)
             return created.error();
     }
-    if (auto created = broker.createTopic(ns + QStringLiteral("events"), events); !created)
+    if (auto created = broker.createTopic(ns + QStringLiteral("events"), eventsTopic); !created)
         return created.error();
     if (auto created =
             broker.createSubscription(ns + QStringLiteral("events/Subscriptions/audit"), {});
@@ -57,6 +57,18 @@ Result<void> createSampleNamespace(Broker& broker) {
     billing.defaultMessageTimeToLive = minutes(15);
     if (auto created = broker.createSubscription(
             ns + QStringLiteral("events/Subscriptions/billing"), billing, {invoices});
+        !created)
+        return created.error();
+
+    // An SQL filter with an action, so that the Routing tab has a rule to explain: large
+    // invoices get their own copy, marked for review.
+    Rule large;
+    large.name = QStringLiteral("large-invoices");
+    large.filterType = FilterType::Sql;
+    large.sqlExpression = QStringLiteral("sys.Label = 'invoice' AND amount > 500");
+    large.sqlAction = QStringLiteral("SET review = 'manual'");
+    if (auto created = broker.createSubscription(ns + QStringLiteral("events/Subscriptions/review"),
+                                                 {}, {large});
         !created)
         return created.error();
 
@@ -85,12 +97,18 @@ Result<void> createSampleNamespace(Broker& broker) {
                                         std::nullopt, R"({"text":"Hello from Hourglass"})"));
         !sent)
         return sent.error();
-    for (const auto& [id, subject] : {std::pair{"evt-1", "invoice"}, std::pair{"evt-2", "shipment"},
-                                      std::pair{"evt-3", "invoice"}}) {
-        if (auto sent = broker.send(ns + QStringLiteral("events"),
-                                    message(QLatin1String(id), QLatin1String(subject), minutes(4),
-                                            R"({"event":true})"));
-            !sent)
+    const struct {
+        const char* id;
+        const char* subject;
+        double amount;
+    } events[] = {
+        {"evt-1", "invoice", 120.0}, {"evt-2", "shipment", 0.0}, {"evt-3", "invoice", 980.0}};
+    for (const auto& event : events) {
+        OutgoingMessage m = message(QLatin1String(event.id), QLatin1String(event.subject),
+                                    minutes(4), R"({"event":true})");
+        if (event.amount > 0)
+            m.applicationProperties.insert(QStringLiteral("amount"), event.amount);
+        if (auto sent = broker.send(ns + QStringLiteral("events"), m); !sent)
             return sent.error();
     }
     return {};

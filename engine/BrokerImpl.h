@@ -12,8 +12,8 @@
 #include "Broker.h"
 #include "EntityPath.h"
 #include "MessageIndex.h"
-#include "store/Store.h"
 #include "TimerQueue.h"
+#include "store/Store.h"
 
 #include <QHash>
 
@@ -243,6 +243,13 @@ public:
     // L6, L7, T7: main -> dead-letter queue, or to ForwardDeadLetteredMessagesTo.
     void deadLetterLocked(Entity& entity, qint64 seq, const QString& reason,
                           const QString& description, Instant now);
+    // ForwardDeadLetteredMessagesTo of `entity` when it takes sends; null otherwise (a closed or
+    // missing destination keeps dead letters in the entity's own queue).
+    Entity* deadLetterDestinationLocked(const Entity& entity) const;
+    // Hands a dead letter on to `target` as a send there (activity, L13, its own routing), with
+    // `dead` naming the reason, description and source.
+    void forwardDeadLetterLocked(Entity& target, const OutgoingMessage& message,
+                                 const DeliveryExtras& dead, Instant now, int hop);
     void removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq);
     // Reads one message whole, as it is now: from the store with what is logged but not yet
     // committed (no disk sync is waited for under the mutex).

@@ -214,6 +214,12 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
                 dead.deadLetterDescription = routed.failure->description;
                 ++subscription->flow.sent;
                 ++subscription->flow.deadLettered;
+                // A dead letter like any other: ForwardDeadLetteredMessagesTo takes it on.
+                if (Entity* target = deadLetterDestinationLocked(*subscription)) {
+                    dead.deadLetterSource = subscription->path;
+                    forwardDeadLetterLocked(*target, message, dead, now, hop + 1);
+                    continue;
+                }
                 subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
                 insertMessageLocked(*subscription, SubQueue::DeadLetter, seq, message, now,
                                     MessageState::Active, 0, dead);

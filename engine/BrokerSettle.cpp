@@ -169,22 +169,13 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
         return;
     endLockLocked(entity, SubQueue::Main, seq, LockEnd::MessageStays);
     ++entity.flow.deadLettered;
-    const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
-    if (!forwardTo.isEmpty()) {
-        Entity* target = findLocked(entity.namespaceName, forwardTo);
-        if (target && acceptsSends(*target)) {
-            if (const auto whole = loadWholeLocked(entity, seq)) {
-                removeMessageLocked(entity, SubQueue::Main, seq);
-                touchLocked(*target, now);
-                if (seenBeforeLocked(*target, whole->messageId, now))
-                    return; // L13 at the destination: dropped
-                ++target->flow.sent;
-                routeLocked(*target, outgoingFromStored(*whole), now,
-                            {reason, description, entity.path}, 1);
-                return;
-            }
+    if (Entity* target = deadLetterDestinationLocked(entity)) {
+        if (const auto whole = loadWholeLocked(entity, seq)) {
+            removeMessageLocked(entity, SubQueue::Main, seq);
+            forwardDeadLetterLocked(*target, outgoingFromStored(*whole),
+                                    {reason, description, entity.path}, now, 1);
+            return;
         }
-        // A closed or missing destination keeps the message in the entity's own queue.
     }
     MessageMeta moved = *found;
     moved.state = MessageState::Active;
@@ -194,6 +185,23 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
     m_feed->markRemoved(entity.qualified());
     m_feed->markAdded(entity.qualifiedDeadLetter());
     m_feed->markCounts(entity.qualified());
+}
+
+Entity* BrokerImpl::deadLetterDestinationLocked(const Entity& entity) const {
+    const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
+    if (forwardTo.isEmpty())
+        return nullptr;
+    Entity* target = findLocked(entity.namespaceName, forwardTo);
+    return target && acceptsSends(*target) ? target : nullptr;
+}
+
+void BrokerImpl::forwardDeadLetterLocked(Entity& target, const OutgoingMessage& message,
+                                         const DeliveryExtras& dead, Instant now, int hop) {
+    touchLocked(target, now);
+    if (seenBeforeLocked(target, message.messageId, now))
+        return; // L13 at the destination: dropped
+    ++target.flow.sent;
+    routeLocked(target, message, now, dead, hop);
 }
 
 std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, qint64 seq) {

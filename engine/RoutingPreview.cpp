@@ -178,6 +178,8 @@ SubscriptionPreview previewSubscription(const SubscriptionRules& subscription,
     const RuleCopies routed = copiesThroughRules(subscription.rules, message, broker);
     if (routed.failure) {
         preview.failure = routed.failure->description;
+        // The dead letter goes where the subscription's dead letters go.
+        preview.forwardTo = subscription.properties.forwardDeadLetteredMessagesTo;
         preview.fate = subscription.properties.deadLetteringOnFilterEvaluationExceptions
                            ? SubscriptionFate::DeadLettered
                            : SubscriptionFate::Dropped;

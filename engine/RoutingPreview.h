@@ -48,6 +48,7 @@ struct SubscriptionPreview {
     QString path; // "topic/Subscriptions/name"
     SubscriptionFate fate = SubscriptionFate::NoMatch;
     int copies = 0;
+    // Copies: ForwardTo; DeadLettered: ForwardDeadLetteredMessagesTo (empty: kept here).
     QString forwardTo;
     QString failure; // the evaluation error, for DeadLettered and Dropped
     QList<RuleExplanation> rules;

@@ -92,8 +92,8 @@ private slots:
     void topics_E3_forwardToQueue_data();
     void topics_E3_forwardToQueue();
     void topics_E3_forwardToTopicFansOut();
-    void topics_E3_forwardDeadLetteredMessages_data();
-    void topics_E3_forwardDeadLetteredMessages();
+    void topics_E3_R5_forwardDeadLetteredMessages_data();
+    void topics_E3_R5_forwardDeadLetteredMessages();
     void topics_L13_duplicateWithinWindowDropped_data();
     void topics_L13_duplicateWithinWindowDropped();
     void topics_L13_duplicateInsideOneBatch();

@@ -214,6 +214,7 @@ void TestEngineRoutingPreview::preview_R5_failureDeadLettersOrDrops() {
     QCOMPARE(dlq->rules.at(0).reason, dlq->failure);
     QCOMPARE(dlq->rules.at(1).verdict, RuleVerdict::NotEvaluated);
     QCOMPARE(drop->fate, SubscriptionFate::Dropped);
+    QCOMPARE(dlq->forwardTo, QString()); // kept in its own dead-letter queue
 
     HG_VERIFY_OK(tb->send(kTopic, m));
     QCOMPARE(deadLetterCount(tb, sub("dlq")), qint64(1));

@@ -67,7 +67,7 @@ void TestEngineTopics::topics_E3_forwardToTopicFansOut() {
     QCOMPARE(activeCount(tb, sub("b")), qint64(1));
 }
 
-void TestEngineTopics::topics_E3_forwardDeadLetteredMessages_data() {
+void TestEngineTopics::topics_E3_R5_forwardDeadLetteredMessages_data() {
     QTest::addColumn<bool>("fromSubscription");
     QTest::addColumn<QString>("cause");
     QTest::addColumn<QString>("reason");
@@ -80,9 +80,13 @@ void TestEngineTopics::topics_E3_forwardDeadLetteredMessages_data() {
         QTest::addRow("%s, expiry", kind) << fromSubscription << "expiry"
                                           << "TTLExpiredException";
     }
+    // R5: a subscription's filter that fails dead-letters the message there, and a dead letter
+    // is forwarded like any other.
+    QTest::addRow("subscription, R5 filter exception") << true << "filter"
+                                                       << "FilterException";
 }
 
-void TestEngineTopics::topics_E3_forwardDeadLetteredMessages() {
+void TestEngineTopics::topics_E3_R5_forwardDeadLetteredMessages() {
     QFETCH(bool, fromSubscription);
     QFETCH(QString, cause);
     QFETCH(QString, reason);
@@ -98,12 +102,24 @@ void TestEngineTopics::topics_E3_forwardDeadLetteredMessages() {
         HG_VERIFY_OK(tb->createTopic(kTopic, {}));
         source = sub("work");
         sendTo = kTopic;
-        HG_VERIFY_OK(tb->createSubscription(source, p));
+        QList<Rule> rules;
+        if (cause == QLatin1String("filter")) {
+            Rule failing;
+            failing.name = QStringLiteral("failing");
+            failing.filterType = FilterType::Sql;
+            failing.sqlExpression = QStringLiteral("n / 0 > 1");
+            rules << failing;
+        }
+        HG_VERIFY_OK(tb->createSubscription(source, p, rules));
     } else {
         HG_VERIFY_OK(tb->createQueue(source, p));
     }
-    HG_VERIFY_OK(tb->send(sendTo, messageWithTtl(QStringLiteral("m"), minutes(1))));
-    if (cause == QLatin1String("expiry")) {
+    OutgoingMessage sent = messageWithTtl(QStringLiteral("m"), minutes(1));
+    sent.applicationProperties.insert(QStringLiteral("n"), 4);
+    HG_VERIFY_OK(tb->send(sendTo, sent));
+    if (cause == QLatin1String("filter")) {
+        // Dead-lettered by the send itself.
+    } else if (cause == QLatin1String("expiry")) {
         tb.advance(minutes(1) + 1);
     } else {
         const auto got = tb->receive(source, peekLock(QStringLiteral("r")));

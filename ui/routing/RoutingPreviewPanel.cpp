@@ -74,6 +74,9 @@ QString fateWhy(const SubscriptionPreview& s) {
             return RoutingPreviewPanel::tr("one per matching rule with an action (R4)");
         return {};
     case SubscriptionFate::DeadLettered:
+        if (!s.forwardTo.isEmpty())
+            return RoutingPreviewPanel::tr("%1 (dead letters are forwarded to %2)")
+                .arg(s.failure, s.forwardTo);
         return s.failure;
     case SubscriptionFate::Dropped:
         return RoutingPreviewPanel::tr("%1 (dead-lettering on filter exceptions is off)")

@@ -30,6 +30,8 @@ private slots:
     void restart_D2_duplicateHistorySurvives();
     void restart_D2_ruleFilterValuesKeepTheirTypes_data();
     void restart_D2_ruleFilterValuesKeepTheirTypes();
+    void restart_D2_R4_sqlRulesAndActionsSurvive_data();
+    void restart_D2_R4_sqlRulesAndActionsSurvive();
 
     void restart_D2_deliveryCountSurvivesCrash_data();
     void restart_D2_deliveryCountSurvivesCrash();

@@ -196,7 +196,78 @@ const BeforeRestart kTypedRule{"typedRule", [](TestBroker& tb, Handoff& handoff)
                                    HG_VERIFY_OK(tb->createSubscription(kTypedSub, {}, {rule}));
                                }};
 
+const QString kRuleTopic = QStringLiteral("rt");
+const QString kRuleSub = QStringLiteral("rt/Subscriptions/s");
+
+// R3/R4 rules as text: an SQL filter with an action given at creation, then a correlation
+// filter with an action added, and a rule added and removed; the crash comes right after the
+// removal is acknowledged.
+const BeforeRestart kSqlRules{
+    "sqlRules", [](TestBroker& tb, Handoff&) {
+        HG_VERIFY_OK(tb->createTopic(kRuleTopic, {}));
+        Rule big;
+        big.name = QStringLiteral("big");
+        big.filterType = FilterType::Sql;
+        big.sqlExpression = QStringLiteral("quantity > 5 AND sys.Label LIKE 'order%'");
+        big.sqlAction = QStringLiteral("SET tier = 'gold'; REMOVE secret");
+        HG_VERIFY_OK(tb->createSubscription(kRuleSub, {}, {big}));
+        Rule eu;
+        eu.name = QStringLiteral("eu");
+        eu.filterType = FilterType::Correlation;
+        eu.correlation.properties.insert(QStringLiteral("region"), QStringLiteral("eu"));
+        eu.sqlAction = QStringLiteral("SET sys.To = 'desk-eu'");
+        HG_VERIFY_OK(tb->addRule(kRuleSub, eu));
+        Rule gone;
+        gone.name = QStringLiteral("gone");
+        gone.filterType = FilterType::Sql;
+        gone.sqlExpression = QStringLiteral("1=1");
+        HG_VERIFY_OK(tb->addRule(kRuleSub, gone));
+        HG_VERIFY_OK(tb->removeRule(kRuleSub, QStringLiteral("gone")));
+    }};
+
 } // namespace
+
+void TestEngineRestart::restart_D2_R4_sqlRulesAndActionsSurvive_data() {
+    addRestartRows();
+}
+
+void TestEngineRestart::restart_D2_R4_sqlRulesAndActionsSurvive() {
+    QFETCH(Restart, restart);
+    TestBroker tb;
+    kSqlRules.runThenRestart(tb, restart);
+    if (QTest::currentTestFailed())
+        return;
+    const auto info = tb->entity(kRuleSub);
+    HG_VERIFY_OK(info);
+    QCOMPARE(info->rules.size(), 2);
+    QCOMPARE(info->rules.at(0).name, QStringLiteral("big"));
+    QCOMPARE(info->rules.at(0).sqlExpression,
+             QStringLiteral("quantity > 5 AND sys.Label LIKE 'order%'"));
+    QCOMPARE(info->rules.at(0).sqlAction, QStringLiteral("SET tier = 'gold'; REMOVE secret"));
+    QCOMPARE(info->rules.at(1).name, QStringLiteral("eu"));
+    QCOMPARE(info->rules.at(1).sqlAction, QStringLiteral("SET sys.To = 'desk-eu'"));
+
+    // They route as before the crash: one copy per action rule, each changed by its action.
+    OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+    m.subject = QStringLiteral("order-1");
+    m.applicationProperties.insert(QStringLiteral("quantity"), 9);
+    m.applicationProperties.insert(QStringLiteral("region"), QStringLiteral("eu"));
+    m.applicationProperties.insert(QStringLiteral("secret"), true);
+    HG_VERIFY_OK(tb->send(kRuleTopic, m));
+    const auto copies = tb->listMessages(kRuleSub, 0, 10);
+    HG_VERIFY_OK(copies);
+    QCOMPARE(copies->size(), 2);
+    const MessageView& gold = copies->at(0);
+    QCOMPARE(gold.applicationProperties.value(QStringLiteral("RuleName")).toString(),
+             QStringLiteral("big"));
+    QCOMPARE(gold.applicationProperties.value(QStringLiteral("tier")).toString(),
+             QStringLiteral("gold"));
+    QVERIFY(!gold.applicationProperties.contains(QStringLiteral("secret")));
+    const MessageView& desk = copies->at(1);
+    QCOMPARE(desk.applicationProperties.value(QStringLiteral("RuleName")).toString(),
+             QStringLiteral("eu"));
+    QCOMPARE(desk.to, QStringLiteral("desk-eu"));
+}
 
 void TestEngineRestart::restart_D2_everythingObservableSurvives_data() {
     addRestartRows();

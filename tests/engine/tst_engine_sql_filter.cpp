@@ -1,7 +1,8 @@
 // The SQL filter language (SEMANTICS.md R3, R5) as a component: engine/sql/ compiles a filter
-// and matches it against one message. Not yet wired into Rule or the broker; these tests prove
-// the language on its own, one table row per case.
+// and matches it against one message. These tests prove the language on its own, one table row
+// per case; Rule and the broker use it (tst_engine_topics_sql).
 #include "SqlTestMessages.h"
+#include "sql/SqlError.h"
 #include "sql/SqlFilter.h"
 #include "sql/SqlParser.h"
 
@@ -57,6 +58,8 @@ private slots:
     void R5_parse_error_positions_data();
     void R5_parse_error_positions();
     void R5_parse_error_shape();
+    void R5_parse_error_location_read_back_data();
+    void R5_parse_error_location_read_back();
     void R5_filter_text_limit();
     void R5_evaluation_error_is_not_false();
     void R5_deep_nesting_within_limit();
@@ -453,6 +456,56 @@ void TestSqlFilter::R5_parse_error_positions() {
                                  .arg(token);
     QVERIFY2(filter.error().description.contains(expected),
              qPrintable(filter.error().description + QStringLiteral("\nwanted ") + expected));
+    // What the window underlines: the same position and token, read back from the error.
+    const auto location = sqlParseErrorLocation(filter.error());
+    QVERIFY(location);
+    QCOMPARE(location->position.line, line);
+    QCOMPARE(location->position.column, column);
+    QCOMPARE(location->token, token);
+}
+
+// sqlParseErrorLocation reads the position wherever the shape sits in the description, and
+// nothing from an error of another shape.
+void TestSqlFilter::R5_parse_error_location_read_back_data() {
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("description");
+    QTest::addColumn<int>("line"); // 0: no location
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("token");
+
+    const auto parse = [](int line, int column, const QString& token) {
+        return sqlParseError(SqlPosition{line, column}, token, QStringLiteral("Why.")).description;
+    };
+    const int invalid = int(ErrorCode::InvalidArgument);
+    QTest::newRow("as written") << invalid << parse(2, 14, QStringLiteral("==")) << 2 << 14 << "==";
+    QTest::newRow("after Rule::validate's prefix")
+        << invalid << QStringLiteral("rule 'r1': ") + parse(1, 7, QStringLiteral("AND")) << 1 << 7
+        << "AND";
+    QTest::newRow("token with a comma and a line break")
+        << invalid << parse(1, 5, QStringLiteral("'a, b\nc")) << 1 << 5 << "'a, b\nc";
+    QTest::newRow("end of text") << invalid << parse(1, 18, QStringLiteral("<end of text>")) << 1
+                                 << 18 << "<end of text>";
+    QTest::newRow("text too long")
+        << invalid
+        << QStringLiteral("The SQL expression is 1,025 characters long; at most 1,024 are allowed.")
+        << 0 << 0 << QString();
+    QTest::newRow("evaluation error, not InvalidArgument")
+        << int(ErrorCode::GeneralError) << parse(1, 1, QStringLiteral("x")) << 0 << 0 << QString();
+}
+
+void TestSqlFilter::R5_parse_error_location_read_back() {
+    QFETCH(int, code);
+    QFETCH(QString, description);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    QFETCH(QString, token);
+    const auto location = sqlParseErrorLocation(makeError(ErrorCode(code), description));
+    QCOMPARE(location.has_value(), line > 0);
+    if (!location)
+        return;
+    QCOMPARE(location->position.line, line);
+    QCOMPARE(location->position.column, column);
+    QCOMPARE(location->token, token);
 }
 
 void TestSqlFilter::R5_parse_error_shape() {

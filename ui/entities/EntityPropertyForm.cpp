@@ -25,6 +25,7 @@ const char* const kTimeToLive = "DefaultMessageTimeToLive";
 const char* const kLockDuration = "LockDuration";
 const char* const kMaxDeliveryCount = "MaxDeliveryCount";
 const char* const kDeadLettering = "DeadLetteringOnMessageExpiration";
+const char* const kDeadLetteringOnFilter = "DeadLetteringOnFilterEvaluationExceptions";
 const char* const kAutoDelete = "AutoDeleteOnIdle";
 const char* const kForwardTo = "ForwardTo";
 const char* const kForwardDeadLetters = "ForwardDeadLetteredMessagesTo";
@@ -70,6 +71,16 @@ EntityPropertyForm::EntityPropertyForm(QWidget* parent)
         addCount(kMaxDeliveryCount, tr("Max delivery count"), Kinds::QueuesAndSubscriptions);
     m_deadLetterOnExpiration = addFlag(kDeadLettering, tr("Dead-letter messages on expiration"),
                                        Kinds::QueuesAndSubscriptions);
+    m_deadLetterOnFilterException = addFlag(
+        kDeadLetteringOnFilter, tr("Dead-letter on filter exceptions"), Kinds::Subscriptions);
+    const QString filterExceptionHelp =
+        tr("When one of this subscription's rules fails on a message (its filter or action "
+           "compares a string with a number, divides by zero...), the message goes to this "
+           "subscription's dead-letter queue with the reason FilterException.\nOff: this "
+           "subscription drops the message. Other subscriptions are not affected.");
+    m_deadLetterOnFilterException->setToolTip(filterExceptionHelp);
+    m_rows.last().label->setToolTip(QLatin1String(kDeadLetteringOnFilter) + QStringLiteral("\n") +
+                                    filterExceptionHelp);
     m_autoDeleteOnIdle = addDuration(kAutoDelete, tr("Auto-delete on idle"), true, Kinds::All);
     m_forwardTo = addForward(kForwardTo, tr("Forward to"));
     m_forwardDeadLettersTo = addForward(kForwardDeadLetters, tr("Forward dead letters to"));
@@ -164,7 +175,8 @@ void EntityPropertyForm::setKind(EntityKind kind, Tier tier) {
         const bool shown =
             row.kinds == Kinds::All ||
             (row.kinds == Kinds::QueuesAndSubscriptions && kind != EntityKind::Topic) ||
-            (row.kinds == Kinds::QueuesAndTopics && kind != EntityKind::Subscription);
+            (row.kinds == Kinds::QueuesAndTopics && kind != EntityKind::Subscription) ||
+            (row.kinds == Kinds::Subscriptions && kind == EntityKind::Subscription);
         row.label->setVisible(shown);
         row.field->setVisible(shown);
         row.hint->setVisible(shown);
@@ -198,6 +210,7 @@ void EntityPropertyForm::updateHints() {
     set(kLockDuration, def.arg(durationText(d.lockDuration)) + tr(" · PT5S .. PT5M"));
     set(kMaxDeliveryCount, def.arg(d.maxDeliveryCount) + tr(" · at least 1"));
     set(kDeadLettering, def.arg(onOff(d.deadLetteringOnMessageExpiration)));
+    set(kDeadLetteringOnFilter, def.arg(onOff(d.deadLetteringOnFilterEvaluationExceptions)));
     set(kAutoDelete, def.arg(durationText(d.autoDeleteOnIdle)) + tr(" · at least PT5M"));
     const QString forward = tr("default none · an existing queue or topic, not itself");
     set(kForwardTo, forward);
@@ -218,6 +231,7 @@ void EntityPropertyForm::setProperties(const EntityProperties& p) {
     m_lockDuration->setDuration(p.lockDuration);
     m_maxDeliveryCount->setValue(p.maxDeliveryCount);
     m_deadLetterOnExpiration->setChecked(p.deadLetteringOnMessageExpiration);
+    m_deadLetterOnFilterException->setChecked(p.deadLetteringOnFilterEvaluationExceptions);
     m_autoDeleteOnIdle->setDuration(p.autoDeleteOnIdle);
     m_forwardTo->setCurrentText(p.forwardTo);
     m_forwardDeadLettersTo->setCurrentText(p.forwardDeadLetteredMessagesTo);
@@ -247,6 +261,8 @@ EntityProperties EntityPropertyForm::properties() const {
     p.deadLetteringOnMessageExpiration = m_deadLetterOnExpiration->isChecked();
     p.forwardTo = m_forwardTo->currentText().trimmed();
     p.forwardDeadLetteredMessagesTo = m_forwardDeadLettersTo->currentText().trimmed();
+    if (m_kind == EntityKind::Subscription) // a queue keeps what it has (the engine's default)
+        p.deadLetteringOnFilterEvaluationExceptions = m_deadLetterOnFilterException->isChecked();
     return p;
 }
 

@@ -2,11 +2,12 @@
 // The properties of SEMANTICS.md E3 as a form, for a queue, a topic or a subscription. Each row
 // shows the property's field, then its default in the namespace's tier and its bound, so the
 // user sees what "normal" is before changing it. A topic shows only the members E3 gives topics;
-// a subscription has no duplicate detection of its own (E5). When an existing entity is edited,
-// what E5 fixes at creation (RequiresDuplicateDetection) is shown but cannot be changed.
-// The form checks itself with the engine's own validator (EntityProperties::validate) after each
-// edit and shows the first problem inline, marking the field it names; the engine checks again
-// when the dialog applies it (forwarding targets, names).
+// a subscription has no duplicate detection of its own (E5), and only a subscription has
+// DeadLetteringOnFilterEvaluationExceptions (R5), editable on create and on edit. When an existing
+// entity is edited, what E5 fixes at creation (RequiresDuplicateDetection) is shown but cannot be
+// changed. The form checks itself with the engine's own validator (EntityProperties::validate)
+// after each edit and shows the first problem inline, marking the field it names; the engine checks
+// again when the dialog applies it (forwarding targets, names).
 //
 // Object names: one per property, camelCase of its E3 name ("lockDuration",
 // "maxDeliveryCount", "defaultMessageTimeToLive", ...), its hint "<name>Hint", and the inline
@@ -57,7 +58,7 @@ signals:
 
 private:
     // The kinds of entity a property belongs to (E3, E5).
-    enum class Kinds { All, QueuesAndSubscriptions, QueuesAndTopics };
+    enum class Kinds { All, QueuesAndSubscriptions, QueuesAndTopics, Subscriptions };
     struct Row {
         const char* propertyName; // E3 name, as the validator's messages start with it
         QLabel* label;
@@ -85,6 +86,7 @@ private:
     DurationEdit* m_lockDuration;
     QSpinBox* m_maxDeliveryCount;
     QCheckBox* m_deadLetterOnExpiration;
+    QCheckBox* m_deadLetterOnFilterException;
     DurationEdit* m_autoDeleteOnIdle;
     QComboBox* m_forwardTo;
     QComboBox* m_forwardDeadLettersTo;

@@ -38,11 +38,14 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     setMinimumWidth(560);
 
     m_list->setObjectName(QStringLiteral("ruleList"));
-    m_list->setHeaderLabels({tr("Name"), tr("Filter")});
+    m_list->setHeaderLabels({tr("Name"), tr("Filter"), tr("Action")});
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
-    m_list->header()->setStretchLastSection(true);
-    m_list->setColumnWidth(0, 160);
+    // The filter takes the room; name and action keep a width the user can change.
+    m_list->header()->setStretchLastSection(false);
+    m_list->header()->setSectionResizeMode(FilterColumn, QHeaderView::Stretch);
+    m_list->setColumnWidth(NameColumn, 140);
+    m_list->setColumnWidth(ActionColumn, 180);
     m_remove->setObjectName(QStringLiteral("removeRule"));
     m_remove->setEnabled(false);
     m_add->setObjectName(QStringLiteral("addRule"));
@@ -57,6 +60,7 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     auto* addBox = new QGroupBox(tr("Add a rule"), this);
     auto* addLayout = new QVBoxLayout(addBox);
     addLayout->addWidget(m_editor);
+    addLayout->addSpacing(4); // the Add button apart from the action's status line
     auto* addButtons = new QHBoxLayout;
     addButtons->addStretch(1);
     addButtons->addWidget(m_add);
@@ -79,6 +83,8 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     connect(m_add, &QPushButton::clicked, this, &RuleDialog::addRule);
     connect(m_remove, &QPushButton::clicked, this, &RuleDialog::confirmRemove);
     connect(&m_client, &BrokerClient::changed, this, &RuleDialog::onChanged);
+    // Wider than the minimum at first, so the filter and action columns have room to be read.
+    resize(qMax(sizeHint().width(), 760), sizeHint().height());
     reload();
 }
 
@@ -112,14 +118,19 @@ void RuleDialog::showRules(const QList<Rule>& rules) {
     const QString selected = m_list->currentItem() ? m_list->currentItem()->text(0) : QString();
     m_list->clear();
     for (const Rule& rule : rules) {
-        auto* item = new QTreeWidgetItem(m_list, {rule.name, filterSummary(rule)});
-        item->setToolTip(1, item->text(1));
+        auto* item =
+            new QTreeWidgetItem(m_list, {rule.name, filterSummary(rule), actionSummary(rule)});
+        // The whole text as written, lines and all.
+        item->setToolTip(FilterColumn,
+                         rule.filterType == FilterType::Sql ? rule.sqlExpression : item->text(1));
+        item->setToolTip(ActionColumn, rule.sqlAction);
         if (rule.name == selected)
             m_list->setCurrentItem(item);
     }
 }
 
 void RuleDialog::addRule() {
+    m_editor->checkSql(); // the marks in the editors agree with what is sent
     auto rule = m_editor->rule();
     if (!rule) {
         showError(rule.error());

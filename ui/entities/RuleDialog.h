@@ -1,13 +1,14 @@
 #pragma once
-// The rules of one subscription (SEMANTICS.md E4, R1, R2): the list with each rule's filter, a
-// form to add a rule, and removal after a confirmation. Every change goes through the engine
-// (BrokerClient); a refusal (a bad name, an empty correlation filter, an SQL filter, which the
-// engine does not support yet) is shown inline with its code and description and the form keeps
-// what was entered. The list follows the engine's change notifications.
+// The rules of one subscription (SEMANTICS.md E4, R1-R5): the list with each rule's filter and
+// action, a form to add a rule (RuleEditor: the SQL filter and action are checked as they are
+// typed), and removal after a confirmation. Every change goes through the engine (BrokerClient);
+// a refusal (a bad or taken name, an empty correlation filter, an SQL text that does not parse)
+// is shown inline with its code and description and the form keeps what was entered. The list
+// follows the engine's change notifications.
 //
-// Open it with open(). Object names: "ruleDialog", "ruleList" (QTreeWidget: name, filter),
-// "addRule", "removeRule", "confirmRemoveRule" (the non-blocking confirmation), "ruleDialogError",
-// "ruleDialogClose", and the fields of RuleEditor.
+// Open it with open(). Object names: "ruleDialog", "ruleList" (QTreeWidget: name, filter,
+// action), "addRule", "removeRule", "confirmRemoveRule" (the non-blocking confirmation),
+// "ruleDialogError", "ruleDialogClose", and the fields of RuleEditor.
 
 #include "common/BrokerClient.h"
 
@@ -30,6 +31,9 @@ public:
     RuleEditor* editor() const { return m_editor; }
     // The rule names as listed, in the engine's order.
     QStringList ruleNames() const;
+
+    // The columns of "ruleList".
+    enum Column { NameColumn, FilterColumn, ActionColumn };
 
 signals:
     void errorOccurred(const hourglass::Error& error);

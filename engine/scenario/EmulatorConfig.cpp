@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QSet>
 
 namespace hourglass {
 
@@ -137,23 +138,43 @@ Result<void> applyForwarding(Broker& broker, const QString& pathPrefix, const QS
     return {};
 }
 
-Result<void> applyNamespace(Broker& broker, const ConfigNamespace& ns) {
-    if (auto created = broker.createNamespace({ns.name, ns.tier}); !created)
-        return atPath(memberPath(ns.jsonPath, QStringLiteral("Name")), created.error());
+Result<void> applyNamespace(Broker& broker, const ConfigNamespace& ns, ExistingEntities existing) {
+    const bool keep = existing == ExistingEntities::Keep;
+    bool namespaceExists = false;
+    for (const NamespaceInfo& info : broker.namespaces())
+        namespaceExists |= info.name.compare(ns.name, Qt::CaseInsensitive) == 0;
+    if (!(keep && namespaceExists)) {
+        if (auto created = broker.createNamespace({ns.name, ns.tier}); !created)
+            return atPath(memberPath(ns.jsonPath, QStringLiteral("Name")), created.error());
+    }
     const QString prefix = prefixFor(broker, ns.name);
+    // With Keep, an entity that exists is left as it is, forwarding included.
+    QSet<QString> made;
+    const auto wanted = [&](const QString& path) {
+        if (keep && broker.entity(prefix + path).ok())
+            return false;
+        made.insert(path);
+        return true;
+    };
 
     // Phase one: every entity without forwarding, so that creation order does not matter.
     for (const ConfigQueue& queue : ns.queues) {
+        if (!wanted(queue.name))
+            continue;
         const auto created =
             broker.createQueue(prefix + queue.name, withoutForwarding(queue.properties));
         if (!created)
             return atPath(queue.jsonPath, created.error());
     }
     for (const ConfigTopic& topic : ns.topics) {
-        const auto created = broker.createTopic(prefix + topic.name, topic.properties);
-        if (!created)
-            return atPath(topic.jsonPath, created.error());
+        if (wanted(topic.name)) {
+            const auto created = broker.createTopic(prefix + topic.name, topic.properties);
+            if (!created)
+                return atPath(topic.jsonPath, created.error());
+        }
         for (const ConfigSubscription& subscription : topic.subscriptions) {
+            if (!wanted(subscription.path()))
+                continue;
             if (auto r = createSubscriptionWith(broker, prefix, subscription,
                                                 withoutForwarding(subscription.properties));
                 !r)
@@ -162,12 +183,16 @@ Result<void> applyNamespace(Broker& broker, const ConfigNamespace& ns) {
     }
     // Phase two: forwarding.
     for (const ConfigQueue& queue : ns.queues) {
+        if (!made.contains(queue.name))
+            continue;
         if (auto r = applyForwarding(broker, prefix, queue.name, queue.jsonPath, queue.properties);
             !r)
             return r;
     }
     for (const ConfigTopic& topic : ns.topics) {
         for (const ConfigSubscription& subscription : topic.subscriptions) {
+            if (!made.contains(subscription.path()))
+                continue;
             if (auto r = applyForwarding(broker, prefix, subscription.path(), subscription.jsonPath,
                                          subscription.properties);
                 !r)
@@ -334,9 +359,9 @@ Result<UserConfig> parseEmulatorConfigDocument(const QByteArray& document) {
     return config;
 }
 
-Result<void> applyUserConfig(Broker& broker, const UserConfig& config) {
+Result<void> applyUserConfig(Broker& broker, const UserConfig& config, ExistingEntities existing) {
     for (const ConfigNamespace& ns : config.namespaces) {
-        if (auto applied = applyNamespace(broker, ns); !applied)
+        if (auto applied = applyNamespace(broker, ns, existing); !applied)
             return applied;
     }
     return {};

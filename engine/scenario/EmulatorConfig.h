@@ -70,8 +70,13 @@ ConfigSubscription parseConfigSubscription(const QJsonObject& json, const QStrin
 Result<UserConfig> parseEmulatorConfigDocument(const QByteArray& document);
 
 // ---- Applying. Errors keep the broker's code and carry the JSON path of the entity.
+// What applying a config does with a namespace or entity that already exists: Refuse (an
+// import into a fresh database: MessagingEntityAlreadyExists) or Keep it as it is and create only
+// what is missing (`hourglass serve --config` on a database it served before).
+enum class ExistingEntities { Refuse, Keep };
 // Creates every namespace and entity. Forwarding is applied last, once every target exists.
-Result<void> applyUserConfig(Broker& broker, const UserConfig& config);
+Result<void> applyUserConfig(Broker& broker, const UserConfig& config,
+                             ExistingEntities existing = ExistingEntities::Refuse);
 // Single entities, as the scenario Create step makes them; `pathPrefix` is "" or "namespace:".
 Result<void> createConfigQueue(Broker& broker, const QString& pathPrefix, const ConfigQueue& queue);
 Result<void> createConfigTopic(Broker& broker, const QString& pathPrefix, const ConfigTopic& topic);

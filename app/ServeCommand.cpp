@@ -1,0 +1,190 @@
+#include "ServeCommand.h"
+
+#include "AmqpEndpoint.h"
+#include "CommandLine.h"
+#include "scenario/EmulatorConfig.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <csignal>
+#include <pthread.h>
+#include <thread>
+
+namespace hourglass::app {
+
+namespace {
+// The namespace an empty database gets, as Microsoft's emulator names its own.
+const QString kDefaultNamespace = QStringLiteral("sbemulatorns");
+
+// SIGINT and SIGTERM end the event loop. They are blocked in every thread (set before any
+// thread starts, so the endpoint's threads inherit the mask) and taken by one waiting thread.
+class StopSignals {
+public:
+    StopSignals() {
+        sigemptyset(&m_signals);
+        sigaddset(&m_signals, SIGINT);
+        sigaddset(&m_signals, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &m_signals, nullptr);
+        m_waiter = std::thread([this] {
+            int signal = 0;
+            sigwait(&m_signals, &signal);
+            if (signal == SIGINT || signal == SIGTERM)
+                QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit,
+                                          Qt::QueuedConnection);
+        });
+    }
+    ~StopSignals() {
+        // Wake the waiter if no signal came (the loop ended another way).
+        pthread_kill(m_waiter.native_handle(), SIGTERM);
+        m_waiter.join();
+    }
+
+private:
+    sigset_t m_signals;
+    std::thread m_waiter;
+};
+
+Result<void> applyConfigFile(Broker& broker, const QString& file) {
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return Error::make(ErrorCode::InvalidArgument,
+                           QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
+    const auto config = parseEmulatorConfigDocument(in.readAll());
+    if (!config)
+        return config.error();
+    return applyUserConfig(broker, *config, ExistingEntities::Keep);
+}
+} // namespace
+
+bool isServeCommand(const QStringList& arguments) {
+    return arguments.size() > 1 && arguments.at(1) == QLatin1String("serve");
+}
+
+ServeOptions parseServeCommandLine(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("hourglass serve: the broker without a window, behind an AMQP 1.0 endpoint "
+                       "that the Azure Service Bus SDKs connect to with the printed connection "
+                       "string. Serves until SIGINT or SIGTERM."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Shows this help."));
+    const QCommandLineOption host(QStringLiteral("host"),
+                                  QStringLiteral("The address to listen on (default 127.0.0.1). "
+                                                 "Another than this machine's needs --key."),
+                                  QStringLiteral("H"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption port(QStringLiteral("port"),
+                                  QStringLiteral("The port (default 5672; 0 picks a free one)."),
+                                  QStringLiteral("P"), QStringLiteral("5672"));
+    const QCommandLineOption db(QStringLiteral("db"),
+                                QStringLiteral("The database PATH (created when missing; default "
+                                               "a fresh temporary one)."),
+                                QStringLiteral("PATH"));
+    const QCommandLineOption config(QStringLiteral("config"),
+                                    QStringLiteral("An emulator config.json: its entities that "
+                                                   "are missing are created."),
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption key(QStringLiteral("key"),
+                                 QStringLiteral("The SharedAccessKey clients must sign with "
+                                                "(default the emulator's SAS_KEY_VALUE)."),
+                                 QStringLiteral("KEY"));
+    const QCommandLineOption durability(QStringLiteral("durability"),
+                                        QStringLiteral("power-safe (default) or crash-only."),
+                                        QStringLiteral("MODE"), QStringLiteral("power-safe"));
+    parser.addOptions({help, host, port, db, config, key, durability});
+
+    ServeOptions options;
+    options.helpText = parser.helpText();
+    QStringList rest = arguments;
+    rest.removeAt(1); // "serve"
+    if (!parser.parse(rest)) {
+        options.error = parser.errorText();
+        return options;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        options.error =
+            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
+        return options;
+    }
+    options.showHelp = parser.isSet(help);
+    options.host = parser.value(host);
+    bool portOk = false;
+    const uint portNumber = parser.value(port).toUInt(&portOk);
+    if (!portOk || portNumber > 65535) {
+        options.error = QStringLiteral("--port must be a number from 0 to 65535, not '%1'")
+                            .arg(parser.value(port));
+        return options;
+    }
+    options.port = quint16(portNumber);
+    options.databasePath = parser.value(db);
+    options.configFile = parser.value(config);
+    options.key = parser.value(key);
+    if (parser.isSet(key) && options.key.isEmpty()) {
+        options.error = QStringLiteral("--key must not be empty");
+        return options;
+    }
+    const QString mode = parser.value(durability);
+    if (mode == QLatin1String("crash-only"))
+        options.durability = Durability::ProcessCrashSafe;
+    else if (mode != QLatin1String("power-safe"))
+        options.error =
+            QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
+    return options;
+}
+
+int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
+    StopSignals stopSignals;
+    QTemporaryDir temporary;
+    BrokerOptions brokerOptions;
+    brokerOptions.databasePath = options.databasePath.isEmpty()
+                                     ? temporary.filePath(QStringLiteral("hourglass.db"))
+                                     : options.databasePath;
+    brokerOptions.durability = options.durability;
+    auto broker = Broker::open(brokerOptions);
+    if (!broker) {
+        err << "hourglass serve: " << broker.error().toString() << Qt::endl;
+        return ExitInvalidFile;
+    }
+    if ((*broker)->namespaces().isEmpty()) {
+        if (auto created = (*broker)->createNamespace({kDefaultNamespace, Tier::Standard});
+            !created) {
+            err << "hourglass serve: " << created.error().toString() << Qt::endl;
+            return ExitInvalidFile;
+        }
+    }
+    if (!options.configFile.isEmpty()) {
+        if (auto applied = applyConfigFile(**broker, options.configFile); !applied) {
+            err << "hourglass serve: " << options.configFile << ": " << applied.error().toString()
+                << Qt::endl;
+            return ExitInvalidFile;
+        }
+    }
+
+    amqp::EndpointOptions endpointOptions;
+    endpointOptions.host = options.host;
+    endpointOptions.port = options.port;
+    if (!options.key.isEmpty())
+        endpointOptions.key.value = options.key;
+    amqp::AmqpEndpoint endpoint(**broker, endpointOptions);
+    const auto port = endpoint.start();
+    if (!port) {
+        err << "hourglass serve: " << port.error().description << Qt::endl;
+        return ExitInvalidFile;
+    }
+    out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
+    out << "Connection string: " << endpoint.connectionString() << Qt::endl;
+
+    // Expiry, lock expiry and scheduled messages happen even when no client calls.
+    QTimer due;
+    QObject::connect(&due, &QTimer::timeout, [&broker] { (*broker)->runDue(); });
+    due.start(100);
+    QCoreApplication::exec();
+    endpoint.stop();
+    err << "hourglass serve: stopped" << Qt::endl;
+    return 0;
+}
+
+} // namespace hourglass::app

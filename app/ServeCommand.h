@@ -1,0 +1,38 @@
+#pragma once
+// `hourglass serve`: the broker without a window, behind its AMQP 1.0 endpoint, for CI pipelines
+// and scripts.
+//   hourglass serve [--host H] [--port P] [--db PATH] [--config emulator-config.json] [--key KEY]
+//                   [--durability MODE]
+// Prints the address and the connection string, creates the config's entities that are
+// missing, serves until SIGINT or SIGTERM, and exits 0 once every broker call in flight has
+// returned (everything acknowledged is durable).
+
+#include "Broker.h"
+
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+namespace hourglass::app {
+
+struct ServeOptions {
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 5672;  // 0: a free port, printed
+    QString databasePath; // empty: a fresh temporary database
+    QString configFile;   // an emulator config.json; empty: none
+    QString key;          // empty: the emulator's well-known key
+    Durability durability = Durability::PowerSafe;
+    bool showHelp = false;
+    QString helpText;
+    QString error;
+};
+
+// Whether the command line is `hourglass serve ...`.
+bool isServeCommand(const QStringList& arguments);
+// `arguments` as given to main, "serve" included.
+ServeOptions parseServeCommandLine(const QStringList& arguments);
+
+// Exit codes: 0 stopped cleanly, 2 the options, database, config or port cannot be used.
+int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err);
+
+} // namespace hourglass::app

@@ -1,0 +1,80 @@
+#include "AmqpEndpoint.h"
+
+#include "EndpointLoop.h"
+
+namespace hourglass::amqp {
+
+bool isLoopbackHost(const QString& host) {
+    if (host.compare(QStringLiteral("localhost"), Qt::CaseInsensitive) == 0)
+        return true;
+    return host.startsWith(QStringLiteral("127.")) || host == QStringLiteral("::1") ||
+           host == QStringLiteral("[::1]");
+}
+
+AmqpEndpoint::AmqpEndpoint(Broker& broker, EndpointOptions options)
+    : m_broker(broker)
+    , m_options(std::move(options)) {}
+
+AmqpEndpoint::~AmqpEndpoint() {
+    stop();
+}
+
+Result<quint16> AmqpEndpoint::start() {
+    if (m_loop)
+        return m_port;
+    const SasKey wellKnown = wellKnownEmulatorKey();
+    if (!isLoopbackHost(m_options.host) && m_options.key.value == wellKnown.value)
+        return Error::make(ErrorCode::InvalidArgument,
+                           QStringLiteral("Listening on %1 reaches other machines: set a key of "
+                                          "your own (the well-known emulator key '%2' would let "
+                                          "anyone in).")
+                               .arg(m_options.host, wellKnown.value));
+    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options);
+    const auto port = loop->listen();
+    if (!port)
+        return port.error();
+    m_port = *port;
+    m_loop = std::move(loop);
+    return m_port;
+}
+
+void AmqpEndpoint::stop() {
+    if (!m_loop)
+        return;
+    m_loop->stop();
+    m_loop.reset();
+}
+
+bool AmqpEndpoint::running() const {
+    return m_loop != nullptr;
+}
+
+int AmqpEndpoint::connectionCount() const {
+    return m_loop ? m_loop->connectionCount() : 0;
+}
+
+EndpointSnapshot AmqpEndpoint::snapshot() const {
+    EndpointSnapshot snapshot;
+    snapshot.host = m_options.host;
+    snapshot.listening = m_loop != nullptr;
+    if (!m_loop)
+        return snapshot;
+    snapshot.port = m_port;
+    snapshot.connectionString = connectionString();
+    snapshot.connections = m_loop->connections();
+    return snapshot;
+}
+
+void AmqpEndpoint::closeConnection(quint64 id) {
+    if (m_loop)
+        m_loop->closeConnection(id);
+}
+
+QString AmqpEndpoint::connectionString() const {
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=%2;SharedAccessKey=%3;"
+                          "UseDevelopmentEmulator=true;")
+        .arg(m_port)
+        .arg(m_options.key.name, m_options.key.value);
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,72 @@
+#pragma once
+// The AMQP 1.0 endpoint: lets applications written against the official Azure Service Bus SDKs
+// talk to the embedded broker with the emulator's connection string (AMQP.md). It is an adapter
+// like the window: frames become Broker calls, results become frames; the broker never knows a
+// socket exists.
+//
+// Threads. One proactor thread owns every Proton object; broker calls run on a pool of workers
+// and hand their results back to it. The public functions may be called from any thread.
+
+#include "EndpointSnapshot.h"
+#include "SasToken.h"
+#include "Status.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace hourglass {
+class Broker;
+}
+
+namespace hourglass::amqp {
+
+struct EndpointOptions {
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 5672; // 0: any free port (the one chosen is returned by start())
+    SasKey key = wellKnownEmulatorKey();
+    int workerThreads = 16;
+};
+
+class EndpointLoop;
+
+class AmqpEndpoint {
+public:
+    // `broker` must outlive the endpoint.
+    AmqpEndpoint(Broker& broker, EndpointOptions options);
+    // Stops it.
+    ~AmqpEndpoint();
+    AmqpEndpoint(const AmqpEndpoint&) = delete;
+    AmqpEndpoint& operator=(const AmqpEndpoint&) = delete;
+
+    // Listens and starts serving; returns the port listened on. InvalidArgument for a
+    // non-loopback host with the well-known key; GeneralError when the port cannot be bound
+    // (the description says why, e.g. "Address already in use").
+    Result<quint16> start();
+    // Closes every connection (their locks go back) and waits until every broker call in flight
+    // has returned, so everything acknowledged is durable. Safe to call twice.
+    void stop();
+    bool running() const;
+
+    int connectionCount() const;
+    // What the window shows: the connections, their links and locks, as published by the
+    // proactor thread a few times a second. Cheap; any thread.
+    EndpointSnapshot snapshot() const;
+    // Closes a connection as the operator asks; its locks go back at once (L14).
+    void closeConnection(quint64 id);
+    const EndpointOptions& options() const { return m_options; }
+    // "Endpoint=sb://localhost:5672;SharedAccessKeyName=...;SharedAccessKey=...;
+    // UseDevelopmentEmulator=true;" for the port listened on.
+    QString connectionString() const;
+
+private:
+    Broker& m_broker;
+    EndpointOptions m_options;
+    quint16 m_port = 0;
+    std::unique_ptr<EndpointLoop> m_loop;
+};
+
+// Whether `host` names this machine only (127.0.0.0/8, ::1, localhost).
+bool isLoopbackHost(const QString& host);
+
+} // namespace hourglass::amqp

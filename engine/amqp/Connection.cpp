@@ -1,0 +1,303 @@
+#include "Connection.h"
+
+#include "WireErrors.h"
+
+#include <QDateTime>
+
+#include <proton/condition.h>
+#include <proton/netaddr.h>
+#include <proton/proactor.h>
+#include <proton/session.h>
+#include <proton/terminus.h>
+#include <proton/transport.h>
+
+namespace hourglass::amqp {
+
+namespace {
+QString addressOf(pn_terminus_t* terminus) {
+    const char* address = pn_terminus_get_address(terminus);
+    return address ? QString::fromUtf8(address) : QString();
+}
+
+// Standard tier's largest message; the SDK sizes its batches by the link's max-message-size and
+// refuses to send at all when it is 0.
+constexpr quint64 kDefaultMaxMessageSize = 256 * 1024;
+} // namespace
+
+Connection::Connection(EndpointContext& context, pn_connection_t* connection)
+    : m_context(context)
+    , m_connection(connection)
+    , m_id(context.nextId++)
+    , m_mailbox(std::make_shared<Mailbox>(connection))
+    , m_openedAtMs(QDateTime::currentMSecsSinceEpoch()) {}
+
+Connection::~Connection() = default;
+
+void Connection::handle(pn_event_t* event) {
+    switch (pn_event_type(event)) {
+    case PN_CONNECTION_REMOTE_OPEN:
+        pn_connection_open(m_connection);
+        break;
+    case PN_CONNECTION_REMOTE_CLOSE:
+        pn_connection_close(m_connection);
+        break;
+    case PN_CONNECTION_WAKE:
+        runCompletions();
+        retryWaitingReceivers();
+        if (std::exchange(m_closeRequested, false)) {
+            pn_condition_t* condition = pn_connection_condition(m_connection);
+            pn_condition_set_name(condition, "amqp:connection:forced");
+            pn_condition_set_description(condition, "Closed by the operator in Hourglass.");
+            pn_connection_close(m_connection);
+        }
+        if (std::exchange(m_snapshotRequested, false))
+            publishSnapshot();
+        break;
+    case PN_SESSION_REMOTE_OPEN:
+        pn_session_open(pn_event_session(event));
+        break;
+    case PN_SESSION_REMOTE_CLOSE: {
+        pn_session_t* session = pn_event_session(event);
+        for (pn_link_t* link = pn_link_head(m_connection, 0); link; link = pn_link_next(link, 0)) {
+            if (pn_link_session(link) == session)
+                linkClosed(link);
+        }
+        pn_session_close(session);
+        pn_session_free(session);
+        break;
+    }
+    case PN_LINK_REMOTE_OPEN:
+        linkOpened(pn_event_link(event));
+        break;
+    case PN_LINK_REMOTE_CLOSE:
+    case PN_LINK_REMOTE_DETACH: {
+        pn_link_t* link = pn_event_link(event);
+        linkClosed(link);
+        pn_link_close(link);
+        pn_link_free(link);
+        break;
+    }
+    case PN_LINK_FLOW:
+        if (Link* link = linkOf(pn_event_link(event)))
+            flowChanged(*link);
+        break;
+    case PN_DELIVERY: {
+        pn_delivery_t* delivery = pn_event_delivery(event);
+        Link* link = linkOf(pn_delivery_link(delivery));
+        if (!link)
+            break;
+        if (link->role == Role::Inbound)
+            transferArrived(*link, delivery);
+        else
+            dispositionArrived(*link, delivery);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void Connection::transportClosed() {
+    m_mailbox->close();
+    {
+        std::lock_guard lock(m_context.board.mutex);
+        m_context.board.connections.erase(m_id);
+    }
+    releaseAllLocks();
+    m_linksById.clear();
+    m_links.clear();
+}
+
+void Connection::releaseAllLocks() {
+    if (m_locks.isEmpty())
+        return;
+    // L14: the locks go back at once, whatever the receiver was doing. Abandon waits on disk,
+    // so it runs on a worker; the connection does not wait for it.
+    QList<LockRef> locks;
+    for (const HeldLock& held : std::as_const(m_locks))
+        locks.append(held.ref);
+    m_locks.clear();
+    Broker& broker = m_context.broker;
+    m_context.workers.submit([&broker, locks] {
+        for (const LockRef& lock : locks)
+            (void)broker.abandon(lock);
+    });
+}
+
+void Connection::runCompletions() {
+    for (Mailbox::Completion& completion : m_mailbox->take())
+        completion(*this);
+}
+
+Connection::Link* Connection::findLink(quint64 id) {
+    return m_linksById.value(id, nullptr);
+}
+
+Connection::Link* Connection::linkOf(pn_link_t* link) {
+    const auto it = m_links.find(link);
+    return it == m_links.end() ? nullptr : it->second.get();
+}
+
+Connection::Link* Connection::replyLink(const QString& replyTo) {
+    for (auto& [pnLink, link] : m_links) {
+        if (link->role != Role::Outbound)
+            continue;
+        const char* name = pn_link_name(pnLink);
+        if ((name && QString::fromUtf8(name) == replyTo) ||
+            addressOf(pn_link_remote_target(pnLink)) == replyTo)
+            return link.get();
+    }
+    return nullptr;
+}
+
+bool Connection::authorized(const QString& entityPath) const {
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    const QString path = entityPath.toLower();
+    for (const Claim& claim : m_claims) {
+        if (claim.expiresAt <= now)
+            continue;
+        if (claim.audiencePath.isEmpty() || path == claim.audiencePath ||
+            path.startsWith(claim.audiencePath + QLatin1Char('/')))
+            return true;
+    }
+    return false;
+}
+
+void Connection::refuseLink(pn_link_t* link, const QByteArray& condition,
+                            const QString& description) {
+    // Attach, then detach with the error: the SDKs wait for the attach and read the detach's
+    // condition (AMQP.md, Addresses).
+    pn_link_open(link);
+    pn_condition_t* error = pn_link_condition(link);
+    pn_condition_set_name(error, condition.constData());
+    pn_condition_set_description(error, description.toUtf8().constData());
+    pn_link_close(link);
+}
+
+void Connection::detach(Link& link, const QByteArray& condition, const QString& description) {
+    pn_link_t* pnLink = link.link;
+    linkClosed(pnLink);
+    pn_condition_t* error = pn_link_condition(pnLink);
+    pn_condition_set_name(error, condition.constData());
+    pn_condition_set_description(error, description.toUtf8().constData());
+    pn_link_close(pnLink);
+}
+
+void Connection::linkOpened(pn_link_t* pnLink) {
+    pn_terminus_copy(pn_link_source(pnLink), pn_link_remote_source(pnLink));
+    pn_terminus_copy(pn_link_target(pnLink), pn_link_remote_target(pnLink));
+    auto link = std::make_unique<Link>();
+    link->id = m_context.nextId++;
+    link->link = pnLink;
+    const bool clientReceives = pn_link_is_sender(pnLink);
+    link->role = clientReceives ? Role::Outbound : Role::Inbound;
+    link->address = parseEntityAddress(
+        addressOf(clientReceives ? pn_link_remote_source(pnLink) : pn_link_remote_target(pnLink)));
+    const char* name = pn_link_name(pnLink);
+    link->receiverName = QStringLiteral("amqp/%1/%2").arg(m_id).arg(QString::fromUtf8(name));
+
+    if (link->address.kind == EntityAddress::Kind::Invalid) {
+        refuseLink(pnLink, QByteArrayLiteral("amqp:not-found"),
+                   QStringLiteral("The link has no address."));
+        return;
+    }
+    // The SDKs claim "<entity>/$management" for the management link, "<entity>" for the others.
+    const QString claimed = link->address.kind == EntityAddress::Kind::Management
+                                ? link->address.entityPath + QStringLiteral("/$management")
+                                : link->address.entityPath;
+    if (link->address.kind != EntityAddress::Kind::Cbs && !authorized(claimed)) {
+        refuseLink(pnLink, kUnauthorizedAccess,
+                   QStringLiteral("Unauthorized access to '%1': put a valid token on $cbs first.")
+                       .arg(link->address.address));
+        return;
+    }
+    if (link->address.kind != EntityAddress::Kind::Cbs) {
+        const auto entity = m_context.broker.entity(link->address.entityPath);
+        if (!entity) {
+            refuseLink(pnLink, wireCondition(entity.error().code),
+                       QStringLiteral("The messaging entity '%1' could not be found.")
+                           .arg(link->address.entityPath));
+            return;
+        }
+        if (link->address.kind == EntityAddress::Kind::Entity && clientReceives &&
+            entity->kind == EntityKind::Topic) {
+            refuseLink(pnLink, kNotAllowed,
+                       QStringLiteral("'%1' is a topic: receive from one of its subscriptions.")
+                           .arg(link->address.entityPath));
+            return;
+        }
+    }
+
+    if (clientReceives) {
+        pn_link_set_snd_settle_mode(pnLink, pn_link_remote_snd_settle_mode(pnLink));
+        pn_link_set_rcv_settle_mode(pnLink, pn_link_remote_rcv_settle_mode(pnLink));
+        link->mode = pn_link_remote_snd_settle_mode(pnLink) == PN_SND_SETTLED
+                         ? ReceiveMode::ReceiveAndDelete
+                         : ReceiveMode::PeekLock;
+    } else {
+        link->maxMessageSize = kDefaultMaxMessageSize;
+        pn_link_set_max_message_size(pnLink, link->maxMessageSize);
+    }
+    pn_link_open(pnLink);
+    Link& opened = *link;
+    m_linksById.insert(opened.id, link.get());
+    m_links.emplace(pnLink, std::move(link));
+    if (!clientReceives)
+        replenishCredit(opened);
+}
+
+void Connection::linkClosed(pn_link_t* pnLink) {
+    const auto it = m_links.find(pnLink);
+    if (it == m_links.end())
+        return;
+    // The locks its deliveries carry stay with the connection: the client may still settle
+    // them through $management, and they go back when the connection ends or they run out.
+    m_linksById.remove(it->second->id);
+    m_links.erase(it);
+}
+
+WireConnection Connection::snapshot() const {
+    WireConnection wire;
+    wire.id = m_id;
+    if (pn_transport_t* transport = pn_connection_transport(m_connection)) {
+        char peer[PN_MAX_ADDR];
+        pn_netaddr_str(pn_transport_remote_addr(transport), peer, sizeof peer);
+        wire.peer = QString::fromUtf8(peer);
+    }
+    if (const char* container = pn_connection_remote_container(m_connection))
+        wire.containerId = QString::fromUtf8(container);
+    wire.openedAtMs = m_openedAtMs;
+    wire.keyName = m_keyName;
+    wire.locksHeld = int(m_locks.size());
+    QHash<QString, QList<WireLock>> locksByLink;
+    for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it)
+        locksByLink[it->linkName].append(
+            {it.key(), it->ref.entityPath, it->sequenceNumber, it->lockedUntil});
+    for (const auto& [pnLink, link] : m_links) {
+        WireLink w;
+        w.name = QString::fromUtf8(pn_link_name(pnLink));
+        w.address = link->address.address;
+        w.direction = link->role == Role::Inbound ? WireLink::Direction::ClientSends
+                                                  : WireLink::Direction::ClientReceives;
+        if (link->role == Role::Outbound && link->address.kind == EntityAddress::Kind::Entity)
+            w.settleMode = link->mode == ReceiveMode::PeekLock
+                               ? QStringLiteral("peek-lock")
+                               : QStringLiteral("receive-and-delete");
+        w.credit = pn_link_credit(pnLink);
+        w.inFlight = int(link->role == Role::Inbound ? link->pendingTransfers.size()
+                                                     : link->deliveredLocks.size());
+        w.messages = link->messagesThrough;
+        w.receiverName = link->receiverName;
+        w.locks = locksByLink.value(w.name);
+        wire.links.append(std::move(w));
+    }
+    return wire;
+}
+
+void Connection::publishSnapshot() {
+    WireConnection wire = snapshot();
+    std::lock_guard lock(m_context.board.mutex);
+    m_context.board.connections[m_id] = std::move(wire);
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,159 @@
+#pragma once
+// One AMQP connection of the endpoint: its links, the claims its put-tokens granted, the
+// deliveries in flight and every lock it holds. Lives on the proactor thread and is driven by
+// the loop's events; broker calls go to the worker pool and come back through the mailbox.
+// Split by what the client does: Connection.cpp (events, links, claims, locks),
+// ConnectionSends.cpp (transfers to the broker: sends, batches, CBS and management requests),
+// ConnectionDeliveries.cpp (messages to receivers: credit, drain, settlement).
+
+#include "EndpointContext.h"
+#include "EndpointSnapshot.h"
+#include "EntityAddress.h"
+#include "Mailbox.h"
+#include "ManagementMessages.h"
+
+#include "Broker.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QString>
+#include <QUuid>
+
+#include <proton/connection.h>
+#include <proton/delivery.h>
+#include <proton/event.h>
+#include <proton/link.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace hourglass::amqp {
+
+class Connection {
+public:
+    Connection(EndpointContext& context, pn_connection_t* connection);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    // Every event of this connection but PN_TRANSPORT_CLOSED.
+    void handle(pn_event_t* event);
+    // PN_TRANSPORT_CLOSED: the connection is gone. Its locks are released at once (L14).
+    void transportClosed();
+    // Messages may have arrived in `paths` (unqualified, lower case; empty: anywhere). Only
+    // notes them: the receivers that found nothing try again on the connection's next wake.
+    void noteArrivals(const QSet<QString>& paths);
+
+    quint64 id() const { return m_id; }
+    // What the window shows of this connection (proactor thread, during the connection's own
+    // events: a wake).
+    WireConnection snapshot() const;
+    // Asks for a snapshot or the connection's end on its next wake (the loop then wakes it).
+    void requestSnapshot() { m_snapshotRequested = true; }
+    void requestClose() { m_closeRequested = true; }
+
+private:
+    enum class Role {
+        Inbound,  // the client sends to us (our receiver end)
+        Outbound, // we send to the client (our sender end)
+    };
+
+    struct Link {
+        quint64 id = 0;
+        pn_link_t* link = nullptr;
+        Role role = Role::Inbound;
+        EntityAddress address;
+        ReceiveMode mode = ReceiveMode::PeekLock;
+        QString receiverName;   // the lock holder the broker records (L9)
+        bool receiving = false; // a receive call is out
+        bool waiting = false;   // the last receive found nothing: retry when messages arrive
+        QByteArray partial;     // a transfer arriving in several frames
+        quint64 maxMessageSize = 0;
+        // Inbound: unsettled transfers waiting for their broker call, by job id.
+        std::map<quint64, pn_delivery_t*> pendingTransfers;
+        // Outbound: unsettled deliveries and the lock each carries.
+        std::unordered_map<pn_delivery_t*, QUuid> deliveredLocks;
+        std::deque<QByteArray> queuedReplies; // responses waiting for credit
+        quint64 nextTag = 0;
+        quint64 messagesThrough = 0;
+    };
+
+    // A lock one of this connection's receivers holds, and what the window shows of it.
+    struct HeldLock {
+        LockRef ref;
+        qint64 sequenceNumber = 0;
+        Instant lockedUntil = 0;
+        QString linkName; // the link that received it; "$management" for receive-by-number
+    };
+
+    struct Claim {
+        QString audiencePath; // lower case; empty: the whole namespace
+        qint64 expiresAt = 0; // seconds since the epoch
+    };
+
+    // ---- Connection.cpp
+    void linkOpened(pn_link_t* link);
+    void linkClosed(pn_link_t* link);
+    void runCompletions();
+    void retryWaitingReceivers();
+    Link* findLink(quint64 id);
+    Link* linkOf(pn_link_t* link);
+    Link* replyLink(const QString& replyTo);
+    bool authorized(const QString& entityPath) const;
+    void refuseLink(pn_link_t* link, const QByteArray& condition, const QString& description);
+    void detach(Link& link, const QByteArray& condition, const QString& description);
+    void releaseAllLocks();
+    void publishSnapshot();
+    // Runs `work` (returning R) on a worker; `done` runs on the proactor thread with its result,
+    // unless the connection has closed by then.
+    template <typename Work, typename Done> void submit(Work work, Done done);
+
+    // ---- ConnectionSends.cpp
+    void transferArrived(Link& link, pn_delivery_t* delivery);
+    void entityTransfer(Link& link, pn_delivery_t* delivery, const QByteArray& bytes);
+    void cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes);
+    void managementRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes);
+    void sendReply(const QString& replyTo, const QByteArray& encoded);
+    void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
+    void replenishCredit(Link& link);
+
+    // ---- ConnectionDeliveries.cpp
+    void flowChanged(Link& link);
+    void pump(Link& link);
+    void deliverMessages(quint64 linkId, Result<QList<MessageView>> messages);
+    void dispositionArrived(Link& link, pn_delivery_t* delivery);
+    void settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
+                        const Result<void>& outcome, uint64_t acceptedState);
+    void flushReplies(Link& link);
+
+    EndpointContext& m_context;
+    pn_connection_t* m_connection;
+    const quint64 m_id;
+    std::shared_ptr<Mailbox> m_mailbox;
+    std::map<pn_link_t*, std::unique_ptr<Link>> m_links;
+    QHash<quint64, Link*> m_linksById;
+    QList<Claim> m_claims;
+    // Every lock this connection's receivers hold, by token (L14 releases them all).
+    QHash<QUuid, HeldLock> m_locks;
+    QSet<QString> m_arrivals; // noted by noteArrivals, used on the next wake
+    bool m_retryAll = false;
+    bool m_snapshotRequested = false;
+    bool m_closeRequested = false;
+    qint64 m_openedAtMs = 0;
+    QString m_keyName; // set by the first valid put-token
+};
+
+template <typename Work, typename Done> void Connection::submit(Work work, Done done) {
+    std::shared_ptr<Mailbox> mailbox = m_mailbox;
+    m_context.workers.submit([mailbox, work = std::move(work), done = std::move(done)]() mutable {
+        auto result = work();
+        mailbox->post([result = std::move(result), done = std::move(done)](
+                          Connection& connection) mutable { done(connection, std::move(result)); });
+    });
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,232 @@
+// Messages to the client's receivers. Credit starts at 0; each grant is answered with a receive
+// call for as many messages as the credit allows. A receive that finds nothing leaves the link
+// waiting until messages may have arrived (the change feed), and a drain is answered at once by
+// handing back the credit, so the SDK's receiveMessages returns promptly. Peek-lock deliveries
+// go out unsettled with the lock token as their tag; the client's outcome becomes complete,
+// abandon, defer or dead-letter, and is answered with a settled disposition.
+
+#include "Connection.h"
+
+#include "AmqpValue.h"
+#include "LockTokenBytes.h"
+#include "MessageCodec.h"
+#include "WireErrors.h"
+
+#include <proton/condition.h>
+#include <proton/disposition.h>
+
+namespace hourglass::amqp {
+
+namespace {
+// At most this many messages per receive call, so one large grant does not hold the broker's
+// lock for long or build one huge response.
+constexpr int kMaxPerReceive = 100;
+
+QVariantMap mapOf(pn_data_t* data) {
+    return readSingleAmqpValue(data).toMap();
+}
+} // namespace
+
+void Connection::flowChanged(Link& link) {
+    if (!link.queuedReplies.empty())
+        flushReplies(link);
+    if (link.address.kind != EntityAddress::Kind::Entity)
+        return;
+    link.waiting = false;
+    pump(link);
+}
+
+void Connection::noteArrivals(const QSet<QString>& paths) {
+    if (paths.isEmpty())
+        m_retryAll = true;
+    else
+        m_arrivals.unite(paths);
+}
+
+void Connection::retryWaitingReceivers() {
+    const QSet<QString> paths = std::exchange(m_arrivals, {});
+    const bool all = std::exchange(m_retryAll, false);
+    if (!all && paths.isEmpty())
+        return;
+    for (auto& [pnLink, link] : m_links) {
+        if (!link->waiting)
+            continue;
+        if (!all && !paths.contains(link->address.entityPath.toLower()))
+            continue;
+        link->waiting = false;
+        pump(*link);
+    }
+}
+
+void Connection::pump(Link& link) {
+    if (link.role != Role::Outbound || link.address.kind != EntityAddress::Kind::Entity ||
+        link.receiving)
+        return;
+    const int credit = pn_link_credit(link.link);
+    if (credit <= 0)
+        return;
+    link.receiving = true;
+    ReceiveOptions options;
+    options.mode = link.mode;
+    options.maxCount = qMin(credit, kMaxPerReceive);
+    options.receiver = link.receiverName;
+    const QString path = link.address.entityPath;
+    const quint64 linkId = link.id;
+    Broker& broker = m_context.broker;
+    submit([&broker, path, options] { return broker.receive(path, options); },
+           [linkId](Connection& connection, Result<QList<MessageView>> messages) {
+               connection.deliverMessages(linkId, std::move(messages));
+           });
+}
+
+void Connection::deliverMessages(quint64 linkId, Result<QList<MessageView>> messages) {
+    Link* link = findLink(linkId);
+    if (!link) {
+        // The receiver left while the broker handed messages out: give the locks back now
+        // rather than when they run out.
+        QList<LockRef> locks;
+        if (messages) {
+            for (const MessageView& message : *messages) {
+                if (message.locked)
+                    locks.append(LockRef::of(message));
+            }
+        }
+        if (!locks.isEmpty()) {
+            Broker& broker = m_context.broker;
+            m_context.workers.submit([&broker, locks] {
+                for (const LockRef& lock : locks)
+                    (void)broker.abandon(lock);
+            });
+        }
+        return;
+    }
+    link->receiving = false;
+    if (!messages) {
+        detach(*link, wireCondition(messages.error().code), messages.error().toString());
+        return;
+    }
+    for (const MessageView& message : *messages) {
+        const QByteArray encoded = encodeMessage(message, Handover::Delivery);
+        QByteArray tag;
+        if (link->mode == ReceiveMode::PeekLock) {
+            tag = lockTokenToDeliveryTag(message.lockToken);
+        } else {
+            const quint64 number = link->nextTag++;
+            tag = QByteArray(reinterpret_cast<const char*>(&number), sizeof number);
+        }
+        pn_delivery_t* delivery = pn_delivery(link->link, pn_dtag(tag.constData(), tag.size()));
+        pn_link_send(link->link, encoded.constData(), size_t(encoded.size()));
+        pn_link_advance(link->link);
+        ++link->messagesThrough;
+        if (link->mode == ReceiveMode::PeekLock) {
+            link->deliveredLocks.emplace(delivery, message.lockToken);
+            m_locks.insert(message.lockToken,
+                           {LockRef::of(message), message.sequenceNumber, message.lockedUntil,
+                            QString::fromUtf8(pn_link_name(link->link))});
+        } else {
+            pn_delivery_settle(delivery);
+        }
+    }
+    if (!messages->isEmpty()) {
+        pump(*link);
+        return;
+    }
+    if (pn_link_get_drain(link->link)) {
+        pn_link_drained(link->link);
+        return;
+    }
+    link->waiting = true;
+}
+
+void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
+    if (!pn_delivery_updated(delivery))
+        return;
+    pn_delivery_clear(delivery);
+    const auto it = link.deliveredLocks.find(delivery);
+    if (it == link.deliveredLocks.end()) {
+        if (pn_delivery_remote_state(delivery) != 0 || pn_delivery_settled(delivery))
+            pn_delivery_settle(delivery);
+        return;
+    }
+    const uint64_t state = pn_delivery_remote_state(delivery);
+    if (state == 0)
+        return; // a settle without outcome: wait for one
+    const QUuid token = it->second;
+    link.deliveredLocks.erase(it);
+    const auto held = m_locks.constFind(token);
+    const LockRef lock = held != m_locks.cend()
+                             ? held->ref
+                             : LockRef{link.address.entityPath, token, link.receiverName};
+    pn_disposition_t* remote = pn_delivery_remote(delivery);
+    Broker& broker = m_context.broker;
+    std::function<Result<void>()> settle;
+    switch (state) {
+    case PN_ACCEPTED:
+        settle = [&broker, lock] { return broker.complete(lock); };
+        break;
+    case PN_RELEASED:
+        settle = [&broker, lock] { return broker.abandon(lock); };
+        break;
+    case PN_MODIFIED: {
+        const QVariantMap properties = mapOf(pn_disposition_annotations(remote));
+        if (pn_disposition_is_undeliverable(remote))
+            settle = [&broker, lock, properties] { return broker.defer(lock, properties); };
+        else
+            settle = [&broker, lock, properties] { return broker.abandon(lock, properties); };
+        break;
+    }
+    case PN_REJECTED: {
+        pn_condition_t* condition = pn_disposition_condition(remote);
+        QVariantMap info = mapOf(pn_condition_info(condition));
+        DeadLetterOptions options;
+        options.reason = info.take(QStringLiteral("DeadLetterReason")).toString();
+        options.description = info.take(QStringLiteral("DeadLetterErrorDescription")).toString();
+        if (options.reason.isEmpty() && pn_condition_get_description(condition))
+            options.description = QString::fromUtf8(pn_condition_get_description(condition));
+        options.propertiesToModify = info;
+        settle = [&broker, lock, options] { return broker.deadLetter(lock, options); };
+        break;
+    }
+    default:
+        settle = [&broker, lock] { return broker.abandon(lock); };
+        break;
+    }
+    const quint64 linkId = link.id;
+    submit(std::move(settle),
+           [linkId, delivery, token, state](Connection& connection, Result<void> outcome) {
+               connection.settleOutbound(linkId, delivery, token, outcome, state);
+           });
+}
+
+void Connection::settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
+                                const Result<void>& outcome, uint64_t acceptedState) {
+    if (outcome.ok() || outcome.error().code == ErrorCode::MessageLockLost)
+        m_locks.remove(token);
+    if (!findLink(linkId))
+        return; // the link and its deliveries are gone; the broker has the outcome
+    if (outcome.ok()) {
+        pn_delivery_update(delivery, acceptedState);
+    } else {
+        pn_condition_t* error = pn_disposition_condition(pn_delivery_local(delivery));
+        pn_condition_set_name(error, wireCondition(outcome.error().code).constData());
+        pn_condition_set_description(error, outcome.error().toString().toUtf8().constData());
+        pn_delivery_update(delivery, PN_REJECTED);
+    }
+    pn_delivery_settle(delivery);
+}
+
+void Connection::flushReplies(Link& link) {
+    while (!link.queuedReplies.empty() && pn_link_credit(link.link) > 0) {
+        const QByteArray encoded = std::move(link.queuedReplies.front());
+        link.queuedReplies.pop_front();
+        const quint64 number = link.nextTag++;
+        pn_delivery_t* delivery =
+            pn_delivery(link.link, pn_dtag(reinterpret_cast<const char*>(&number), sizeof number));
+        pn_link_send(link.link, encoded.constData(), size_t(encoded.size()));
+        pn_link_advance(link.link);
+        pn_delivery_settle(delivery);
+        ++link.messagesThrough;
+    }
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,228 @@
+#include "EndpointLoop.h"
+
+#include "Broker.h"
+#include "Connection.h"
+
+#include <proton/condition.h>
+#include <proton/listener.h>
+#include <proton/netaddr.h>
+#include <proton/sasl.h>
+#include <proton/transport.h>
+
+namespace hourglass::amqp {
+
+namespace {
+// Receivers that found nothing are retried this often even without a change notification
+// (a lock that ran out, a scheduled message that became active).
+// The loop's tick: connections publish their snapshot each tick, and receivers that found
+// nothing are retried every kRetryTicks even without a change notification (a lock that ran
+// out, a scheduled message that became active).
+constexpr pn_millis_t kTickMillis = 250;
+constexpr int kRetryTicks = 4;
+
+QString unqualified(const QString& path) {
+    const qsizetype colon = path.indexOf(QLatin1Char(':'));
+    return (colon < 0 ? path : path.mid(colon + 1)).toLower();
+}
+} // namespace
+
+EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options)
+    : m_broker(broker)
+    , m_options(options)
+    , m_proactor(pn_proactor())
+    , m_workers(std::make_unique<WorkerPool>(qMax(1, options.workerThreads)))
+    , m_context(std::make_unique<EndpointContext>(broker, *m_workers, options.key, m_board))
+    , m_arrivals(std::make_shared<ArrivalBox>()) {
+    m_arrivals->proactor = m_proactor;
+}
+
+EndpointLoop::~EndpointLoop() {
+    stop();
+    pn_proactor_free(m_proactor);
+}
+
+Result<quint16> EndpointLoop::listen() {
+    char address[PN_MAX_ADDR];
+    const QByteArray host = m_options.host.toUtf8();
+    const QByteArray port = QByteArray::number(m_options.port);
+    pn_proactor_addr(address, sizeof address, host.constData(), port.constData());
+    m_listener = pn_listener();
+    pn_proactor_listen(m_proactor, m_listener, address, 64);
+
+    // The feed is delivered in its own thread (the GUI's, or the headless main thread); the
+    // slot only records paths and wakes the proactor.
+    std::shared_ptr<ArrivalBox> arrivals = m_arrivals;
+    m_feedConnection = QObject::connect(
+        m_broker.changes(), &ChangeFeed::changed, m_broker.changes(),
+        [arrivals](const ChangeBatch& batch) {
+            std::lock_guard lock(arrivals->mutex);
+            if (!arrivals->proactor)
+                return;
+            for (const QString& path : batch.messagesAdded)
+                arrivals->paths.insert(unqualified(path));
+            for (const QString& path : batch.countsChanged)
+                arrivals->paths.insert(unqualified(path));
+            pn_proactor_set_timeout(arrivals->proactor, 0);
+        },
+        Qt::DirectConnection);
+
+    m_thread = std::thread([this] { run(); });
+    std::unique_lock lock(m_startMutex);
+    m_startDone.wait(lock, [this] { return m_startResult.has_value(); });
+    return *m_startResult;
+}
+
+void EndpointLoop::stop() {
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    QObject::disconnect(m_feedConnection);
+    {
+        std::lock_guard lock(m_arrivals->mutex);
+        m_arrivals->proactor = nullptr;
+    }
+    if (m_thread.joinable()) {
+        pn_proactor_interrupt(m_proactor);
+        m_thread.join();
+    }
+    // Every broker call in flight returns (and is durable) before the endpoint is gone.
+    m_workers->waitIdle();
+}
+
+void EndpointLoop::listenerFinished(Result<quint16> result) {
+    std::lock_guard lock(m_startMutex);
+    if (!m_startResult)
+        m_startResult = std::move(result);
+    m_startDone.notify_all();
+}
+
+void EndpointLoop::run() {
+    bool finished = false;
+    while (!finished) {
+        pn_event_batch_t* events = pn_proactor_wait(m_proactor);
+        while (pn_event_t* event = pn_event_batch_next(events)) {
+            if (pn_event_type(event) == PN_PROACTOR_INACTIVE && m_stopped)
+                finished = true;
+            handle(event);
+        }
+        pn_proactor_done(m_proactor, events);
+    }
+}
+
+void EndpointLoop::retryWaitingReceivers() {
+    QSet<QString> paths;
+    QSet<quint64> closing;
+    {
+        std::lock_guard lock(m_arrivals->mutex);
+        paths.swap(m_arrivals->paths);
+        closing.swap(m_arrivals->closeRequests);
+    }
+    const bool tick = paths.isEmpty() && closing.isEmpty();
+    const bool retryAll = tick && ++m_ticks % kRetryTicks == 0;
+    // A connection's objects may only be touched while its own events are handled: note what
+    // it should do and wake it.
+    for (const auto& [pnConnection, connection] : m_live) {
+        if (!paths.isEmpty())
+            connection->noteArrivals(paths);
+        if (retryAll)
+            connection->noteArrivals({});
+        if (tick)
+            connection->requestSnapshot();
+        if (closing.contains(connection->id()))
+            connection->requestClose();
+        pn_connection_wake(pnConnection);
+    }
+}
+
+QList<WireConnection> EndpointLoop::connections() const {
+    std::lock_guard lock(m_board.mutex);
+    QList<WireConnection> list;
+    for (const auto& [id, connection] : m_board.connections)
+        list.append(connection);
+    return list;
+}
+
+void EndpointLoop::closeConnection(quint64 id) {
+    std::lock_guard lock(m_arrivals->mutex);
+    if (!m_arrivals->proactor)
+        return;
+    m_arrivals->closeRequests.insert(id);
+    pn_proactor_set_timeout(m_arrivals->proactor, 0);
+}
+
+void EndpointLoop::handle(pn_event_t* event) {
+    switch (pn_event_type(event)) {
+    case PN_LISTENER_OPEN: {
+        char port[PN_MAX_ADDR];
+        pn_netaddr_host_port(pn_listener_addr(pn_event_listener(event)), nullptr, 0, port,
+                             sizeof port);
+        listenerFinished(quint16(QByteArray(port).toUInt()));
+        pn_proactor_set_timeout(m_proactor, kTickMillis);
+        return;
+    }
+    case PN_LISTENER_CLOSE: {
+        pn_condition_t* condition = pn_listener_condition(pn_event_listener(event));
+        if (pn_condition_is_set(condition)) {
+            listenerFinished(
+                Error::make(ErrorCode::GeneralError,
+                            QStringLiteral("Cannot listen on %1:%2: %3")
+                                .arg(m_options.host)
+                                .arg(m_options.port)
+                                .arg(QString::fromUtf8(pn_condition_get_description(condition)))));
+        }
+        m_listener = nullptr;
+        return;
+    }
+    case PN_LISTENER_ACCEPT: {
+        pn_transport_t* transport = pn_transport();
+        pn_transport_set_server(transport);
+        pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
+        // The SDKs authenticate with put-token on $cbs, not with SASL; some skip SASL.
+        pn_transport_require_auth(transport, false);
+        pn_listener_accept2(pn_event_listener(event), nullptr, transport);
+        return;
+    }
+    case PN_CONNECTION_INIT: {
+        pn_connection_t* pnConnection = pn_event_connection(event);
+        pn_connection_set_container(pnConnection, "hourglass");
+        auto* connection = new Connection(*m_context, pnConnection);
+        pn_connection_set_context(pnConnection, connection);
+        m_live.emplace(pnConnection, connection);
+        ++m_connections;
+        return;
+    }
+    case PN_TRANSPORT_CLOSED: {
+        pn_connection_t* pnConnection = pn_event_connection(event);
+        if (auto* connection =
+                pnConnection ? static_cast<Connection*>(pn_connection_get_context(pnConnection))
+                             : nullptr) {
+            connection->transportClosed();
+            m_live.erase(pnConnection);
+            delete connection;
+            pn_connection_set_context(pnConnection, nullptr);
+            --m_connections;
+        }
+        return;
+    }
+    case PN_PROACTOR_TIMEOUT:
+        if (!m_stopped) {
+            retryWaitingReceivers();
+            pn_proactor_set_timeout(m_proactor, kTickMillis);
+        }
+        return;
+    case PN_PROACTOR_INTERRUPT:
+        if (m_listener)
+            pn_listener_close(m_listener);
+        pn_proactor_cancel_timeout(m_proactor);
+        pn_proactor_disconnect(m_proactor, nullptr);
+        return;
+    default:
+        break;
+    }
+    if (pn_connection_t* pnConnection = pn_event_connection(event)) {
+        if (auto* connection = static_cast<Connection*>(pn_connection_get_context(pnConnection)))
+            connection->handle(event);
+    }
+}
+
+} // namespace hourglass::amqp

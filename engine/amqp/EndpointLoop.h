@@ -1,0 +1,76 @@
+#pragma once
+// The proactor thread of the endpoint: it listens, accepts connections (SASL ANONYMOUS, or none),
+// hands each connection's events to its Connection, and retries waiting receivers when the
+// broker's change feed says messages may have arrived. Internal to AmqpEndpoint.
+
+#include "AmqpEndpoint.h"
+#include "EndpointContext.h"
+#include "WorkerPool.h"
+
+#include <QObject>
+#include <QSet>
+#include <QString>
+
+#include <proton/proactor.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+namespace hourglass::amqp {
+
+// Where the change feed leaves the paths that gained messages for the proactor thread. Shared,
+// so a notification racing with stop() never touches a freed loop.
+struct ArrivalBox {
+    std::mutex mutex;
+    pn_proactor_t* proactor = nullptr; // guarded by mutex; null once stopped
+    QSet<QString> paths;               // guarded by mutex; unqualified, lower case
+    QSet<quint64> closeRequests;       // guarded by mutex; connection ids
+};
+
+class Connection;
+
+class EndpointLoop {
+public:
+    EndpointLoop(Broker& broker, const EndpointOptions& options);
+    ~EndpointLoop();
+
+    Result<quint16> listen();
+    void stop();
+    int connectionCount() const { return m_connections.load(); }
+    // The connections as last published (a few times a second), by id.
+    QList<WireConnection> connections() const;
+    // Any thread: the connection is closed on the proactor thread; its locks go back (L14).
+    void closeConnection(quint64 id);
+
+private:
+    void run();
+    void handle(pn_event_t* event);
+    void listenerFinished(Result<quint16> result);
+    void retryWaitingReceivers();
+
+    Broker& m_broker;
+    EndpointOptions m_options;
+    pn_proactor_t* m_proactor;
+    pn_listener_t* m_listener = nullptr;
+    std::unique_ptr<WorkerPool> m_workers;
+    mutable SnapshotBoard m_board;
+    std::unique_ptr<EndpointContext> m_context;
+    std::shared_ptr<ArrivalBox> m_arrivals;
+    QMetaObject::Connection m_feedConnection;
+    std::thread m_thread;
+    std::atomic<int> m_connections{0};
+    std::unordered_map<pn_connection_t*, Connection*> m_live; // proactor thread only
+    int m_ticks = 0;                                          // proactor thread only
+    bool m_stopped = false;
+
+    std::mutex m_startMutex;
+    std::condition_variable m_startDone;
+    std::optional<Result<quint16>> m_startResult; // guarded by m_startMutex
+};
+
+} // namespace hourglass::amqp

@@ -1,0 +1,74 @@
+#include "ManagementMessages.h"
+
+#include "AmqpValue.h"
+#include "WireErrors.h"
+
+#include <proton/message.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace hourglass::amqp {
+
+namespace {
+struct MessageFree {
+    void operator()(pn_message_t* message) const { pn_message_free(message); }
+};
+using MessagePtr = std::unique_ptr<pn_message_t, MessageFree>;
+} // namespace
+
+ManagementResponse ManagementResponse::failure(int statusCode, const QByteArray& condition,
+                                               const QString& description) {
+    ManagementResponse response;
+    response.statusCode = statusCode;
+    response.errorCondition = condition;
+    response.statusDescription = description;
+    return response;
+}
+
+ManagementResponse ManagementResponse::failure(const Error& error) {
+    return failure(wireStatusCode(error.code), wireCondition(error.code), error.toString());
+}
+
+Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded) {
+    MessagePtr message(pn_message());
+    if (pn_message_decode(message.get(), encoded.constData(), size_t(encoded.size())) != 0)
+        return Error::make(ErrorCode::InvalidArgument,
+                           QStringLiteral("The request could not be decoded as AMQP 1.0."));
+    ManagementRequest request;
+    request.properties = readSingleAmqpValue(pn_message_properties(message.get())).toMap();
+    request.operation = request.properties.value(QStringLiteral("operation")).toString();
+    request.body = readSingleAmqpValue(pn_message_body(message.get()));
+    request.messageId = readSingleAmqpValue(pn_message_id(message.get()));
+    if (const char* replyTo = pn_message_get_reply_to(message.get()))
+        request.replyTo = QString::fromUtf8(replyTo);
+    return request;
+}
+
+QByteArray encodeManagementResponse(const ManagementRequest& request,
+                                    const ManagementResponse& response, StatusNames names) {
+    MessagePtr message(pn_message());
+    pn_message_t* m = message.get();
+    if (request.messageId.isValid())
+        writeAmqpValue(pn_message_correlation_id(m), request.messageId);
+    const bool cbs = names == StatusNames::Cbs;
+    QVariantMap properties;
+    properties.insert(cbs ? QStringLiteral("status-code") : QStringLiteral("statusCode"),
+                      response.statusCode);
+    properties.insert(cbs ? QStringLiteral("status-description")
+                          : QStringLiteral("statusDescription"),
+                      response.statusDescription);
+    if (!response.errorCondition.isEmpty())
+        properties.insert(QStringLiteral("errorCondition"),
+                          QVariant::fromValue(AmqpSymbol{response.errorCondition}));
+    writeAmqpValue(pn_message_properties(m), properties);
+    if (response.body.isValid())
+        writeAmqpValue(pn_message_body(m), response.body);
+    pn_rwbytes_t buffer{0, nullptr};
+    const ssize_t size = pn_message_encode2(m, &buffer);
+    QByteArray encoded = size > 0 ? QByteArray(buffer.start, qsizetype(size)) : QByteArray();
+    std::free(buffer.start);
+    return encoded;
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,42 @@
+#pragma once
+// Request/response messages of the `$cbs` and `<entity>/$management` links (AMQP.md): the
+// request's operation and other application properties, its body (a map, or the token string
+// of put-token), its message-id and reply-to; the response's status application properties,
+// its body, and correlation-id = the request's message-id in the same AMQP type.
+
+#include "Status.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QVariant>
+#include <QVariantMap>
+
+namespace hourglass::amqp {
+
+struct ManagementRequest {
+    QString operation;
+    QVariantMap properties; // every application property, the operation's included
+    QVariant body;          // a map for $management, the token text for put-token
+    QVariant messageId;     // as sent: a string, QUuid, qulonglong or QByteArray
+    QString replyTo;
+};
+
+struct ManagementResponse {
+    int statusCode = 200;
+    QString statusDescription;
+    QByteArray errorCondition; // empty on success
+    QVariant body;             // null: no body
+
+    static ManagementResponse failure(int statusCode, const QByteArray& condition,
+                                      const QString& description);
+    static ManagementResponse failure(const Error& error);
+};
+
+Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded);
+// `cbsStyle`: the `$cbs` node names the statuses status-code/status-description, `$management`
+// names them statusCode/statusDescription.
+enum class StatusNames { Cbs, Management };
+QByteArray encodeManagementResponse(const ManagementRequest& request,
+                                    const ManagementResponse& response, StatusNames names);
+
+} // namespace hourglass::amqp

@@ -1,0 +1,240 @@
+#include "ManagementOperations.h"
+
+#include "AmqpValue.h"
+#include "MessageCodec.h"
+#include "WireErrors.h"
+
+#include <QDateTime>
+
+namespace hourglass::amqp {
+
+namespace {
+const QString kPrefix = QStringLiteral("com.microsoft:");
+
+ManagementOutcome outcomeOf(ManagementResponse response) {
+    ManagementOutcome outcome;
+    outcome.response = std::move(response);
+    return outcome;
+}
+
+ManagementOutcome failed(const Error& error) {
+    return outcomeOf(ManagementResponse::failure(error));
+}
+
+ManagementOutcome badRequest(const QString& description) {
+    return outcomeOf(ManagementResponse::failure(
+        400, QByteArrayLiteral("com.microsoft:argument-error"), description));
+}
+
+ManagementOutcome ok(QVariant body = {}) {
+    ManagementOutcome outcome;
+    outcome.response.statusDescription = QStringLiteral("OK");
+    outcome.response.body = std::move(body);
+    return outcome;
+}
+
+QVariantMap bodyOf(const ManagementRequest& request) {
+    return request.body.toMap();
+}
+
+// Integers arrive as int, uint or long depending on the SDK.
+std::optional<qint64> integer(const QVariant& value) {
+    bool isNumber = false;
+    const qint64 number = value.toLongLong(&isNumber);
+    if (!isNumber || value.typeId() == QMetaType::QString)
+        return std::nullopt;
+    return number;
+}
+
+std::optional<QList<qint64>> integers(const QVariant& value) {
+    QList<qint64> numbers;
+    for (const QVariant& item : value.toList()) {
+        const auto number = integer(item);
+        if (!number)
+            return std::nullopt;
+        numbers.append(*number);
+    }
+    return numbers;
+}
+
+QList<QUuid> tokens(const QVariant& value) {
+    QList<QUuid> list;
+    for (const QVariant& item : value.toList())
+        list.append(item.toUuid());
+    return list;
+}
+
+LockRef lockFor(const QUuid& token, const ManagementContext& context) {
+    if (const auto it = context.knownLocks.constFind(token); it != context.knownLocks.cend())
+        return *it;
+    return {context.entityPath, token, context.receiverName};
+}
+
+ManagementOutcome peek(Broker& broker, const ManagementRequest& request,
+                       const ManagementContext& context) {
+    const QVariantMap body = bodyOf(request);
+    const auto from = integer(body.value(QStringLiteral("from-sequence-number")));
+    const auto count = integer(body.value(QStringLiteral("message-count")));
+    if (!from || !count || *count <= 0)
+        return badRequest(QStringLiteral("peek-message needs from-sequence-number and a positive "
+                                         "message-count."));
+    const auto messages = broker.peek(context.entityPath, *from, int(qMin<qint64>(*count, 1000)));
+    if (!messages)
+        return failed(messages.error());
+    if (messages->isEmpty()) {
+        ManagementOutcome none = ok();
+        none.response.statusCode = 204;
+        none.response.statusDescription = QStringLiteral("No messages");
+        return none;
+    }
+    QVariantList list;
+    for (const MessageView& message : *messages)
+        list.append(
+            QVariantMap{{QStringLiteral("message"), encodeMessage(message, Handover::Peek)}});
+    return ok(QVariantMap{{QStringLiteral("messages"), list}});
+}
+
+ManagementOutcome renewLock(Broker& broker, const ManagementRequest& request,
+                            const ManagementContext& context) {
+    AmqpArray expirations{{}, PN_TIMESTAMP};
+    QList<QPair<QUuid, Instant>> renewed;
+    for (const QUuid& token : tokens(bodyOf(request).value(QStringLiteral("lock-tokens")))) {
+        const auto until = broker.renewLock(lockFor(token, context));
+        if (!until)
+            return failed(until.error());
+        expirations.items.append(QDateTime::fromMSecsSinceEpoch(*until, Qt::UTC));
+        renewed.append({token, *until});
+    }
+    ManagementOutcome outcome =
+        ok(QVariantMap{{QStringLiteral("expirations"), QVariant::fromValue(expirations)}});
+    outcome.locksRenewed = renewed;
+    return outcome;
+}
+
+ManagementOutcome schedule(Broker& broker, const ManagementRequest& request,
+                           const ManagementContext& context) {
+    // Decode every message first, so that a bad one schedules none.
+    QList<OutgoingMessage> messages;
+    for (const QVariant& item : bodyOf(request).value(QStringLiteral("messages")).toList()) {
+        auto message = decodeMessage(item.toMap().value(QStringLiteral("message")).toByteArray());
+        if (!message)
+            return failed(message.error());
+        if (!message->scheduledEnqueueTime)
+            return badRequest(QStringLiteral("A message to schedule lacks "
+                                             "x-opt-scheduled-enqueue-time."));
+        messages.append(std::move(*message));
+    }
+    AmqpArray numbers{{}, PN_LONG};
+    for (const OutgoingMessage& message : messages) {
+        const Instant at = *message.scheduledEnqueueTime;
+        const auto sent = broker.schedule(context.entityPath, message, at);
+        if (!sent)
+            return failed(sent.error());
+        numbers.items.append(QVariant::fromValue(qlonglong(sent->sequenceNumber)));
+    }
+    return ok(QVariantMap{{QStringLiteral("sequence-numbers"), QVariant::fromValue(numbers)}});
+}
+
+ManagementOutcome cancelScheduled(Broker& broker, const ManagementRequest& request,
+                                  const ManagementContext& context) {
+    const auto numbers = integers(bodyOf(request).value(QStringLiteral("sequence-numbers")));
+    if (!numbers)
+        return badRequest(QStringLiteral("sequence-numbers must be integers."));
+    for (const qint64 number : *numbers) {
+        if (const auto cancelled = broker.cancelScheduled(context.entityPath, number); !cancelled)
+            return failed(cancelled.error());
+    }
+    return ok();
+}
+
+ManagementOutcome receiveBySequenceNumber(Broker& broker, const ManagementRequest& request,
+                                          const ManagementContext& context) {
+    const QVariantMap body = bodyOf(request);
+    const auto numbers = integers(body.value(QStringLiteral("sequence-numbers")));
+    if (!numbers)
+        return badRequest(QStringLiteral("sequence-numbers must be integers."));
+    const bool receiveAndDelete =
+        integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
+    ManagementOutcome outcome = ok();
+    QVariantList list;
+    for (const qint64 number : *numbers) {
+        const auto message =
+            broker.receiveDeferred(context.entityPath, number, context.receiverName);
+        if (!message) {
+            outcome.response = ManagementResponse::failure(message.error());
+            return outcome; // locks already taken stay in locksTaken, so they are tracked
+        }
+        const LockRef lock = LockRef::of(*message);
+        if (receiveAndDelete) {
+            if (const auto done = broker.complete(lock); !done) {
+                outcome.response = ManagementResponse::failure(done.error());
+                return outcome;
+            }
+        } else {
+            outcome.locksTaken.append({lock, message->sequenceNumber, message->lockedUntil});
+        }
+        list.append(
+            QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
+                        {QStringLiteral("message"), encodeMessage(*message, Handover::Delivery)}});
+    }
+    outcome.response.body = QVariantMap{{QStringLiteral("messages"), list}};
+    return outcome;
+}
+
+ManagementOutcome updateDisposition(Broker& broker, const ManagementRequest& request,
+                                    const ManagementContext& context) {
+    const QVariantMap body = bodyOf(request);
+    const QString status = body.value(QStringLiteral("disposition-status")).toString();
+    const QVariantMap properties = body.value(QStringLiteral("properties-to-modify")).toMap();
+    ManagementOutcome outcome = ok();
+    for (const QUuid& token : tokens(body.value(QStringLiteral("lock-tokens")))) {
+        const LockRef lock = lockFor(token, context);
+        Result<void> done;
+        if (status == QLatin1String("completed")) {
+            done = broker.complete(lock);
+        } else if (status == QLatin1String("abandoned")) {
+            done = broker.abandon(lock, properties);
+        } else if (status == QLatin1String("defered") || status == QLatin1String("deferred")) {
+            done = broker.defer(lock, properties);
+        } else if (status == QLatin1String("suspended")) {
+            DeadLetterOptions options;
+            options.reason = body.value(QStringLiteral("deadletter-reason")).toString();
+            options.description = body.value(QStringLiteral("deadletter-description")).toString();
+            options.propertiesToModify = properties;
+            done = broker.deadLetter(lock, options);
+        } else {
+            return badRequest(QStringLiteral("Unknown disposition-status '%1'.").arg(status));
+        }
+        if (!done) {
+            outcome.response = ManagementResponse::failure(done.error());
+            return outcome;
+        }
+        outcome.locksEnded.append(token);
+    }
+    return outcome;
+}
+} // namespace
+
+ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest& request,
+                                         const ManagementContext& context) {
+    const QString operation = request.operation.startsWith(kPrefix)
+                                  ? request.operation.mid(kPrefix.size())
+                                  : request.operation;
+    if (operation == QLatin1String("peek-message"))
+        return peek(broker, request, context);
+    if (operation == QLatin1String("renew-lock"))
+        return renewLock(broker, request, context);
+    if (operation == QLatin1String("schedule-message"))
+        return schedule(broker, request, context);
+    if (operation == QLatin1String("cancel-scheduled-message"))
+        return cancelScheduled(broker, request, context);
+    if (operation == QLatin1String("receive-by-sequence-number"))
+        return receiveBySequenceNumber(broker, request, context);
+    if (operation == QLatin1String("update-disposition"))
+        return updateDisposition(broker, request, context);
+    return outcomeOf(ManagementResponse::failure(
+        501, kNotImplemented,
+        QStringLiteral("The operation '%1' is not supported.").arg(request.operation)));
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,43 @@
+#pragma once
+// Service Bus messages <-> AMQP 1.0 messages, as the SDKs write and read them (AMQP.md):
+// properties (message-id, to, subject, reply-to, correlation-id, content-type, group-id as
+// SessionId, reply-to-group-id), the header's ttl and delivery-count, the x-opt-* message
+// annotations, application properties with their AMQP types, and the body as a data section.
+
+#include "Message.h"
+#include "Status.h"
+
+#include <QByteArray>
+#include <QList>
+
+namespace hourglass::amqp {
+
+// The message-format of a batch: one transfer whose body is one data section per encoded
+// message. Proton 0.37's C API does not expose a received transfer's message-format, so a batch
+// is told by its content instead (isBatchEnvelope).
+inline constexpr quint32 kBatchMessageFormat = 0x80013700;
+
+// One encoded AMQP message as a sender's message. InvalidArgument for bytes that are not an AMQP
+// message, an application property of a type Service Bus cannot carry (a list, a map), or a
+// body that is not one data section (amqp-value and amqp-sequence bodies are not stored yet).
+Result<OutgoingMessage> decodeMessage(const QByteArray& encoded);
+
+// Whether a transfer is a batch envelope: its body is two or more data sections (no SDK sends a
+// plain message so), or one data section that itself holds an encoded AMQP message (it starts
+// with a section descriptor, 0x00 0x53 0x70-0x78). A plain message whose body happens to be an
+// encoded AMQP message would be taken for a batch of one.
+bool isBatchEnvelope(const QByteArray& transfer);
+
+// The inner messages of a batch envelope: the payload of each data section, in order.
+// InvalidArgument when the bytes are not a sequence of AMQP sections or hold no data section.
+Result<QList<QByteArray>> splitBatch(const QByteArray& encoded);
+
+// How a stored message is being handed over: to a receiver (its delivery counts, the header
+// says how many failed before) or in a peek (nothing is delivered).
+enum class Handover { Delivery, Peek };
+
+// A stored message, encoded for a receiver or a peek response. The lock, when it has one, is in
+// x-opt-locked-until.
+QByteArray encodeMessage(const MessageView& message, Handover handover);
+
+} // namespace hourglass::amqp

@@ -1,0 +1,55 @@
+#include "WireErrors.h"
+
+namespace hourglass::amqp {
+
+QByteArray wireCondition(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::MessagingEntityNotFound:
+        return QByteArrayLiteral("amqp:not-found");
+    case ErrorCode::MessagingEntityAlreadyExists:
+        return QByteArrayLiteral("com.microsoft:entity-already-exists");
+    case ErrorCode::MessagingEntityDisabled:
+        return QByteArrayLiteral("com.microsoft:entity-disabled");
+    case ErrorCode::MessageSizeExceeded:
+        return QByteArrayLiteral("amqp:link:message-size-exceeded");
+    case ErrorCode::MessageLockLost:
+        return QByteArrayLiteral("com.microsoft:message-lock-lost");
+    case ErrorCode::MessageNotFound:
+        return QByteArrayLiteral("com.microsoft:message-not-found");
+    case ErrorCode::QuotaExceeded:
+        return QByteArrayLiteral("amqp:resource-limit-exceeded");
+    case ErrorCode::InvalidArgument:
+        return QByteArrayLiteral("com.microsoft:argument-error");
+    case ErrorCode::ServiceBusy:
+        return QByteArrayLiteral("com.microsoft:server-busy");
+    case ErrorCode::GeneralError:
+        break;
+    }
+    return QByteArrayLiteral("amqp:internal-error");
+}
+
+int wireStatusCode(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::MessagingEntityNotFound:
+    case ErrorCode::MessageNotFound:
+        return 404;
+    case ErrorCode::MessagingEntityAlreadyExists:
+        return 409;
+    case ErrorCode::MessagingEntityDisabled:
+        return 403;
+    case ErrorCode::MessageSizeExceeded:
+    case ErrorCode::InvalidArgument:
+        return 400;
+    case ErrorCode::MessageLockLost:
+        return 410;
+    case ErrorCode::QuotaExceeded:
+        return 403;
+    case ErrorCode::ServiceBusy:
+        return 503;
+    case ErrorCode::GeneralError:
+        break;
+    }
+    return 500;
+}
+
+} // namespace hourglass::amqp

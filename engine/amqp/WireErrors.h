@@ -1,0 +1,25 @@
+#pragma once
+// Engine errors as the SDKs expect them on the wire: the AMQP error condition (a symbol) that
+// the JavaScript and .NET SDKs map to their error codes, and the HTTP-like status code of
+// management responses. Without the condition the SDK guesses from the status alone and guesses
+// wrong (410 becomes "link stolen"), so every refusal goes through here.
+
+#include "Status.h"
+
+#include <QByteArray>
+
+namespace hourglass::amqp {
+
+// e.g. MessagingEntityNotFound -> "amqp:not-found", MessageLockLost ->
+// "com.microsoft:message-lock-lost".
+QByteArray wireCondition(ErrorCode code);
+// e.g. MessagingEntityNotFound -> 404, MessageLockLost -> 410.
+int wireStatusCode(ErrorCode code);
+
+inline const QByteArray kUnauthorizedAccess = QByteArrayLiteral("amqp:unauthorized-access");
+inline const QByteArray kNotAllowed = QByteArrayLiteral("amqp:not-allowed");
+inline const QByteArray kNotImplemented = QByteArrayLiteral("amqp:not-implemented");
+inline const QByteArray kDecodeError = QByteArrayLiteral("amqp:decode-error");
+inline const QByteArray kDeadLetterCondition = QByteArrayLiteral("com.microsoft:dead-letter");
+
+} // namespace hourglass::amqp

@@ -124,6 +124,19 @@ QVariant readAmqpValue(pn_data_t* data) {
         }
         return readItems(data, count);
     }
+    case PN_DESCRIBED: {
+        AmqpDescribed described;
+        pn_data_enter(data);
+        pn_data_next(data);
+        if (pn_data_type(data) == PN_ULONG)
+            described.descriptor = pn_data_get_ulong(data);
+        pn_data_next(data);
+        const bool isList = pn_data_type(data) == PN_LIST;
+        if (isList)
+            described.fields = readItems(data, pn_data_get_list(data));
+        pn_data_exit(data);
+        return isList ? QVariant::fromValue(described) : QVariant();
+    }
     default:
         return {};
     }
@@ -231,6 +244,20 @@ bool writeAmqpValue(pn_data_t* data, const QVariant& value) {
         bool ok = true;
         for (const QVariant& item : array.items)
             ok = writeAmqpValue(data, item) && ok;
+        pn_data_exit(data);
+        return ok;
+    }
+    if (value.typeId() == qMetaTypeId<AmqpDescribed>()) {
+        const AmqpDescribed described = value.value<AmqpDescribed>();
+        pn_data_put_described(data);
+        pn_data_enter(data);
+        pn_data_put_ulong(data, described.descriptor);
+        pn_data_put_list(data);
+        pn_data_enter(data);
+        bool ok = true;
+        for (const QVariant& field : described.fields)
+            ok = writeAmqpValue(data, field) && ok;
+        pn_data_exit(data);
         pn_data_exit(data);
         return ok;
     }

@@ -25,8 +25,15 @@ struct AmqpArray {
     int elementType = PN_NULL;
 };
 
-// Reads the value at the current node of `data` (after pn_data_next). Described values and
-// decimals come back as an invalid QVariant.
+// A described list, as Service Bus encodes rule descriptions and filters: a numeric descriptor
+// and the list's fields.
+struct AmqpDescribed {
+    quint64 descriptor = 0;
+    QVariantList fields;
+};
+
+// Reads the value at the current node of `data` (after pn_data_next). A described list comes
+// back as an AmqpDescribed; other described values and decimals as an invalid QVariant.
 QVariant readAmqpValue(pn_data_t* data);
 // Reads a whole pn_data_t holding one value (rewinds first); an invalid QVariant when empty.
 QVariant readSingleAmqpValue(pn_data_t* data);
@@ -39,3 +46,4 @@ bool writeAmqpValue(pn_data_t* data, const QVariant& value);
 
 Q_DECLARE_METATYPE(hourglass::amqp::AmqpSymbol)
 Q_DECLARE_METATYPE(hourglass::amqp::AmqpArray)
+Q_DECLARE_METATYPE(hourglass::amqp::AmqpDescribed)

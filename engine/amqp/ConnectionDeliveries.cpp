@@ -102,7 +102,8 @@ void Connection::deliverMessages(quint64 linkId, Result<QList<MessageView>> mess
     }
     link->receiving = false;
     if (!messages) {
-        detach(*link, wireCondition(messages.error().code), messages.error().toString());
+        detach(*link, wireCondition(messages.error().code),
+               wireDescription(messages.error(), link->address.entityPath));
         return;
     }
     for (const MessageView& message : *messages) {

@@ -86,7 +86,7 @@ void Connection::settleInbound(pn_delivery_t* delivery, const Result<void>& outc
         pn_delivery_settle(delivery);
         return;
     }
-    reject(delivery, wireCondition(outcome.error().code), outcome.error().toString());
+    reject(delivery, wireCondition(outcome.error().code), wireDescription(outcome.error(), {}));
 }
 
 void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByteArray& bytes) {

@@ -26,8 +26,9 @@ ManagementResponse ManagementResponse::failure(int statusCode, const QByteArray&
     return response;
 }
 
-ManagementResponse ManagementResponse::failure(const Error& error) {
-    return failure(wireStatusCode(error.code), wireCondition(error.code), error.toString());
+ManagementResponse ManagementResponse::failure(const Error& error, const QString& entityPath) {
+    return failure(wireStatusCode(error.code), wireCondition(error.code),
+                   wireDescription(error, entityPath));
 }
 
 Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded) {

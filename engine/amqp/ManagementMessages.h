@@ -29,7 +29,8 @@ struct ManagementResponse {
 
     static ManagementResponse failure(int statusCode, const QByteArray& condition,
                                       const QString& description);
-    static ManagementResponse failure(const Error& error);
+    // `entityPath` names the entity in a MessagingEntityNotFound description (wireDescription).
+    static ManagementResponse failure(const Error& error, const QString& entityPath = {});
 };
 
 Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded);

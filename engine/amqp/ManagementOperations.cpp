@@ -2,9 +2,12 @@
 
 #include "AmqpValue.h"
 #include "MessageCodec.h"
+#include "RuleCodec.h"
 #include "WireErrors.h"
 
 #include <QDateTime>
+
+#include <algorithm>
 
 namespace hourglass::amqp {
 
@@ -213,10 +216,70 @@ ManagementOutcome updateDisposition(Broker& broker, const ManagementRequest& req
     }
     return outcome;
 }
+ManagementOutcome addRule(Broker& broker, const ManagementRequest& request,
+                          const ManagementContext& context) {
+    const QVariantMap body = bodyOf(request);
+    const QString name = body.value(QStringLiteral("rule-name")).toString();
+    const auto rule =
+        ruleFromDescription(name, body.value(QStringLiteral("rule-description")).toMap());
+    if (!rule)
+        return failed(rule.error());
+    if (const auto added = broker.addRule(context.entityPath, *rule); !added)
+        return failed(added.error());
+    return ok();
+}
+
+ManagementOutcome removeRule(Broker& broker, const ManagementRequest& request,
+                             const ManagementContext& context) {
+    const QString name = bodyOf(request).value(QStringLiteral("rule-name")).toString();
+    if (const auto removed = broker.removeRule(context.entityPath, name); !removed)
+        return failed(removed.error());
+    return ok();
+}
+
+ManagementOutcome enumerateRules(Broker& broker, const ManagementRequest& request,
+                                 const ManagementContext& context) {
+    const QVariantMap body = bodyOf(request);
+    const qint64 top = integer(body.value(QStringLiteral("top"))).value_or(100);
+    const qint64 skip = integer(body.value(QStringLiteral("skip"))).value_or(0);
+    const auto entity = broker.entity(context.entityPath);
+    if (!entity)
+        return failed(entity.error());
+    QList<Rule> rules = entity->rules;
+    std::sort(rules.begin(), rules.end(),
+              [](const Rule& a, const Rule& b) { return a.name < b.name; });
+    QVariantList page;
+    // The SDK pages until it gets an empty page: honour skip, or it asks forever.
+    for (qint64 i = qMax<qint64>(0, skip); i < rules.size() && page.size() < top; ++i)
+        page.append(QVariantMap{
+            {QStringLiteral("rule-description"), ruleDescription(rules.at(i), entity->createdAt)}});
+    if (page.isEmpty()) {
+        ManagementOutcome none = ok();
+        none.response.statusCode = 204;
+        none.response.statusDescription = QStringLiteral("No rules");
+        return none;
+    }
+    return ok(QVariantMap{{QStringLiteral("rules"), page}});
+}
 } // namespace
+
+static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& request,
+                                  const ManagementContext& context);
 
 ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest& request,
                                          const ManagementContext& context) {
+    ManagementOutcome outcome = dispatch(broker, request, context);
+    ManagementResponse& response = outcome.response;
+    if (response.errorCondition == wireCondition(ErrorCode::MessagingEntityNotFound) &&
+        !response.statusDescription.contains(QStringLiteral("could not be found")))
+        response.statusDescription = QStringLiteral("The messaging entity '%1' could not be "
+                                                    "found. %2")
+                                         .arg(context.entityPath, response.statusDescription);
+    return outcome;
+}
+
+static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& request,
+                                  const ManagementContext& context) {
     const QString operation = request.operation.startsWith(kPrefix)
                                   ? request.operation.mid(kPrefix.size())
                                   : request.operation;
@@ -232,6 +295,12 @@ ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest
         return receiveBySequenceNumber(broker, request, context);
     if (operation == QLatin1String("update-disposition"))
         return updateDisposition(broker, request, context);
+    if (operation == QLatin1String("add-rule"))
+        return addRule(broker, request, context);
+    if (operation == QLatin1String("remove-rule"))
+        return removeRule(broker, request, context);
+    if (operation == QLatin1String("enumerate-rules"))
+        return enumerateRules(broker, request, context);
     return outcomeOf(ManagementResponse::failure(
         501, kNotImplemented,
         QStringLiteral("The operation '%1' is not supported.").arg(request.operation)));

@@ -28,6 +28,13 @@ QByteArray wireCondition(ErrorCode code) {
     return QByteArrayLiteral("amqp:internal-error");
 }
 
+QString wireDescription(const Error& error, const QString& entityPath) {
+    if (error.code != ErrorCode::MessagingEntityNotFound)
+        return error.toString();
+    return QStringLiteral("The messaging entity '%1' could not be found. %2")
+        .arg(entityPath, error.toString());
+}
+
 int wireStatusCode(ErrorCode code) {
     switch (code) {
     case ErrorCode::MessagingEntityNotFound:

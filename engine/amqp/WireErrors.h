@@ -16,6 +16,11 @@ QByteArray wireCondition(ErrorCode code);
 // e.g. MessagingEntityNotFound -> 404, MessageLockLost -> 410.
 int wireStatusCode(ErrorCode code);
 
+// The description sent with an error. The JavaScript SDK recognises a missing entity by the
+// text "The messaging entity '...' could not be found" (amqp:not-found alone reads as a
+// communication problem), so that sentence leads for MessagingEntityNotFound.
+QString wireDescription(const Error& error, const QString& entityPath);
+
 inline const QByteArray kUnauthorizedAccess = QByteArrayLiteral("amqp:unauthorized-access");
 inline const QByteArray kNotAllowed = QByteArrayLiteral("amqp:not-allowed");
 inline const QByteArray kNotImplemented = QByteArrayLiteral("amqp:not-implemented");

@@ -139,10 +139,19 @@ export async function startServer({ extraArgs = [] } = {}) {
     }
   }
 
+  /** Kills the server with SIGKILL (a crash: no clean close) and waits until it is gone. The
+   *  database folder is kept, for a restart on it with extraArgs ["--db", path]. */
+  async function crash() {
+    stopped = true;
+    if (!exited) child.kill("SIGKILL");
+    await exitPromise;
+  }
+
   return {
     connectionString: started.connectionString,
     port: started.port,
     stop,
+    crash,
     /** What the server printed so far, for error messages. */
     output: () => ({ stdout, stderr }),
   };

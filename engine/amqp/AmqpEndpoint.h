@@ -26,6 +26,9 @@ struct EndpointOptions {
     quint16 port = 5672; // 0: any free port (the one chosen is returned by start())
     SasKey key = wellKnownEmulatorKey();
     int workerThreads = 16;
+    // A connection that has not opened (AMQP open received) this long after it was accepted is
+    // closed: a client stuck in or before SASL must not hold a socket for ever.
+    int openTimeoutMs = 30000;
 };
 
 class EndpointLoop;

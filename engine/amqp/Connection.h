@@ -108,6 +108,7 @@ private:
     void detach(Link& link, const QByteArray& condition, const QString& description);
     void releaseAllLocks();
     void publishSnapshot();
+    void closeIfNeverOpened();
     // Runs `work` (returning R) on a worker; `done` runs on the proactor thread with its result,
     // unless the connection has closed by then.
     template <typename Work, typename Done> void submit(Work work, Done done);

@@ -28,6 +28,7 @@ struct EndpointContext {
     WorkerPool& workers;
     SasKey key;
     SnapshotBoard& board;
+    int openTimeoutMs = 30000;
     std::atomic<quint64> nextId{1};
 };
 

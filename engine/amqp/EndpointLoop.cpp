@@ -19,6 +19,8 @@ namespace {
 // out, a scheduled message that became active).
 constexpr pn_millis_t kTickMillis = 250;
 constexpr int kRetryTicks = 4;
+// The largest frame a peer may send us; a larger message arrives in several frames.
+constexpr uint32_t kMaxFrameBytes = 1024 * 1024;
 
 QString unqualified(const QString& path) {
     const qsizetype colon = path.indexOf(QLatin1Char(':'));
@@ -34,6 +36,7 @@ EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options)
     , m_context(std::make_unique<EndpointContext>(broker, *m_workers, options.key, m_board))
     , m_arrivals(std::make_shared<ArrivalBox>()) {
     m_arrivals->proactor = m_proactor;
+    m_context->openTimeoutMs = options.openTimeoutMs;
 }
 
 EndpointLoop::~EndpointLoop() {
@@ -47,7 +50,7 @@ Result<quint16> EndpointLoop::listen() {
     const QByteArray port = QByteArray::number(m_options.port);
     pn_proactor_addr(address, sizeof address, host.constData(), port.constData());
     m_listener = pn_listener();
-    pn_proactor_listen(m_proactor, m_listener, address, 64);
+    pn_proactor_listen(m_proactor, m_listener, address, 1024);
 
     // The feed is delivered in its own thread (the GUI's, or the headless main thread); the
     // slot only records paths and wakes the proactor.
@@ -179,6 +182,8 @@ void EndpointLoop::handle(pn_event_t* event) {
         pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
         // The SDKs authenticate with put-token on $cbs, not with SASL; some skip SASL.
         pn_transport_require_auth(transport, false);
+        // Frames larger than this are a framing error: a peer cannot make us buffer gigabytes.
+        pn_transport_set_max_frame(transport, kMaxFrameBytes);
         pn_listener_accept2(pn_event_listener(event), nullptr, transport);
         return;
     }

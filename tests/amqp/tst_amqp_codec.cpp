@@ -88,8 +88,8 @@ private slots:
                                    << int(TokenCheck::Outcome::WrongSignature);
         QString tampered = kNodeToken;
         tampered.replace(QStringLiteral("se=1700000000"), QStringLiteral("se=1800000000"));
-        QTest::newRow("expiry moved") << tampered << key << qint64(0)
-                                      << int(TokenCheck::Outcome::WrongSignature);
+        QTest::newRow("expiry moved")
+            << tampered << key << qint64(0) << int(TokenCheck::Outcome::WrongSignature);
         QString otherName = kNodeToken;
         otherName.replace(QStringLiteral("RootManageSharedAccessKey"), QStringLiteral("reader"));
         QTest::newRow("unknown key name")
@@ -125,13 +125,13 @@ private slots:
         QTest::addColumn<QString>("path");
         using K = EntityAddress::Kind;
         QTest::newRow("queue") << "jobs" << int(K::Entity) << "jobs";
-        QTest::newRow("subscription") << "t/Subscriptions/s" << int(K::Entity)
-                                      << "t/Subscriptions/s";
-        QTest::newRow("dead letters") << "jobs/$DeadLetterQueue" << int(K::Entity)
-                                      << "jobs/$deadletterqueue";
+        QTest::newRow("subscription")
+            << "t/Subscriptions/s" << int(K::Entity) << "t/Subscriptions/s";
+        QTest::newRow("dead letters")
+            << "jobs/$DeadLetterQueue" << int(K::Entity) << "jobs/$deadletterqueue";
         QTest::newRow("management") << "jobs/$management" << int(K::Management) << "jobs";
-        QTest::newRow("dlq management") << "jobs/$DeadLetterQueue/$management"
-                                        << int(K::Management) << "jobs/$deadletterqueue";
+        QTest::newRow("dlq management")
+            << "jobs/$DeadLetterQueue/$management" << int(K::Management) << "jobs/$deadletterqueue";
         QTest::newRow("cbs") << "$cbs" << int(K::Cbs) << "";
         QTest::newRow("url") << "amqp://localhost:5672/jobs" << int(K::Entity) << "jobs";
         QTest::newRow("empty") << "" << int(K::Invalid) << "";
@@ -183,8 +183,8 @@ private slots:
 
     void arraysAndSymbols() {
         pn_data_t* data = pn_data(8);
-        const AmqpArray longs{{QVariant::fromValue(qlonglong(1)), QVariant::fromValue(qlonglong(2))},
-                              PN_LONG};
+        const AmqpArray longs{
+            {QVariant::fromValue(qlonglong(1)), QVariant::fromValue(qlonglong(2))}, PN_LONG};
         QVERIFY(writeAmqpValue(data, QVariant::fromValue(longs)));
         QVERIFY(writeAmqpValue(data, QVariant::fromValue(AmqpArray{{}, PN_TIMESTAMP})));
         QVERIFY(writeAmqpValue(data, QVariant::fromValue(AmqpSymbol{"com.microsoft:x"})));
@@ -276,7 +276,8 @@ private slots:
         QVERIFY(!isBatchEnvelope(plainMessage("{\"x\":1}")));
         QVERIFY(!isBatchEnvelope(QByteArray("\x01\x02", 2)));
         // An envelope with a corrupt inner message is still a batch, and refused whole.
-        const QByteArray corrupt = dataSection(one) + dataSection(QByteArray("\x00\x53\x75\xff", 4));
+        const QByteArray corrupt =
+            dataSection(one) + dataSection(QByteArray("\x00\x53\x75\xff", 4));
         QVERIFY(isBatchEnvelope(corrupt));
         const auto parts = splitBatch(corrupt);
         QVERIFY(parts.ok());
@@ -287,8 +288,8 @@ private slots:
         QTest::addColumn<int>("code");
         QTest::addColumn<QByteArray>("condition");
         QTest::addColumn<int>("status");
-        QTest::newRow("not found") << int(ErrorCode::MessagingEntityNotFound)
-                                   << QByteArray("amqp:not-found") << 404;
+        QTest::newRow("not found")
+            << int(ErrorCode::MessagingEntityNotFound) << QByteArray("amqp:not-found") << 404;
         QTest::newRow("lock lost") << int(ErrorCode::MessageLockLost)
                                    << QByteArray("com.microsoft:message-lock-lost") << 410;
         QTest::newRow("size") << int(ErrorCode::MessageSizeExceeded)

@@ -1,0 +1,234 @@
+// The endpoint over a real socket, without a client library: what a broken or hostile peer
+// gets (a closed connection, never a crash), a busy port, a public address without a key of its
+// own, and a stop with connections still open. The SDK's own conversation is in tests/sdk.
+
+#include "AmqpEndpoint.h"
+#include "Broker.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+
+using namespace hourglass;
+using namespace hourglass::amqp;
+
+namespace {
+class RawSocket {
+public:
+    explicit RawSocket(quint16 port) {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    }
+    ~RawSocket() { ::close(m_fd); }
+    bool connected() const { return m_connected; }
+    bool write(const QByteArray& bytes) {
+        return ::send(m_fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL) ==
+               ssize_t(bytes.size());
+    }
+    // Reads until the peer closes (true) or `ms` pass (false); what arrived goes to `received`.
+    bool closedByPeerWithin(int ms, QByteArray* received = nullptr) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+        while (std::chrono::steady_clock::now() < deadline) {
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, 50) <= 0)
+                continue;
+            char buffer[4096];
+            const ssize_t got = ::recv(m_fd, buffer, sizeof buffer, 0);
+            if (got <= 0)
+                return true;
+            if (received)
+                received->append(buffer, got);
+        }
+        return false;
+    }
+
+private:
+    int m_fd = -1;
+    bool m_connected = false;
+};
+
+const QByteArray kSaslHeader("AMQP\x03\x01\x00\x00", 8);
+const QByteArray kAmqpHeader("AMQP\x00\x01\x00\x00", 8);
+} // namespace
+
+class AmqpEndpointTest : public QObject {
+    Q_OBJECT
+private slots:
+    void init() {
+        QVERIFY(m_dir.isValid());
+        BrokerOptions options;
+        options.databasePath = m_dir.filePath(QStringLiteral("t%1.db").arg(m_count++));
+        auto broker = Broker::open(options);
+        QVERIFY(broker.ok());
+        m_broker = std::move(*broker);
+        QVERIFY(m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok());
+    }
+    void cleanup() { m_broker.reset(); }
+
+    void aClientStuckInSaslIsClosedAndOthersAreServed() {
+        EndpointOptions options;
+        options.port = 0;
+        options.openTimeoutMs = 300;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY2(port.ok(), port.ok() ? "" : qPrintable(port.error().toString()));
+        RawSocket stuck(*port);
+        QVERIFY(stuck.connected());
+        QVERIFY(stuck.write(kSaslHeader));
+        QByteArray answer;
+        QVERIFY(stuck.closedByPeerWithin(5000, &answer));
+        // It was offered SASL before it went silent: the server spoke AMQP to it.
+        QVERIFY(answer.startsWith(kSaslHeader));
+
+        RawSocket next(*port);
+        QVERIFY(next.connected());
+        QVERIFY(next.write(kSaslHeader));
+        QByteArray greeting;
+        next.closedByPeerWithin(200, &greeting);
+        QVERIFY(greeting.startsWith(kSaslHeader));
+    }
+
+    void garbageIsAnsweredByAClose_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("not AMQP") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        QTest::newRow("garbage frame after the header")
+            << kAmqpHeader + QByteArray("\x00\x00\x00\x10\x02\x00\x00\x00\xff\xff\xff\xff\xff\xff"
+                                        "\xff\xff",
+                                        16);
+        QTest::newRow("frame larger than any allowed")
+            << kAmqpHeader + QByteArray("\x7f\xff\xff\xff\x02\x00\x00\x00", 8) +
+                   QByteArray(64, 'x');
+        QTest::newRow("frame shorter than its header")
+            << kAmqpHeader + QByteArray("\x00\x00\x00\x04\x02\x00\x00\x00", 8);
+    }
+    void garbageIsAnsweredByAClose() {
+        QFETCH(QByteArray, bytes);
+        EndpointOptions options;
+        options.port = 0;
+        // Proton leaves some garbage unanswered before the peer's open: the open time-out ends
+        // those (30 s by default; short here).
+        options.openTimeoutMs = 500;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        {
+            RawSocket peer(*port);
+            QVERIFY(peer.connected());
+            peer.write(bytes);
+            QVERIFY(peer.closedByPeerWithin(5000));
+        }
+        // Still serving.
+        RawSocket next(*port);
+        QVERIFY(next.connected());
+        QVERIFY(next.write(kSaslHeader));
+        QByteArray greeting;
+        next.closedByPeerWithin(200, &greeting);
+        QVERIFY(greeting.startsWith(kSaslHeader));
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 1, 5000);
+    }
+
+    void manyConnectionsOpenedAndDropped() {
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        for (int round = 0; round < 20; ++round) {
+            std::vector<std::unique_ptr<RawSocket>> sockets;
+            for (int i = 0; i < 100; ++i) {
+                sockets.push_back(std::make_unique<RawSocket>(*port));
+                QVERIFY(sockets.back()->connected());
+                if (i % 2 == 0)
+                    sockets.back()->write(kSaslHeader);
+            }
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 0, 10000);
+        RawSocket next(*port);
+        QVERIFY(next.write(kSaslHeader));
+        QByteArray greeting;
+        next.closedByPeerWithin(200, &greeting);
+        QVERIFY(greeting.startsWith(kSaslHeader));
+    }
+
+    void aBusyPortIsSaidWithTheReason() {
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint first(*m_broker, options);
+        const auto port = first.start();
+        QVERIFY(port.ok());
+        options.port = *port;
+        AmqpEndpoint second(*m_broker, options);
+        const auto refused = second.start();
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().description.contains(QString::number(*port)),
+                 qPrintable(refused.error().description));
+        QVERIFY(!second.running());
+        QVERIFY(first.running());
+    }
+
+    void aPublicAddressNeedsAKeyOfItsOwn() {
+        EndpointOptions options;
+        options.host = QStringLiteral("0.0.0.0");
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto refused = endpoint.start();
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::InvalidArgument);
+        QVERIFY(refused.error().description.contains(QStringLiteral("SAS_KEY_VALUE")));
+        options.key.value = QStringLiteral("a-key-of-my-own");
+        AmqpEndpoint keyed(*m_broker, options);
+        QVERIFY(keyed.start().ok());
+    }
+
+    void stopWithConnectionsOpenReturns() {
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        RawSocket a(*port);
+        RawSocket b(*port);
+        a.write(kAmqpHeader);
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 2, 5000);
+        endpoint.stop();
+        QVERIFY(!endpoint.running());
+        QVERIFY(a.closedByPeerWithin(5000));
+        QVERIFY(b.closedByPeerWithin(5000));
+        QCOMPARE(endpoint.connectionCount(), 0);
+    }
+
+    void connectionStringNamesThePort() {
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        QCOMPARE(endpoint.connectionString(),
+                 QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName="
+                                "RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
+                                "UseDevelopmentEmulator=true;")
+                     .arg(*port));
+        QCOMPARE(endpoint.snapshot().port, *port);
+        QVERIFY(endpoint.snapshot().listening);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    int m_count = 0;
+    std::unique_ptr<Broker> m_broker;
+};
+
+QTEST_GUILESS_MAIN(AmqpEndpointTest)
+#include "tst_amqp_endpoint.moc"

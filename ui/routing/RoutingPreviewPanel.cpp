@@ -4,6 +4,7 @@
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "entities/RuleEditor.h"
+#include "messages/MessageColumns.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -61,6 +62,10 @@ QString fateText(const SubscriptionPreview& s) {
         return RoutingPreviewPanel::tr("dropped (filter failed)");
     case SubscriptionFate::Disabled:
         return RoutingPreviewPanel::tr("disabled: takes nothing");
+    case SubscriptionFate::ForwardingFailed:
+        return s.copies == 1 ? RoutingPreviewPanel::tr("dead-lettered (ForwardingFailed)")
+                             : RoutingPreviewPanel::tr("%1 copies dead-lettered (ForwardingFailed)")
+                                   .arg(s.copies);
     }
     return {};
 }
@@ -77,7 +82,14 @@ QString fateWhy(const SubscriptionPreview& s) {
         if (!s.forwardTo.isEmpty())
             return RoutingPreviewPanel::tr("%1 (dead letters are forwarded to %2)")
                 .arg(s.failure, s.forwardTo);
+        if (!s.deadLetterForwardFailure.isEmpty())
+            return RoutingPreviewPanel::tr("%1 (kept here: %2)")
+                .arg(s.failure, s.deadLetterForwardFailure);
         return s.failure;
+    case SubscriptionFate::ForwardingFailed:
+        return RoutingPreviewPanel::tr("%1 The copies stay in this subscription's dead-letter "
+                                       "queue.")
+            .arg(s.failure);
     case SubscriptionFate::Dropped:
         return RoutingPreviewPanel::tr("%1 (dead-lettering on filter exceptions is off)")
             .arg(s.failure);
@@ -111,6 +123,7 @@ QColor fateColor(SubscriptionFate fate) {
         return verdictColor(RuleVerdict::Matched);
     case SubscriptionFate::DeadLettered:
     case SubscriptionFate::Dropped:
+    case SubscriptionFate::ForwardingFailed:
         return verdictColor(RuleVerdict::Failed);
     case SubscriptionFate::NoMatch:
     case SubscriptionFate::Disabled:
@@ -311,7 +324,7 @@ void RoutingPreviewPanel::request() {
         [target, message = *m_message, assigned = m_assigned](Broker& broker) {
             return broker.previewRouting(target, message, assigned);
         },
-        [this, generation](const Result<QList<SubscriptionPreview>>& previews) {
+        [this, generation](const Result<RoutingPreview>& previews) {
             if (generation != m_generation)
                 return;
             if (!previews) {
@@ -323,17 +336,22 @@ void RoutingPreviewPanel::request() {
         });
 }
 
-void RoutingPreviewPanel::showPreview(const QList<SubscriptionPreview>& previews) {
+void RoutingPreviewPanel::showPreview(const RoutingPreview& preview) {
+    const QList<SubscriptionPreview>& previews = preview.subscriptions;
     int reached = 0;
     int copies = 0;
     int failed = 0;
+    int forwardingFailed = 0;
     m_tree->clear();
     for (const SubscriptionPreview& s : previews) {
         if (s.fate == SubscriptionFate::Copies)
             ++reached;
         if (s.fate == SubscriptionFate::DeadLettered || s.fate == SubscriptionFate::Dropped)
             ++failed;
-        copies += s.copies;
+        if (s.fate == SubscriptionFate::ForwardingFailed)
+            ++forwardingFailed;
+        if (s.fate == SubscriptionFate::Copies)
+            copies += s.copies;
         auto* item = new QTreeWidgetItem({s.name, fateText(s), fateWhy(s)});
         QFont bold = item->font(NameColumn);
         bold.setBold(true);
@@ -356,19 +374,32 @@ void RoutingPreviewPanel::showPreview(const QList<SubscriptionPreview>& previews
     m_tree->setColumnWidth(NameColumn, std::min(m_tree->columnWidth(NameColumn) + 16,
                                                 std::max(160, m_tree->width() / 2)));
     const QString who = m_assigned ? tr("Message %1").arg(m_sequenceNumber) : tr("This message");
-    QString text;
+    QStringList text;
+    // What happens before the fan-out comes first: it decides whether the tree happens at all.
+    if (!preview.sendRefused.isEmpty())
+        text << tr("A send would be refused: %1 If it were taken:").arg(preview.sendRefused);
+    else if (preview.duplicate)
+        text << tr("Duplicate detection: MessageId '%1' was sent to this topic within its "
+                   "window, so a send now would be acknowledged and dropped. Otherwise:")
+                    .arg(preview.messageId);
     if (previews.isEmpty())
-        text = tr("%1 would reach no one: the topic has no subscriptions.").arg(who);
+        text << tr("%1 would reach no one: the topic has no subscriptions.").arg(who);
     else
-        text = tr("%1 would reach %2 of %3 subscriptions (%4 %5).")
-                   .arg(who)
-                   .arg(reached)
-                   .arg(previews.size())
-                   .arg(copies)
-                   .arg(copies == 1 ? tr("copy") : tr("copies"));
+        text << tr("%1 would reach %2 of %3 subscriptions (%4 %5).")
+                    .arg(who)
+                    .arg(reached)
+                    .arg(previews.size())
+                    .arg(copies)
+                    .arg(copies == 1 ? tr("copy") : tr("copies"));
     if (failed > 0)
-        text += QLatin1Char(' ') + tr("A filter fails in %1.").arg(failed);
-    m_summary->setText(text);
+        text << tr("A filter fails in %1.").arg(failed);
+    if (forwardingFailed > 0)
+        text << tr("Forwarding fails in %1: its copies are dead-lettered there.")
+                    .arg(forwardingFailed);
+    if (preview.scheduledFor)
+        text << tr("It is scheduled: the copies are made at %1, not now.")
+                    .arg(columns::localTime(*preview.scheduledFor));
+    m_summary->setText(text.join(QLatin1Char(' ')));
     if (previews.isEmpty())
         showEmpty(tr("Add a subscription to this topic to route messages."));
     else

@@ -67,7 +67,7 @@ private:
     // Reads the namespace's topics for the topic box, then previews.
     void loadTopics(const QString& select);
     void request();
-    void showPreview(const QList<SubscriptionPreview>& previews);
+    void showPreview(const RoutingPreview& preview);
     void showEmpty(const QString& text);
 
     BrokerClient& m_client;

@@ -259,6 +259,62 @@ private slots:
         QCoreApplication::processEvents();
         QVERIFY(!dialog.routing()->isVisible());
     }
+
+    // What the topic does before its fan-out is in the summary: a disabled topic refuses the
+    // send, duplicate detection drops an id it saw, a scheduled message is routed later; a
+    // ForwardTo that takes nothing dead-letters the copies.
+    void theSummarySaysWhatTheTopicDoesFirst() {
+        Env env;
+        BrokerClient& client = *env.window.client();
+        const QString dedup = QStringLiteral("test:dedup");
+        QVERIFY(callAndWait(client, [dedup](Broker& b) -> Result<void> {
+                    EntityProperties detecting;
+                    detecting.requiresDuplicateDetection = true;
+                    if (auto ok = b.createTopic(dedup, detecting); !ok)
+                        return ok.error();
+                    EntityProperties forwarding;
+                    forwarding.forwardTo = QStringLiteral("inbox");
+                    if (auto ok = b.createSubscription(dedup + QStringLiteral("/Subscriptions/fwd"),
+                                                       forwarding);
+                        !ok)
+                        return ok.error();
+                    if (auto ok = b.send(dedup, order(QStringLiteral("seen"), {}, 1)); !ok)
+                        return ok.error();
+                    EntityProperties disabled;
+                    disabled.status = EntityStatus::Disabled;
+                    if (auto ok = b.updateEntity(QStringLiteral("test:inbox"), disabled); !ok)
+                        return ok.error();
+                    return {};
+                }).ok());
+        RoutingPreviewPanel panel(client);
+        panel.show();
+        panel.showComposedMessage(dedup, order(QStringLiteral("seen"), {}, 1));
+        QTRY_COMPARE(panel.tree()->topLevelItemCount(), 1);
+        QVERIFY2(panel.summary()->text().startsWith(
+                     QStringLiteral("Duplicate detection: MessageId 'seen' was sent to this topic "
+                                    "within its window")),
+                 qPrintable(panel.summary()->text()));
+        QCOMPARE(verdictOf(panel.tree(), QStringLiteral("fwd")),
+                 QStringLiteral("dead-lettered (ForwardingFailed)"));
+        QVERIFY(subscriptionRow(panel.tree(), QStringLiteral("fwd"))
+                    ->text(RoutingPreviewPanel::WhyColumn)
+                    .startsWith(QStringLiteral("The forwarding destination 'inbox' is Disabled.")));
+
+        OutgoingMessage later = order(QStringLiteral("later"), {}, 1);
+        later.scheduledEnqueueTime = testing::kTestStart + hours(2);
+        panel.showComposedMessage(dedup, later);
+        QTRY_VERIFY(panel.summary()->text().contains(QStringLiteral("It is scheduled")));
+
+        QVERIFY(callAndWait(client, [dedup](Broker& b) {
+                    EntityProperties disabled;
+                    disabled.requiresDuplicateDetection = true;
+                    disabled.status = EntityStatus::Disabled;
+                    return b.updateEntity(dedup, disabled);
+                }).ok());
+        QTRY_VERIFY2(panel.summary()->text().startsWith(
+                         QStringLiteral("A send would be refused: 'dedup' is Disabled")),
+                     qPrintable(panel.summary()->text()));
+    }
 };
 
 QTEST_MAIN(TestUiRouting)

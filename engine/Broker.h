@@ -156,8 +156,11 @@ public:
     // each of its subscriptions, in path order, and why (RoutingPreview.h). `assigned` gives the
     // system properties the broker assigns, a stored message's own; none: those a send would get
     // now (the topic's next sequence number, now, delivery count 0, the message's size). Changes
-    // nothing. InvalidArgument for a path that is not a topic.
-    Result<QList<SubscriptionPreview>>
+    // nothing. InvalidArgument for a path that is not a topic. Like a send it gives a message
+    // without a MessageId one first, finds each ForwardTo and ForwardDeadLetteredMessagesTo as
+    // a send would, and says when the topic would refuse the send, drop it as a duplicate
+    // (L13) or hold it until its schedule.
+    Result<RoutingPreview>
     previewRouting(const QString& topicPath, const OutgoingMessage& message,
                    const std::optional<SqlBrokerFields>& assigned = std::nullopt) const;
 

@@ -246,6 +246,10 @@ public:
     // ForwardDeadLetteredMessagesTo of `entity` when it takes sends; null otherwise (a closed or
     // missing destination keeps dead letters in the entity's own queue).
     Entity* deadLetterDestinationLocked(const Entity& entity) const;
+    // Why a message forwarded from an entity of `namespaceName` to `forwardTo` could not go
+    // there now (routeLocked's ForwardingFailed description); empty when the destination exists
+    // and takes sends. The routing preview asks the same.
+    QString forwardingFailureLocked(const QString& namespaceName, const QString& forwardTo) const;
     // Hands a dead letter on to `target` as a send there (activity, L13, its own routing), with
     // `dead` naming the reason, description and source.
     void forwardDeadLetterLocked(Entity& target, const OutgoingMessage& message,

@@ -2,6 +2,8 @@
 // no lock and change nothing; only peek() (which shares listMessages) counts as activity (A2).
 #include "BrokerImpl.h"
 
+#include <QUuid>
+
 namespace hourglass {
 
 namespace {
@@ -271,8 +273,8 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
     return reasons;
 }
 
-Result<QList<SubscriptionPreview>>
-Broker::previewRouting(const QString& topicPath, const OutgoingMessage& message,
+Result<RoutingPreview>
+Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original,
                        const std::optional<SqlBrokerFields>& assigned) const {
     auto& d = *m_impl;
     std::lock_guard lock(d.m_mutex);
@@ -285,23 +287,53 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& message,
         return makeError(
             ErrorCode::InvalidArgument,
             QStringLiteral("Routing goes through a topic; '%1' is not one.").arg(topicPath));
+    RoutingPreview result;
+    // sendBatch: a message without a MessageId gets one before anything reads it, so filters on
+    // sys.MessageId and sys.Size see what a send's would.
+    OutgoingMessage message = original;
+    if (message.messageId.isEmpty()) {
+        message.messageId = QUuid::createUuid().toString(QUuid::Id128);
+        result.messageIdGenerated = true;
+    }
+    result.messageId = message.messageId;
+    if (!acceptsSends(topic))
+        result.sendRefused = QStringLiteral("'%1' is %2: it accepts no messages.")
+                                 .arg(topic.path, entityStatusName(topic.properties.status));
+    // seenBeforeLocked without remembering: an id seen at or after the window's start.
+    if (topic.properties.requiresDuplicateDetection && !result.messageIdGenerated) {
+        const auto seen = topic.seenIds.constFind(message.messageId);
+        result.duplicate = seen != topic.seenIds.constEnd() &&
+                           *seen >= now - topic.properties.duplicateDetectionHistoryTimeWindow;
+    }
+    if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now)
+        result.scheduledFor = *message.scheduledEnqueueTime;
     SqlBrokerFields fields;
     if (assigned) {
         fields = *assigned;
     } else {
         fields.sequenceNumber = topic.nextSeq;
-        fields.enqueuedTime = now;
+        fields.enqueuedTime = result.scheduledFor ? *result.scheduledFor : now;
         fields.deliveryCount = 0;
         fields.size = messageSize(message);
     }
     QList<SubscriptionRules> subscriptions;
-    for (const Entity* subscription : topic.subscriptions)
-        subscriptions.append({subscription->path, subscription->properties, subscription->rules});
+    for (const Entity* subscription : topic.subscriptions) {
+        SubscriptionRules rules{
+            subscription->path, subscription->properties, subscription->rules, {}, {}};
+        const EntityProperties& p = subscription->properties;
+        if (!p.forwardTo.isEmpty())
+            rules.forwardToFailure = d.forwardingFailureLocked(topic.namespaceName, p.forwardTo);
+        if (!p.forwardDeadLetteredMessagesTo.isEmpty())
+            rules.deadLetterForwardFailure =
+                d.forwardingFailureLocked(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
+        subscriptions.append(rules);
+    }
     std::sort(subscriptions.begin(), subscriptions.end(),
               [](const SubscriptionRules& a, const SubscriptionRules& b) {
                   return a.path.compare(b.path, Qt::CaseInsensitive) < 0;
               });
-    return hourglass::previewRouting(subscriptions, message, fields);
+    result.subscriptions = hourglass::previewRouting(subscriptions, message, fields);
+    return result;
 }
 
 } // namespace hourglass

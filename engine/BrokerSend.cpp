@@ -129,6 +129,17 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
     return results;
 }
 
+QString BrokerImpl::forwardingFailureLocked(const QString& namespaceName,
+                                            const QString& forwardTo) const {
+    const Entity* target = findLocked(namespaceName, forwardTo);
+    if (!target)
+        return QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
+    if (!acceptsSends(*target))
+        return QStringLiteral("The forwarding destination '%1' is %2.")
+            .arg(forwardTo, entityStatusName(target->properties.status));
+    return {};
+}
+
 bool BrokerImpl::seenBeforeLocked(Entity& entity, const QString& messageId, Instant now) {
     if (!entity.properties.requiresDuplicateDetection)
         return false;
@@ -253,12 +264,8 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
         QString failure;
         if (hop >= kMaxTransferHops)
             failure = QStringLiteral("MaxTransferHopCountExceeded");
-        else if (!target)
-            failure =
-                QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
-        else if (!acceptsSends(*target))
-            failure = QStringLiteral("The forwarding destination '%1' is %2.")
-                          .arg(forwardTo, entityStatusName(target->properties.status));
+        else
+            failure = forwardingFailureLocked(entity.namespaceName, forwardTo);
         if (failure.isEmpty()) {
             touchLocked(*target, now); // a forwarded message is a send on the destination
             // T3: the TTL this entity lowered the message to is its own from here on, so a

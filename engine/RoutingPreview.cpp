@@ -178,8 +178,13 @@ SubscriptionPreview previewSubscription(const SubscriptionRules& subscription,
     const RuleCopies routed = copiesThroughRules(subscription.rules, message, broker);
     if (routed.failure) {
         preview.failure = routed.failure->description;
-        // The dead letter goes where the subscription's dead letters go.
+        // The dead letter goes where the subscription's dead letters go, when that destination
+        // takes it (deadLetterDestinationLocked); else it stays here.
         preview.forwardTo = subscription.properties.forwardDeadLetteredMessagesTo;
+        if (!preview.forwardTo.isEmpty() && !subscription.deadLetterForwardFailure.isEmpty()) {
+            preview.forwardTo.clear();
+            preview.deadLetterForwardFailure = subscription.deadLetterForwardFailure;
+        }
         preview.fate = subscription.properties.deadLetteringOnFilterEvaluationExceptions
                            ? SubscriptionFate::DeadLettered
                            : SubscriptionFate::Dropped;
@@ -187,6 +192,12 @@ SubscriptionPreview previewSubscription(const SubscriptionRules& subscription,
     }
     preview.copies = int(routed.copies.size());
     preview.fate = preview.copies > 0 ? SubscriptionFate::Copies : SubscriptionFate::NoMatch;
+    if (preview.copies > 0 && !preview.forwardTo.isEmpty() &&
+        !subscription.forwardToFailure.isEmpty()) {
+        // routeLocked: what cannot be forwarded stays with the subscription, dead-lettered.
+        preview.fate = SubscriptionFate::ForwardingFailed;
+        preview.failure = subscription.forwardToFailure;
+    }
     return preview;
 }
 

@@ -14,6 +14,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace hourglass {
 
 enum class RuleVerdict {
@@ -41,6 +43,10 @@ enum class SubscriptionFate {
     DeadLettered, // R5: a filter or action failed; the message goes to its dead-letter queue
     Dropped,      // R5 with DeadLetteringOnFilterEvaluationExceptions off
     Disabled,     // a disabled subscription takes no copies (R1)
+    // `copies` copies that ForwardTo cannot take (missing, disabled): a send puts each in the
+    // subscription's own dead-letter queue, DeadLetterReason ForwardingFailed (`failure` says
+    // why).
+    ForwardingFailed,
 };
 
 struct SubscriptionPreview {
@@ -48,9 +54,15 @@ struct SubscriptionPreview {
     QString path; // "topic/Subscriptions/name"
     SubscriptionFate fate = SubscriptionFate::NoMatch;
     int copies = 0;
-    // Copies: ForwardTo; DeadLettered: ForwardDeadLetteredMessagesTo (empty: kept here).
+    // Copies, ForwardingFailed: ForwardTo; DeadLettered: ForwardDeadLetteredMessagesTo when it
+    // takes the dead letter (empty: kept here).
     QString forwardTo;
-    QString failure; // the evaluation error, for DeadLettered and Dropped
+    // The evaluation error, for DeadLettered and Dropped; why ForwardTo cannot take the copies,
+    // for ForwardingFailed.
+    QString failure;
+    // DeadLettered: why ForwardDeadLetteredMessagesTo cannot take the dead letter, which then
+    // stays in this subscription's dead-letter queue; empty otherwise.
+    QString deadLetterForwardFailure;
     QList<RuleExplanation> rules;
 };
 
@@ -59,11 +71,34 @@ struct SubscriptionRules {
     QString path;
     EntityProperties properties;
     QList<Rule> rules;
+    // What a send finds at ForwardTo and ForwardDeadLetteredMessagesTo, resolved under the
+    // broker lock: empty when the destination takes messages (or none is set), else why not
+    // ("The forwarding destination 'x' does not exist.").
+    QString forwardToFailure;
+    QString deadLetterForwardFailure;
 };
 
 QList<SubscriptionPreview> previewRouting(const QList<SubscriptionRules>& subscriptions,
                                           const OutgoingMessage& message,
                                           const SqlBrokerFields& broker);
+
+// Broker::previewRouting's answer: each subscription's fate, and what a send would do before
+// the topic's fan-out.
+struct RoutingPreview {
+    QList<SubscriptionPreview> subscriptions; // in path order
+    // The MessageId the message was routed with (sys.MessageId, Size): its own, or one generated
+    // as a send generates it for a message without one (`messageIdGenerated`).
+    QString messageId;
+    bool messageIdGenerated = false;
+    // The topic takes no sends (Disabled, SendDisabled): what a send would be refused with; the
+    // subscriptions show what they would do if it did.
+    QString sendRefused;
+    // L13: the topic detects duplicates and saw this MessageId within its window: a send would
+    // be acknowledged and dropped, no subscription gets a copy.
+    bool duplicate = false;
+    // The message is scheduled: the copies are made at this instant, not now.
+    std::optional<Instant> scheduledFor;
+};
 
 // How a property value reads in the preview: 'text' for a string, "5 (Int32)" otherwise.
 QString previewValueText(const QVariant& value);

@@ -33,14 +33,6 @@ struct CorrelationFilter {
     // All set members must equal the message's (AND); an empty filter matches nothing but is
     // refused by Rule::validate.
     bool matches(const OutgoingMessage& message) const;
-    // R3's three values, for the routing preview (evaluate() is this compared with True): true,
-    // false and correlation filters are never unknown.
-    Result<SqlTruth> truth(const OutgoingMessage& message,
-                           const SqlBrokerFields& broker = {}) const;
-    // What an SQL filter reads and the values it saw in `message`: why it is false or unknown
-    // (empty for the other filter types).
-    QList<SqlPropertyValue> propertyValues(const OutgoingMessage& message,
-                                           const SqlBrokerFields& broker = {}) const;
     bool isEmpty() const;
 };
 

@@ -461,10 +461,13 @@ void collectValues(const SqlNode& node, const OutgoingMessage& message,
                    const SqlBrokerFields& broker, QList<SqlPropertyValue>& values) {
     if (node.kind == SqlNodeKind::Property || node.kind == SqlNodeKind::Exists) {
         // An application property by its name alone: how the message's properties list it.
+        // Names are case-insensitive (R3; readProperty finds `Color` for `color`), so one
+        // property read under two spellings is listed once, as first written.
         const QString name = node.property.system ? node.property.display() : node.property.name;
         const bool seen =
-            std::any_of(values.cbegin(), values.cend(),
-                        [&name](const SqlPropertyValue& v) { return v.name == name; });
+            std::any_of(values.cbegin(), values.cend(), [&name](const SqlPropertyValue& v) {
+                return v.name.compare(name, Qt::CaseInsensitive) == 0;
+            });
         if (!seen)
             values.append({name, readProperty(node.property, message, broker)});
     }

@@ -25,9 +25,9 @@ struct SqlPropertyValue {
     QVariant value;
 };
 
-// Every property `node` reads, each once, in the order written, with its value for `message`:
-// what the routing preview shows to explain a false or unknown filter (R3). property(name) is
-// left out (its name is only known while evaluating).
+// Every property `node` reads, each once (names compared ignoring case), in the order written, with
+// its value for `message`: what the routing preview shows to explain a false or unknown filter
+// (R3). property(name) is left out (its name is only known while evaluating).
 QList<SqlPropertyValue> sqlPropertyValues(const SqlNode& node, const OutgoingMessage& message,
                                           const SqlBrokerFields& broker);
 

@@ -55,6 +55,9 @@ private slots:
     void R3_documented_examples_data();
     void R3_documented_examples();
     void R3_missing_broker_fields_read_as_null();
+    void R3_in_with_null_and_mixed_items_data();
+    void R3_in_with_null_and_mixed_items();
+    void R3_property_values_list_a_name_once_ignoring_case();
     void R5_parse_error_positions_data();
     void R5_parse_error_positions();
     void R5_parse_error_shape();
@@ -416,6 +419,78 @@ void TestSqlFilter::R3_missing_broker_fields_read_as_null() {
     auto result = filter->matches(message({}));
     QVERIFY(result.ok());
     QVERIFY(*result);
+}
+
+// IN in three-valued logic, by SqlFilter::truth (matches() reads unknown as no match, so the
+// table above cannot tell unknown from false). `x IN (a, b)` is `x = a OR x = b`: a NULL item
+// makes a miss unknown, under NOT IN too; strings compare exactly (R3: case-sensitive); a string
+// item next to a number is the comparison error of `x = 'red'` (R5), unless an earlier item
+// already matched (OR does not evaluate past a true left side). The string fast path in the
+// evaluator must give the same answers as the item-by-item comparison.
+void TestSqlFilter::R3_in_with_null_and_mixed_items_data() {
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<QString>("expected"); // "true", "false", "unknown" or "error"
+
+    QTest::newRow("miss with NULL") << "color IN ('green', NULL)"
+                                    << "unknown";
+    QTest::newRow("NOT IN miss with NULL") << "color NOT IN ('green', NULL)"
+                                           << "unknown";
+    QTest::newRow("NULL first, miss") << "color IN (NULL, 'green')"
+                                      << "unknown";
+    QTest::newRow("hit with NULL") << "color IN ('green', NULL, 'red')"
+                                   << "true";
+    QTest::newRow("NULL first, hit") << "color IN (NULL, 'red')"
+                                     << "true";
+    QTest::newRow("NOT IN hit with NULL") << "color NOT IN (NULL, 'red')"
+                                          << "false";
+    QTest::newRow("case differs") << "color IN ('RED')"
+                                  << "false";
+    QTest::newRow("NOT IN, case differs") << "color NOT IN ('RED', 'Red')"
+                                          << "true";
+    QTest::newRow("number: string item first") << "quantity IN ('red', 12)"
+                                               << "error";
+    QTest::newRow("number: number item first") << "quantity IN (12, 'red')"
+                                               << "true";
+    QTest::newRow("number: miss, then string") << "quantity IN (1, 'red')"
+                                               << "error";
+    QTest::newRow("string: hit before a number") << "color IN ('red', 1)"
+                                                 << "true";
+    QTest::newRow("string: miss, then number") << "color IN ('green', 1)"
+                                               << "error";
+    QTest::newRow("string: expression item") << "color IN ('green', sys.Label)"
+                                             << "false";
+    QTest::newRow("string: expression item hit") << "color IN ('x', property('color'))"
+                                                 << "true";
+    QTest::newRow("quote in an item") << "name IN ('x', 'O''Brien')"
+                                      << "true";
+}
+
+void TestSqlFilter::R3_in_with_null_and_mixed_items() {
+    QFETCH(QString, expression);
+    QFETCH(QString, expected);
+    auto filter = SqlFilter::compile(expression);
+    QVERIFY2(filter.ok(), qPrintable(filter.ok() ? QString() : filter.error().description));
+    const auto truth = filter->truth(message(defaultProperties()), brokerFields());
+    QString actual = QStringLiteral("error");
+    if (truth)
+        actual = *truth == SqlTruth::True    ? QStringLiteral("true")
+                 : *truth == SqlTruth::False ? QStringLiteral("false")
+                                             : QStringLiteral("unknown");
+    QCOMPARE(actual, expected);
+}
+
+// One property read under two spellings is one property (R3: names are case-insensitive), so
+// the routing preview lists it once.
+void TestSqlFilter::R3_property_values_list_a_name_once_ignoring_case() {
+    auto filter = SqlFilter::compile(
+        QStringLiteral("Color = 'green' OR color = 'blue' OR COLOR IS NULL OR sys.label = 'x' "
+                       "OR sys.Label = 'y'"));
+    QVERIFY(filter.ok());
+    const auto values = filter->propertyValues(message(defaultProperties()), brokerFields());
+    QCOMPARE(values.size(), 2);
+    QCOMPARE(values.at(0).name, QStringLiteral("Color"));
+    QCOMPARE(values.at(0).value, QVariant(QStringLiteral("red")));
+    QCOMPARE(values.at(1).value, QVariant(QStringLiteral("Store1")));
 }
 
 void TestSqlFilter::R5_parse_error_positions_data() {

@@ -4,6 +4,7 @@
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "entities/RuleEditor.h"
+#include "messages/MessageColumns.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -61,6 +62,10 @@ QString fateText(const SubscriptionPreview& s) {
         return RoutingPreviewPanel::tr("dropped (filter failed)");
     case SubscriptionFate::Disabled:
         return RoutingPreviewPanel::tr("disabled: takes nothing");
+    case SubscriptionFate::ForwardingFailed:
+        return s.copies == 1 ? RoutingPreviewPanel::tr("dead-lettered (ForwardingFailed)")
+                             : RoutingPreviewPanel::tr("%1 copies dead-lettered (ForwardingFailed)")
+                                   .arg(s.copies);
     }
     return {};
 }
@@ -77,7 +82,14 @@ QString fateWhy(const SubscriptionPreview& s) {
         if (!s.forwardTo.isEmpty())
             return RoutingPreviewPanel::tr("%1 (dead letters are forwarded to %2)")
                 .arg(s.failure, s.forwardTo);
+        if (!s.deadLetterForwardFailure.isEmpty())
+            return RoutingPreviewPanel::tr("%1 (kept here: %2)")
+                .arg(s.failure, s.deadLetterForwardFailure);
         return s.failure;
+    case SubscriptionFate::ForwardingFailed:
+        return RoutingPreviewPanel::tr("%1 The copies stay in this subscription's dead-letter "
+                                       "queue.")
+            .arg(s.failure);
     case SubscriptionFate::Dropped:
         return RoutingPreviewPanel::tr("%1 (dead-lettering on filter exceptions is off)")
             .arg(s.failure);
@@ -111,6 +123,7 @@ QColor fateColor(SubscriptionFate fate) {
         return verdictColor(RuleVerdict::Matched);
     case SubscriptionFate::DeadLettered:
     case SubscriptionFate::Dropped:
+    case SubscriptionFate::ForwardingFailed:
         return verdictColor(RuleVerdict::Failed);
     case SubscriptionFate::NoMatch:
     case SubscriptionFate::Disabled:
@@ -124,7 +137,8 @@ void paint(QTreeWidgetItem* item, int column, const QColor& color) {
         item->setForeground(column, color);
 }
 
-QTreeWidgetItem* ruleItem(const RuleExplanation& rule) {
+// `greyed`: the rule of a disabled subscription, whose verdict decides nothing.
+QTreeWidgetItem* ruleItem(const RuleExplanation& rule, bool greyed) {
     const QString filter = filterSummary(rule.rule);
     auto* item = new QTreeWidgetItem({QStringLiteral("%1: %2").arg(rule.rule.name, filter),
                                       ruleVerdictName(rule.verdict), rule.reason});
@@ -133,7 +147,13 @@ QTreeWidgetItem* ruleItem(const RuleExplanation& rule) {
         tip += QLatin1Char('\n') + RoutingPreviewPanel::tr("Action: %1").arg(rule.rule.sqlAction);
     item->setToolTip(RoutingPreviewPanel::NameColumn, tip);
     item->setToolTip(RoutingPreviewPanel::WhyColumn, rule.reason);
-    paint(item, RoutingPreviewPanel::VerdictColumn, verdictColor(rule.verdict));
+    if (greyed) {
+        const QColor grey = QPalette().color(QPalette::Disabled, QPalette::Text);
+        for (int column = 0; column < item->columnCount(); ++column)
+            item->setForeground(column, grey);
+    } else {
+        paint(item, RoutingPreviewPanel::VerdictColumn, verdictColor(rule.verdict));
+    }
     for (const QString& change : rule.changes) {
         auto* child = new QTreeWidgetItem({RoutingPreviewPanel::tr("action → %1").arg(change)});
         child->setToolTip(RoutingPreviewPanel::NameColumn, rule.rule.sqlAction);
@@ -196,9 +216,13 @@ QString RoutingPreviewPanel::topic() const {
 
 void RoutingPreviewPanel::clear() {
     ++m_generation;
+    ++m_topicsGeneration;
     m_message.reset();
     m_assigned.reset();
+    m_stale = false;
+    m_copyRule.clear();
     m_namespace.clear();
+    m_topicsNamespace.clear();
     m_topics->clear();
     m_topics->setEnabled(false);
     m_summary->clear();
@@ -207,6 +231,9 @@ void RoutingPreviewPanel::clear() {
 
 void RoutingPreviewPanel::showNotReady(const QString& reason) {
     ++m_generation;
+    // Nothing to preview until the form is fixed: a rule change must not bring an old one back.
+    m_message.reset();
+    m_stale = false;
     m_summary->clear();
     showEmpty(tr("No preview until the message can be sent: %1").arg(reason));
 }
@@ -225,12 +252,25 @@ void RoutingPreviewPanel::showStoredMessage(const QString& messagePath,
     m_message = outgoingOf(message);
     m_assigned = assignedOf(message);
     m_sequenceNumber = message.sequenceNumber;
+    // R4: a subscription's copy made by a rule with an action carries its RuleName, and the
+    // action's changes are already in it.
+    m_copyRule.clear();
+    if (parsed->isSubscription)
+        m_copyRule = message.applicationProperties.value(QStringLiteral("RuleName")).toString();
     // A subscription's message came through its own topic; keep the user's pick otherwise.
     QString select = topic();
     if (parsed->isSubscription)
         select = qualifiedPath(parsed->namespaceName, parsed->topicPath);
-    const bool sameNamespace = m_namespace == parsed->namespaceName && m_topics->count() > 0;
+    if (m_namespace != parsed->namespaceName) {
+        // Another namespace's topics are no choice for this message, even while its own load.
+        m_topics->clear();
+        m_topicsNamespace.clear();
+        select = parsed->isSubscription ? select : QString();
+        m_summary->clear();
+        showEmpty(tr("Reading the topics of %1…").arg(parsed->namespaceName));
+    }
     m_namespace = parsed->namespaceName;
+    const bool sameNamespace = m_topicsNamespace == m_namespace && m_topics->count() > 0;
     if (sameNamespace && (select.isEmpty() || m_topics->findData(select) >= 0)) {
         if (!select.isEmpty())
             m_topics->setCurrentIndex(m_topics->findData(select));
@@ -250,7 +290,10 @@ void RoutingPreviewPanel::showComposedMessage(const QString& qualifiedTopic,
     m_message = message;
     m_assigned.reset();
     m_sequenceNumber = 0;
+    m_copyRule.clear();
     m_namespace = parsed->namespaceName;
+    ++m_topicsGeneration; // a topic list still under way is not this box's any more
+    m_topicsNamespace = m_namespace;
     if (m_topics->count() != 1 || topic() != qualifiedTopic) {
         m_topics->clear();
         m_topics->addItem(parsed->entityPath, qualifiedTopic);
@@ -260,7 +303,8 @@ void RoutingPreviewPanel::showComposedMessage(const QString& qualifiedTopic,
 }
 
 void RoutingPreviewPanel::loadTopics(const QString& select) {
-    const quint64 generation = ++m_generation;
+    ++m_generation; // a preview under way is of the old list's topic
+    const quint64 generation = ++m_topicsGeneration;
     const QString ns = m_namespace;
     m_client.call(
         this,
@@ -272,8 +316,11 @@ void RoutingPreviewPanel::loadTopics(const QString& select) {
             return topics;
         },
         [this, generation, ns, select](const QStringList& topics) {
-            if (generation != m_generation)
+            // Only the newest read, and only for the message's namespace: a list that arrives
+            // after another message (of another namespace) was picked is dropped.
+            if (generation != m_topicsGeneration || ns != m_namespace)
                 return;
+            m_topicsNamespace = ns;
             m_topics->clear();
             for (const QString& path : topics)
                 m_topics->addItem(path, qualifiedPath(ns, path));
@@ -299,8 +346,10 @@ void RoutingPreviewPanel::request() {
     const QString target = topic();
     if (!m_message || target.isEmpty())
         return;
-    // Hidden (another tab in front): ask when shown, not on every selection.
+    // Hidden (another tab in front): ask when shown, not on every selection. A reply still
+    // under way is of the old message or topic: dropped.
     if (!isVisible()) {
+        ++m_generation;
         m_stale = true;
         return;
     }
@@ -311,7 +360,7 @@ void RoutingPreviewPanel::request() {
         [target, message = *m_message, assigned = m_assigned](Broker& broker) {
             return broker.previewRouting(target, message, assigned);
         },
-        [this, generation](const Result<QList<SubscriptionPreview>>& previews) {
+        [this, generation](const Result<RoutingPreview>& previews) {
             if (generation != m_generation)
                 return;
             if (!previews) {
@@ -323,17 +372,22 @@ void RoutingPreviewPanel::request() {
         });
 }
 
-void RoutingPreviewPanel::showPreview(const QList<SubscriptionPreview>& previews) {
+void RoutingPreviewPanel::showPreview(const RoutingPreview& preview) {
+    const QList<SubscriptionPreview>& previews = preview.subscriptions;
     int reached = 0;
     int copies = 0;
     int failed = 0;
+    int forwardingFailed = 0;
     m_tree->clear();
     for (const SubscriptionPreview& s : previews) {
         if (s.fate == SubscriptionFate::Copies)
             ++reached;
         if (s.fate == SubscriptionFate::DeadLettered || s.fate == SubscriptionFate::Dropped)
             ++failed;
-        copies += s.copies;
+        if (s.fate == SubscriptionFate::ForwardingFailed)
+            ++forwardingFailed;
+        if (s.fate == SubscriptionFate::Copies)
+            copies += s.copies;
         auto* item = new QTreeWidgetItem({s.name, fateText(s), fateWhy(s)});
         QFont bold = item->font(NameColumn);
         bold.setBold(true);
@@ -341,7 +395,7 @@ void RoutingPreviewPanel::showPreview(const QList<SubscriptionPreview>& previews
         item->setToolTip(WhyColumn, fateWhy(s));
         paint(item, VerdictColumn, fateColor(s.fate));
         for (const RuleExplanation& rule : s.rules)
-            item->addChild(ruleItem(rule));
+            item->addChild(ruleItem(rule, s.fate == SubscriptionFate::Disabled));
         m_tree->addTopLevelItem(item);
     }
     m_tree->expandAll();
@@ -356,19 +410,35 @@ void RoutingPreviewPanel::showPreview(const QList<SubscriptionPreview>& previews
     m_tree->setColumnWidth(NameColumn, std::min(m_tree->columnWidth(NameColumn) + 16,
                                                 std::max(160, m_tree->width() / 2)));
     const QString who = m_assigned ? tr("Message %1").arg(m_sequenceNumber) : tr("This message");
-    QString text;
+    QStringList text;
+    // What happens before the fan-out comes first: it decides whether the tree happens at all.
+    if (!preview.sendRefused.isEmpty())
+        text << tr("A send would be refused: %1 If it were taken:").arg(preview.sendRefused);
+    else if (preview.duplicate)
+        text << tr("Duplicate detection: MessageId '%1' was sent to this topic within its "
+                   "window, so a send now would be acknowledged and dropped. Otherwise:")
+                    .arg(preview.messageId);
     if (previews.isEmpty())
-        text = tr("%1 would reach no one: the topic has no subscriptions.").arg(who);
+        text << tr("%1 would reach no one: the topic has no subscriptions.").arg(who);
     else
-        text = tr("%1 would reach %2 of %3 subscriptions (%4 %5).")
-                   .arg(who)
-                   .arg(reached)
-                   .arg(previews.size())
-                   .arg(copies)
-                   .arg(copies == 1 ? tr("copy") : tr("copies"));
+        text << tr("%1 would reach %2 of %3 subscriptions (%4 %5).")
+                    .arg(who)
+                    .arg(reached)
+                    .arg(previews.size())
+                    .arg(copies)
+                    .arg(copies == 1 ? tr("copy") : tr("copies"));
     if (failed > 0)
-        text += QLatin1Char(' ') + tr("A filter fails in %1.").arg(failed);
-    m_summary->setText(text);
+        text << tr("A filter fails in %1.").arg(failed);
+    if (forwardingFailed > 0)
+        text << tr("Forwarding fails in %1: its copies are dead-lettered there.")
+                    .arg(forwardingFailed);
+    if (preview.scheduledFor)
+        text << tr("It is scheduled: the copies are made at %1, not now.")
+                    .arg(columns::localTime(*preview.scheduledFor));
+    if (!m_copyRule.isEmpty())
+        text << tr("This copy was made by rule '%1'; its action's changes are included.")
+                    .arg(m_copyRule);
+    m_summary->setText(text.join(QLatin1Char(' ')));
     if (previews.isEmpty())
         showEmpty(tr("Add a subscription to this topic to route messages."));
     else
@@ -377,11 +447,27 @@ void RoutingPreviewPanel::showPreview(const QList<SubscriptionPreview>& previews
 }
 
 void RoutingPreviewPanel::onChanged(const ChangeBatch& batch) {
-    const QString target = topic();
-    if (target.isEmpty() || !m_message)
+    if (!m_message)
         return;
-    // Rules and subscriptions live under the topic's path; a new or deleted topic changes the
-    // topic box of a stored message.
+    // A stored message that may go through any topic of its namespace: a topic created or
+    // deleted there changes the topic box, the empty "no topics" one included. Read the list
+    // again (it previews when it arrives).
+    const QString nsPrefix = m_namespace + QLatin1Char(':');
+    const auto inNamespace = [&](const QSet<QString>& paths) {
+        for (const QString& path : paths)
+            if (path.startsWith(nsPrefix, Qt::CaseInsensitive))
+                return true;
+        return false;
+    };
+    const bool choosable = m_assigned && (m_topics->isEnabled() || m_topics->count() == 0);
+    if (choosable && (inNamespace(batch.created) || inNamespace(batch.deleted))) {
+        loadTopics(topic());
+        return;
+    }
+    const QString target = topic();
+    if (target.isEmpty())
+        return;
+    // Rules and subscriptions live under the topic's path.
     const QString prefix = target + QLatin1Char('/');
     const auto touches = [&](const QSet<QString>& paths) {
         for (const QString& path : paths)
@@ -390,11 +476,6 @@ void RoutingPreviewPanel::onChanged(const ChangeBatch& batch) {
                 return true;
         return false;
     };
-    if (m_assigned && m_topics->isEnabled() &&
-        (!batch.created.isEmpty() || !batch.deleted.isEmpty())) {
-        loadTopics(target);
-        return;
-    }
     if (touches(batch.created) || touches(batch.updated) || touches(batch.deleted))
         request();
 }

@@ -67,12 +67,17 @@ private:
     // Reads the namespace's topics for the topic box, then previews.
     void loadTopics(const QString& select);
     void request();
-    void showPreview(const QList<SubscriptionPreview>& previews);
+    void showPreview(const RoutingPreview& preview);
     void showEmpty(const QString& text);
 
     BrokerClient& m_client;
     quint64 m_generation = 0; // GUI thread only; bumped by every request and by clear()
-    QString m_namespace;
+    // Bumped by every topic list read (and by clear()): only the newest reply fills the box.
+    quint64 m_topicsGeneration = 0;
+    QString m_namespace;       // the message's namespace
+    QString m_topicsNamespace; // the namespace the topic box lists; empty while none or loading
+    // A stored copy made by an action rule (its RuleName): the action's changes are in it.
+    QString m_copyRule;
     std::optional<OutgoingMessage> m_message;
     std::optional<SqlBrokerFields> m_assigned; // a stored message's own; none when composed
     qint64 m_sequenceNumber = 0;               // the stored message's, for the summary

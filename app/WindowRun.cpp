@@ -39,6 +39,8 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
     ui::applyTheme(options.theme.isEmpty() ? ui::savedTheme()
                                            : ui::themeChoiceFromName(options.theme));
     ui::MainWindow window;
+    // Applications using the Azure SDKs reach the open database over AMQP (View > AMQP endpoint…).
+    window.serveAmqp();
     if (firstStart && options.databasePath.isEmpty())
         createSampleWhenOpened(window, path);
     if (!options.playFile.isEmpty()) {

@@ -58,6 +58,9 @@ public:
     // The clock as a VirtualClock, or null for the system clock.
     VirtualClock* virtualClock() const;
     QString databasePath() const { return m_broker->databasePath(); }
+    // The broker itself, shared: for a component that must keep it alive as long as it serves
+    // it (the AMQP endpoint), not for calls from the GUI thread (use call()).
+    std::shared_ptr<Broker> sharedBroker() const { return m_broker; }
 
     // Waits until every call started so far has finished (tests, shutdown).
     void waitForIdle();

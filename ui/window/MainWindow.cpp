@@ -1,6 +1,9 @@
 #include "window/MainWindow.h"
 
 #include "common/BrokerClient.h"
+#include "connections/AmqpService.h"
+#include "connections/AmqpSettingsDialog.h"
+#include "connections/AmqpStatusItem.h"
 #include "deadletter/DeadLetterPanel.h"
 #include "demo/EntityChartsPanel.h"
 #include "demo/PresentationMode.h"
@@ -95,6 +98,9 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+    // The endpoint stops before the broker it serves can go.
+    if (m_amqp)
+        m_amqp->attach(nullptr);
     // Panels and actions hold the client; let them go before it does.
     dropRecording();
     delete m_timeBar;
@@ -137,6 +143,9 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     m_entityActions = nullptr;
     m_tree = nullptr;
     m_workspace = nullptr;
+    // The endpoint leaves the old broker before it closes, and serves the new one.
+    if (m_amqp)
+        m_amqp->attach(client ? client->sharedBroker() : nullptr);
     m_client = std::move(client);
     // The selection belonged to the old database.
     m_selectedPath.clear();
@@ -238,6 +247,33 @@ void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) 
     if (m_sendAction)
         m_sendAction->setEnabled(kind != NamespaceTreeModel::NodeKind::Namespace &&
                                  kind != NamespaceTreeModel::NodeKind::DeadLetterQueue);
+}
+
+void MainWindow::serveAmqp() {
+    if (m_amqp)
+        return;
+    m_amqp = new AmqpService(this);
+    auto* item = new AmqpStatusItem(*m_amqp);
+    statusBar()->addPermanentWidget(item);
+    connect(item, &AmqpStatusItem::copied, this, &MainWindow::showStatus);
+    connect(m_amqp, &AmqpService::failed, this, [this](const QString& message) {
+        m_messageBar->showMessage(message, MessageBar::Kind::Error);
+    });
+    m_amqpAction->setEnabled(true);
+    m_amqp->attach(m_client ? m_client->sharedBroker() : nullptr);
+}
+
+QDialog* MainWindow::openAmqpSettings() {
+    if (!m_amqp)
+        return nullptr;
+    auto* dialog = new AmqpSettingsDialog(m_amqp->settings(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_messageBar->hide();
+        m_amqp->apply(dialog->settings());
+    });
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::showStatus(const QString& text) {

@@ -15,6 +15,7 @@
 
 #include <memory>
 
+class QAction;
 class QLabel;
 class QMenu;
 class QSplitter;
@@ -22,6 +23,7 @@ class QStackedWidget;
 
 namespace hourglass::ui {
 
+class AmqpService;
 class BrokerClient;
 class EntityActions;
 class EntityWorkspace;
@@ -63,6 +65,12 @@ public:
     // it (null when nothing sendable is selected: the message bar says why).
     QDialog* openSendDialog();
     QDialog* openShortcutsDialog();
+    // Serves the open database (and each one opened later) over AMQP 1.0 for applications using
+    // the Azure SDKs, as View > AMQP endpoint… configures it. The application turns it on;
+    // windows made by tests serve nothing unless they ask.
+    void serveAmqp();
+    AmqpService* amqp() const { return m_amqp; }
+    QDialog* openAmqpSettings();
 
 signals:
     void databaseOpened(const QString& path);
@@ -91,6 +99,8 @@ private:
     template <typename Source> void reportFrom(Source* source, const QString& name);
 
     std::unique_ptr<BrokerClient> m_client;
+    AmqpService* m_amqp = nullptr; // null until serveAmqp()
+    QAction* m_amqpAction = nullptr;
     MessageBar* m_messageBar;
     QSplitter* m_splitter;
     NamespaceTreePanel* m_tree = nullptr;

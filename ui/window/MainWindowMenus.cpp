@@ -123,6 +123,9 @@ void MainWindow::buildViewMenu() {
     m_presentation = new PresentationMode(*this);
     view->addAction(m_presentation->action());
     view->addSeparator();
+    m_amqpAction = view->addAction(tr("&AMQP endpoint…"), this, [this] { openAmqpSettings(); });
+    m_amqpAction->setObjectName(QStringLiteral("amqpSettingsAction"));
+    m_amqpAction->setEnabled(m_amqp != nullptr);
     QMenu* theme = view->addMenu(tr("&Theme"));
     auto* group = new QActionGroup(theme);
     const ThemeChoice current = savedTheme();

@@ -1,0 +1,195 @@
+// The window's AMQP endpoint: it serves the open database and follows it to the next one, its
+// status item counts connections and copies the connection string, a busy port is said in the
+// message bar while the window works on, and the settings restart it (or turn it off).
+
+#include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "connections/AmqpService.h"
+#include "connections/AmqpStatusItem.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+
+namespace {
+// A plain TCP connection: enough for the endpoint to count it.
+class TcpPeer {
+public:
+    explicit TcpPeer(quint16 port) {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    }
+    ~TcpPeer() { ::close(m_fd); }
+    bool connected() const { return m_connected; }
+
+private:
+    int m_fd = -1;
+    bool m_connected = false;
+};
+
+std::unique_ptr<BrokerClient> clientOn(const QTemporaryDir& dir) {
+    auto clock = std::make_shared<VirtualClock>();
+    return std::make_unique<BrokerClient>(testing::openUiTestBroker(dir, clock));
+}
+
+void useSettings(const AmqpSettings& settings) {
+    settings.save();
+}
+} // namespace
+
+class UiAmqpTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init() { QSettings().remove(QStringLiteral("amqp")); }
+
+    void aWindowServesOnlyWhenAsked() {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        QVERIFY(!window.amqp());
+        QVERIFY(!window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus")));
+    }
+
+    void servesTheOpenDatabaseAndCountsConnections() {
+        AmqpSettings settings;
+        settings.port = 0;
+        useSettings(settings);
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        AmqpService* amqp = window.amqp();
+        QVERIFY(amqp);
+        QVERIFY(amqp->endpoint());
+        const quint16 port = amqp->endpoint()->snapshot().port;
+        QVERIFY(port != 0);
+        auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
+        QVERIFY(item);
+        QCOMPARE(item->text(), QStringLiteral("AMQP localhost:%1 · 0 connections").arg(port));
+        {
+            TcpPeer a(port);
+            TcpPeer b(port);
+            QVERIFY(a.connected() && b.connected());
+            QTRY_COMPARE_WITH_TIMEOUT(
+                item->text(), QStringLiteral("AMQP localhost:%1 · 2 connections").arg(port), 5000);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(
+            item->text(), QStringLiteral("AMQP localhost:%1 · 0 connections").arg(port), 5000);
+
+        // A click copies the connection string.
+        QApplication::clipboard()->clear();
+        item->click();
+        QCOMPARE(QApplication::clipboard()->text(),
+                 QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName="
+                                "RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
+                                "UseDevelopmentEmulator=true;")
+                     .arg(port));
+        QVERIFY(item->toolTip().contains(QApplication::clipboard()->text()));
+    }
+
+    void followsTheNextDatabase() {
+        AmqpSettings settings;
+        settings.port = 0;
+        useSettings(settings);
+        QTemporaryDir first;
+        QTemporaryDir second;
+        MainWindow window;
+        window.serveAmqp();
+        QVERIFY(!window.amqp()->endpoint()); // no database yet
+        auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
+        QCOMPARE(item->text(), QStringLiteral("AMQP: no database"));
+        window.setClient(clientOn(first));
+        QVERIFY(window.amqp()->endpoint());
+        window.setClient(clientOn(second));
+        QVERIFY(window.amqp()->endpoint());
+        QCOMPARE(window.amqp()->endpoint()->snapshot().listening, true);
+        window.setClient(nullptr);
+        QVERIFY(!window.amqp()->endpoint());
+    }
+
+    void aBusyPortIsSaidAndTheWindowWorksOn() {
+        // Another endpoint holds a port; the window is set to the same one.
+        QTemporaryDir other;
+        auto holder = testing::openUiTestBroker(other, std::make_shared<VirtualClock>());
+        amqp::EndpointOptions options;
+        options.port = 0;
+        amqp::AmqpEndpoint occupying(*holder, options);
+        const auto busy = occupying.start();
+        QVERIFY(busy.ok());
+
+        AmqpSettings settings;
+        settings.port = *busy;
+        useSettings(settings);
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        QVERIFY(!window.amqp()->endpoint());
+        auto* bar = window.messageBar();
+        QVERIFY(bar->isVisibleTo(&window));
+        const QString shown = bar->text();
+        QVERIFY2(shown.contains(QString::number(*busy)), qPrintable(shown));
+        auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
+        QCOMPARE(item->text(), QStringLiteral("AMQP: not serving on port %1").arg(*busy));
+        QVERIFY(item->toolTip().contains(QString::number(*busy)));
+        // The window works on: its tree shows the database.
+        QVERIFY(window.tree());
+
+        // The settings move it to a free port: it serves, and the bar is taken down.
+        settings.port = 0;
+        window.amqp()->apply(settings);
+        QVERIFY(window.amqp()->endpoint());
+        QVERIFY(item->text().startsWith(QStringLiteral("AMQP localhost:")));
+        QCOMPARE(AmqpSettings::load(), settings);
+    }
+
+    void offMeansOff() {
+        AmqpSettings settings;
+        settings.enabled = false;
+        useSettings(settings);
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        QVERIFY(!window.amqp()->endpoint());
+        auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
+        QCOMPARE(item->text(), QStringLiteral("AMQP off"));
+        settings.enabled = true;
+        settings.port = 0;
+        window.amqp()->apply(settings);
+        QVERIFY(window.amqp()->endpoint());
+    }
+
+    void aPublicAddressWithTheWellKnownKeyIsRefused() {
+        AmqpSettings settings;
+        settings.host = QStringLiteral("0.0.0.0");
+        settings.port = 0;
+        useSettings(settings);
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        QVERIFY(!window.amqp()->endpoint());
+        QVERIFY(window.amqp()->problem().contains(QStringLiteral("SAS_KEY_VALUE")));
+    }
+};
+
+QTEST_MAIN(UiAmqpTest)
+#include "tst_ui_amqp.moc"

@@ -1,0 +1,98 @@
+#include "AmqpService.h"
+
+#include <QSettings>
+
+namespace hourglass::ui {
+
+namespace {
+const QString kEnabledKey = QStringLiteral("amqp/enabled");
+const QString kHostKey = QStringLiteral("amqp/host");
+const QString kPortKey = QStringLiteral("amqp/port");
+const QString kKeyKey = QStringLiteral("amqp/key");
+} // namespace
+
+AmqpSettings AmqpSettings::load() {
+    QSettings stored;
+    AmqpSettings settings;
+    settings.enabled = stored.value(kEnabledKey, true).toBool();
+    settings.host = stored.value(kHostKey, settings.host).toString();
+    settings.port = quint16(stored.value(kPortKey, settings.port).toUInt());
+    settings.key = stored.value(kKeyKey).toString();
+    return settings;
+}
+
+void AmqpSettings::save() const {
+    QSettings stored;
+    stored.setValue(kEnabledKey, enabled);
+    stored.setValue(kHostKey, host);
+    stored.setValue(kPortKey, port);
+    stored.setValue(kKeyKey, key);
+}
+
+AmqpService::AmqpService(QObject* parent)
+    : QObject(parent)
+    , m_settings(AmqpSettings::load()) {}
+
+AmqpService::~AmqpService() {
+    stop();
+}
+
+void AmqpService::attach(std::shared_ptr<Broker> broker) {
+    stop();
+    m_broker = std::move(broker);
+    restart();
+}
+
+void AmqpService::apply(const AmqpSettings& settings) {
+    m_settings = settings;
+    m_settings.save();
+    restart();
+}
+
+void AmqpService::stop() {
+    // Waits for the wire's broker calls in flight (each one a send or a settlement: a disk sync
+    // at most), so that everything acknowledged is durable before the broker may close.
+    if (m_endpoint)
+        m_endpoint->stop();
+    m_endpoint.reset();
+}
+
+void AmqpService::restart() {
+    stop();
+    m_problem.clear();
+    if (m_broker && m_settings.enabled) {
+        amqp::EndpointOptions options;
+        options.host = m_settings.host;
+        options.port = m_settings.port;
+        if (!m_settings.key.isEmpty())
+            options.key.value = m_settings.key;
+        auto endpoint = std::make_unique<amqp::AmqpEndpoint>(*m_broker, options);
+        const auto started = endpoint->start();
+        if (started) {
+            m_endpoint = std::move(endpoint);
+        } else {
+            m_problem = started.error().description;
+            emit failed(tr("The AMQP endpoint is not serving: %1 The window works on; change "
+                           "the port in View > AMQP endpoint…")
+                            .arg(m_problem));
+        }
+    }
+    emit statusChanged();
+}
+
+QString AmqpService::statusText() const {
+    if (!m_settings.enabled)
+        return tr("AMQP off");
+    if (!m_broker)
+        return tr("AMQP: no database");
+    if (!m_endpoint)
+        return tr("AMQP: not serving on port %1").arg(m_settings.port);
+    const int connections = m_endpoint->connectionCount();
+    const QString host =
+        amqp::isLoopbackHost(m_settings.host) ? QStringLiteral("localhost") : m_settings.host;
+    const QString count =
+        connections == 1 ? tr("1 connection") : tr("%1 connections").arg(connections);
+    return tr("AMQP %1:%2 · %3").arg(host).arg(m_endpoint->snapshot().port).arg(count);
+}
+
+} // namespace hourglass::ui

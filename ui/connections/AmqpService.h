@@ -1,0 +1,63 @@
+#pragma once
+// The window's AMQP endpoint: started on the open database's broker (127.0.0.1:5672 unless the
+// settings say otherwise), moved to the next database when another one opens, stopped when the
+// window closes. Its settings (on or off, host, port, key) are remembered. Says what it is doing
+// through `statusChanged` (the status-bar item) and `failed` (the message bar): a busy port does
+// not stop the window.
+
+#include "AmqpEndpoint.h"
+#include "Broker.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace hourglass::ui {
+
+struct AmqpSettings {
+    bool enabled = true;
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 5672; // 0: any free port (tests)
+    QString key;         // empty: the emulator's well-known key
+
+    bool operator==(const AmqpSettings&) const = default;
+    static AmqpSettings load();
+    void save() const;
+};
+
+class AmqpService : public QObject {
+    Q_OBJECT
+public:
+    explicit AmqpService(QObject* parent = nullptr);
+    ~AmqpService() override;
+
+    // Serves `broker` from now on (null: serves nothing). Stops the endpoint of the previous
+    // broker first: call before that broker goes away.
+    void attach(std::shared_ptr<Broker> broker);
+    // New settings: saved, and the endpoint restarted with them.
+    void apply(const AmqpSettings& settings);
+    const AmqpSettings& settings() const { return m_settings; }
+
+    // Null when not serving (off, no database, or the port could not be bound).
+    amqp::AmqpEndpoint* endpoint() const { return m_endpoint.get(); }
+    // "AMQP localhost:5672 · 2 connections", "AMQP off", "AMQP: port 5672 busy"...
+    QString statusText() const;
+    // Why the endpoint is not serving although it should; empty otherwise.
+    QString problem() const { return m_problem; }
+
+signals:
+    void statusChanged();
+    void failed(const QString& message);
+
+private:
+    void restart();
+    void stop();
+
+    AmqpSettings m_settings;
+    std::shared_ptr<Broker> m_broker; // kept alive while the endpoint serves it
+    std::unique_ptr<amqp::AmqpEndpoint> m_endpoint;
+    QString m_problem;
+};
+
+} // namespace hourglass::ui

@@ -1,0 +1,66 @@
+#include "AmqpSettingsDialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace hourglass::ui {
+
+AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, QWidget* parent)
+    : QDialog(parent)
+    , m_enabled(new QCheckBox(tr("Serve AMQP 1.0 for applications using the Azure SDKs")))
+    , m_host(new QLineEdit(settings.host))
+    , m_port(new QSpinBox)
+    , m_key(new QLineEdit(settings.key)) {
+    setObjectName(QStringLiteral("amqpSettings"));
+    setWindowTitle(tr("AMQP endpoint"));
+    m_enabled->setObjectName(QStringLiteral("amqpEnabled"));
+    m_enabled->setChecked(settings.enabled);
+    m_host->setObjectName(QStringLiteral("amqpHost"));
+    m_port->setObjectName(QStringLiteral("amqpPort"));
+    m_port->setRange(0, 65535);
+    m_port->setValue(settings.port);
+    m_key->setObjectName(QStringLiteral("amqpKey"));
+    m_key->setPlaceholderText(QStringLiteral("SAS_KEY_VALUE"));
+
+    auto* form = new QFormLayout;
+    form->addRow(m_enabled);
+    form->addRow(tr("Address:"), m_host);
+    form->addRow(tr("Port:"), m_port);
+    form->addRow(tr("Shared access key:"), m_key);
+    auto* note = new QLabel(tr("Applications connect with the connection string the status bar "
+                               "copies. Listening on an address other than 127.0.0.1 reaches "
+                               "other machines and needs a key of your own."));
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(note);
+    layout->addWidget(buttons);
+    const auto follow = [this] {
+        m_host->setEnabled(m_enabled->isChecked());
+        m_port->setEnabled(m_enabled->isChecked());
+        m_key->setEnabled(m_enabled->isChecked());
+    };
+    connect(m_enabled, &QCheckBox::toggled, this, follow);
+    follow();
+    setMinimumWidth(fontMetrics().averageCharWidth() * 60);
+}
+
+AmqpSettings AmqpSettingsDialog::settings() const {
+    AmqpSettings settings;
+    settings.enabled = m_enabled->isChecked();
+    settings.host = m_host->text().trimmed();
+    settings.port = quint16(m_port->value());
+    settings.key = m_key->text().trimmed();
+    return settings;
+}
+
+} // namespace hourglass::ui

@@ -1,0 +1,54 @@
+#include "AmqpStatusItem.h"
+
+#include "AmqpService.h"
+
+#include <QApplication>
+#include <QClipboard>
+
+namespace hourglass::ui {
+
+namespace {
+constexpr int kRefreshMs = 1000;
+} // namespace
+
+AmqpStatusItem::AmqpStatusItem(AmqpService& service, QWidget* parent)
+    : QToolButton(parent)
+    , m_service(service) {
+    setObjectName(QStringLiteral("amqpStatus"));
+    setAutoRaise(true);
+    setToolButtonStyle(Qt::ToolButtonTextOnly);
+    connect(this, &QToolButton::clicked, this, &AmqpStatusItem::copyConnectionString);
+    connect(&m_service, &AmqpService::statusChanged, this, &AmqpStatusItem::refresh);
+    connect(&m_refresh, &QTimer::timeout, this, &AmqpStatusItem::refresh);
+    m_refresh.start(kRefreshMs);
+    refresh();
+}
+
+void AmqpStatusItem::refresh() {
+    const QString text = m_service.statusText();
+    if (text != this->text())
+        setText(text);
+    QString tip;
+    if (const auto* endpoint = m_service.endpoint())
+        tip = tr("Applications connect with this connection string (click to copy):\n%1")
+                  .arg(endpoint->connectionString());
+    else if (!m_service.problem().isEmpty())
+        tip = m_service.problem();
+    else
+        tip = tr("The AMQP endpoint is off (View > AMQP endpoint…).");
+    if (tip != toolTip())
+        setToolTip(tip);
+}
+
+void AmqpStatusItem::copyConnectionString() {
+    const auto* endpoint = m_service.endpoint();
+    if (!endpoint) {
+        emit copied(m_service.problem().isEmpty() ? tr("The AMQP endpoint is off.")
+                                                  : m_service.problem());
+        return;
+    }
+    QApplication::clipboard()->setText(endpoint->connectionString());
+    emit copied(tr("Copied the connection string: %1").arg(endpoint->connectionString()));
+}
+
+} // namespace hourglass::ui

@@ -4,6 +4,9 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+#include <tuple>
+
 #include <proton/condition.h>
 #include <proton/netaddr.h>
 #include <proton/proactor.h>
@@ -114,10 +117,16 @@ void Connection::releaseAllLocks() {
         return;
     // L14: the locks go back at once, whatever the receiver was doing. Abandon waits on disk,
     // so it runs on a worker; the connection does not wait for it.
-    QList<LockRef> locks;
-    for (const HeldLock& held : std::as_const(m_locks))
-        locks.append(held.ref);
+    // In sequence order, so that a waiting receiver gets them back in the order they came.
+    QList<HeldLock> held = m_locks.values();
     m_locks.clear();
+    std::sort(held.begin(), held.end(), [](const HeldLock& a, const HeldLock& b) {
+        return std::tie(a.ref.entityPath, a.sequenceNumber) <
+               std::tie(b.ref.entityPath, b.sequenceNumber);
+    });
+    QList<LockRef> locks;
+    for (const HeldLock& lock : held)
+        locks.append(lock.ref);
     Broker& broker = m_context.broker;
     m_context.workers.submit([&broker, locks] {
         for (const LockRef& lock : locks)

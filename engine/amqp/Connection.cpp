@@ -52,6 +52,12 @@ void Connection::handle(pn_event_t* event) {
             pn_condition_set_name(condition, "amqp:connection:forced");
             pn_condition_set_description(condition, "Closed by the operator in Hourglass.");
             pn_connection_close(m_connection);
+            // A peer that never opened gets no close frame: drop its socket.
+            if (!(pn_connection_state(m_connection) & PN_REMOTE_ACTIVE))
+                if (pn_transport_t* transport = pn_connection_transport(m_connection)) {
+                    pn_transport_close_tail(transport);
+                    pn_transport_close_head(transport);
+                }
         }
         if (std::exchange(m_snapshotRequested, false))
             publishSnapshot();

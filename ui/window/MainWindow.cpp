@@ -4,6 +4,7 @@
 #include "connections/AmqpService.h"
 #include "connections/AmqpSettingsDialog.h"
 #include "connections/AmqpStatusItem.h"
+#include "connections/ConnectionsPanel.h"
 #include "deadletter/DeadLetterPanel.h"
 #include "demo/EntityChartsPanel.h"
 #include "demo/PresentationMode.h"
@@ -20,7 +21,9 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -261,6 +264,25 @@ void MainWindow::serveAmqp() {
     });
     m_amqpAction->setEnabled(true);
     m_amqp->attach(m_client ? m_client->sharedBroker() : nullptr);
+
+    // View > Connections: who is connected, their links and locks (below the workspace).
+    auto* dock = new QDockWidget(tr("Connections"), this);
+    dock->setObjectName(QStringLiteral("connectionsDock"));
+    dock->setWidget(new ConnectionsPanel(*m_amqp, [this] {
+        return m_client ? m_client->clock().now() : QDateTime::currentMSecsSinceEpoch();
+    }));
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    // Open or closed as it was left.
+    const QString visibleKey = QStringLiteral("window/connectionsVisible");
+    dock->setVisible(QSettings().value(visibleKey, false).toBool());
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, visibleKey] {
+        if (!isMinimized() && isVisible())
+            QSettings().setValue(visibleKey, dock->isVisible());
+    });
+    QAction* toggle = dock->toggleViewAction();
+    toggle->setObjectName(QStringLiteral("connectionsAction"));
+    toggle->setText(tr("&Connections"));
+    m_viewMenu->insertAction(m_amqpAction, toggle);
 }
 
 QDialog* MainWindow::openAmqpSettings() {

@@ -101,6 +101,7 @@ private:
     std::unique_ptr<BrokerClient> m_client;
     AmqpService* m_amqp = nullptr; // null until serveAmqp()
     QAction* m_amqpAction = nullptr;
+    QMenu* m_viewMenu = nullptr;
     MessageBar* m_messageBar;
     QSplitter* m_splitter;
     NamespaceTreePanel* m_tree = nullptr;

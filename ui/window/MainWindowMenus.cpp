@@ -114,6 +114,7 @@ void MainWindow::fillScenarioMenu() {
 
 void MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    m_viewMenu = view;
     QAction* focusTree = view->addAction(tr("Find &entity"), this, [this] {
         if (auto* filter =
                 m_tree ? m_tree->findChild<QWidget*>(QStringLiteral("treeFilter")) : nullptr)

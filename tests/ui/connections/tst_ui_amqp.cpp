@@ -6,14 +6,21 @@
 #include "common/BrokerClient.h"
 #include "connections/AmqpService.h"
 #include "connections/AmqpStatusItem.h"
+#include "connections/ConnectionsModel.h"
+#include "connections/ConnectionsPanel.h"
 #include "window/MainWindow.h"
 #include "window/MessageBar.h"
 
+#include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTreeView>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -175,6 +182,43 @@ private slots:
         settings.port = 0;
         window.amqp()->apply(settings);
         QVERIFY(window.amqp()->endpoint());
+    }
+
+    void theConnectionsViewListsAndClosesConnections() {
+        AmqpSettings settings;
+        settings.port = 0;
+        useSettings(settings);
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        auto* panel = window.findChild<ConnectionsPanel*>(QStringLiteral("connectionsView"));
+        QVERIFY(panel);
+        QAbstractItemModelTester tester(panel->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto* toggle = window.findChild<QAction*>(QStringLiteral("connectionsAction"));
+        QVERIFY(toggle);
+        auto* empty = panel->findChild<QLabel*>(QStringLiteral("connectionsEmpty"));
+        const quint16 port = window.amqp()->endpoint()->snapshot().port;
+        panel->refresh();
+        QVERIFY(empty->text().contains(QStringLiteral("No application is connected")));
+        QVERIFY(empty->text().contains(window.amqp()->endpoint()->connectionString()));
+
+        TcpPeer first(port);
+        TcpPeer second(port);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 2, 5000);
+        const QModelIndex row = panel->model()->index(0, ConnectionsModel::Name);
+        QVERIFY(row.data().toString().contains(QStringLiteral("127.0.0.1:")));
+        QCOMPARE(panel->model()->index(0, ConnectionsModel::Role).data().toString(),
+                 QStringLiteral("(not open yet)"));
+
+        // The operator closes one: it goes, the other stays.
+        panel->view()->setCurrentIndex(row);
+        auto* close = panel->findChild<QPushButton*>(QStringLiteral("closeConnection"));
+        QVERIFY(close->isEnabled());
+        close->click();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 1, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.amqp()->endpoint()->connectionCount(), 1, 5000);
     }
 
     void aPublicAddressWithTheWellKnownKeyIsRefused() {

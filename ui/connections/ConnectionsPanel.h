@@ -1,0 +1,47 @@
+#pragma once
+// The Connections view (View > Connections): the applications connected to the window's AMQP
+// endpoint, their links and the locks they hold, live; the operator can close a connection and
+// watch its locks come back (L14). Empty, it says what to point an application at.
+
+#include "Time.h"
+
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
+
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTreeView;
+
+namespace hourglass::ui {
+
+class AmqpService;
+class ConnectionsModel;
+
+class ConnectionsPanel : public QWidget {
+    Q_OBJECT
+public:
+    // `now` reads the broker's clock (for lock countdowns).
+    ConnectionsPanel(AmqpService& service, std::function<Instant()> now, QWidget* parent = nullptr);
+
+    ConnectionsModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+    // Takes a snapshot now (the timer does it twice a second).
+    void refresh();
+
+private:
+    void closeSelected();
+
+    AmqpService& m_service;
+    ConnectionsModel* m_model;
+    QStackedWidget* m_pages;
+    QTreeView* m_view;
+    QLabel* m_empty;
+    QPushButton* m_copy;
+    QPushButton* m_close;
+    QTimer m_timer;
+};
+
+} // namespace hourglass::ui

@@ -2,6 +2,7 @@
 #   make run    installs missing packages, configures, builds into build/, runs the app
 #   make test   the same set-up, then every test through ctest
 # Other targets: make build, make bench (Release build, prints the engine and window benchmarks),
+# make bench-amqp (the wire benchmark against RabbitMQ and Proton's broker, tests/bench/amqp),
 # make format, make print-packages (the PACKAGES list, read by the set-up check in tests/setup).
 
 BUILD      ?= build
@@ -15,7 +16,7 @@ CTEST_ARGS ?= --output-on-failure -j2
 NODE_VERSION := 20.20.2
 NODE_TOOLS   := $(BUILD)/tools
 
-.PHONY: deps node-deps configure build run test bench format clean print-packages
+.PHONY: deps node-deps configure build run test bench bench-amqp format clean print-packages
 
 deps:
 	@missing=""; \
@@ -57,6 +58,12 @@ bench: deps
 	cmake --build $(BENCH_DIR) --target engine_bench gui_bench
 	./$(BENCH_DIR)/tests/bench/engine_bench
 	./$(BENCH_DIR)/tests/bench/gui_bench
+
+# The wire benchmark: Hourglass, RabbitMQ and Proton's in-memory example broker, one load client
+# (tests/bench/amqp/run-amqp-bench.sh installs RabbitMQ and Proton's examples when missing).
+bench-amqp: deps
+	@[ -f $(BENCH_DIR)/build.ninja ] || cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
+	BENCH_DIR=$(CURDIR)/$(BENCH_DIR) tests/bench/amqp/run-amqp-bench.sh
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i

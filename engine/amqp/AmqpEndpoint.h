@@ -25,7 +25,7 @@ struct EndpointOptions {
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 5672; // 0: any free port (the one chosen is returned by start())
     SasKey key = wellKnownEmulatorKey();
-    int workerThreads = 16;
+    int workerThreads = 64;
     // A connection that has not opened (AMQP open received) this long after it was accepted is
     // closed: a client stuck in or before SASL must not hold a socket for ever.
     int openTimeoutMs = 30000;

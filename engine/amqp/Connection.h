@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace hourglass::amqp {
 
@@ -130,6 +131,7 @@ private:
     void settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
                         const Result<void>& outcome, uint64_t acceptedState);
     void flushReplies(Link& link);
+    void flushCompletes();
 
     EndpointContext& m_context;
     pn_connection_t* m_connection;
@@ -140,6 +142,16 @@ private:
     QList<Claim> m_claims;
     // Every lock this connection's receivers hold, by token (L14 releases them all).
     QHash<QUuid, HeldLock> m_locks;
+    // Accepted deliveries waiting to be completed. One completeBatch call is out at a time; what
+    // arrives meanwhile goes into the next one, so a busy receiver's completes share disk syncs.
+    struct PendingComplete {
+        quint64 linkId = 0;
+        pn_delivery_t* delivery = nullptr;
+        QUuid token;
+        LockRef lock;
+    };
+    std::vector<PendingComplete> m_completes;
+    bool m_completing = false;
     QSet<QString> m_arrivals; // noted by noteArrivals, used on the next wake
     bool m_retryAll = false;
     bool m_snapshotRequested = false;

@@ -163,8 +163,10 @@ void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
     std::function<Result<void>()> settle;
     switch (state) {
     case PN_ACCEPTED:
-        settle = [&broker, lock] { return broker.complete(lock); };
-        break;
+        m_completes.push_back({link.id, delivery, token, lock});
+        if (!m_completing)
+            flushCompletes();
+        return;
     case PN_RELEASED:
         settle = [&broker, lock] { return broker.abandon(lock); };
         break;
@@ -214,6 +216,27 @@ void Connection::settleOutbound(quint64 linkId, pn_delivery_t* delivery, const Q
         pn_delivery_update(delivery, PN_REJECTED);
     }
     pn_delivery_settle(delivery);
+}
+
+void Connection::flushCompletes() {
+    if (m_completes.empty())
+        return;
+    m_completing = true;
+    std::vector<PendingComplete> batch = std::exchange(m_completes, {});
+    QList<LockRef> locks;
+    for (const PendingComplete& pending : batch)
+        locks.append(pending.lock);
+    Broker& broker = m_context.broker;
+    submit([&broker, locks] { return broker.completeBatch(locks); },
+           [batch = std::move(batch)](Connection& connection, QList<Result<void>> results) {
+               for (qsizetype i = 0; i < results.size() && size_t(i) < batch.size(); ++i) {
+                   const PendingComplete& done = batch[size_t(i)];
+                   connection.settleOutbound(done.linkId, done.delivery, done.token, results[i],
+                                             PN_ACCEPTED);
+               }
+               connection.m_completing = false;
+               connection.flushCompletes();
+           });
 }
 
 void Connection::flushReplies(Link& link) {

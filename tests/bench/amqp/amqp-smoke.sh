@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ctest bench_amqp_smoke: the wire benchmark's load client works against `hourglass serve` (a few
+# hundred messages each way, and round trips), so `make bench-amqp` cannot rot unnoticed.
+# Usage: amqp-smoke.sh HOURGLASS AMQP_LOAD
+set -euo pipefail
+hourglass="$1"
+load="$2"
+work="$(mktemp -d)"
+serve_pid=""
+trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+cat > "$work/config.json" <<'JSON'
+{ "UserConfig": { "Namespaces": [ { "Name": "sbemulatorns", "Queues": [ { "Name": "bench" } ], "Topics": [] } ], "Logging": { "Type": "File" } } }
+JSON
+"$hourglass" serve --port 0 --db "$work/hg.db" --config "$work/config.json" > "$work/out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 1 100); do grep -q "^Connection string:" "$work/out" && break; sleep 0.1; done
+port=$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$work/out")
+[ -n "$port" ] || { echo "FAIL: hourglass serve did not start"; cat "$work/out"; exit 1; }
+args=(--port "$port" --address bench --hourglass-key SAS_KEY_VALUE)
+send=$("$load" "${args[@]}" --mode send --messages 300 --durable)
+receive=$("$load" "${args[@]}" --mode receive --messages 300)
+roundtrip=$("$load" "${args[@]}" --mode roundtrip --messages 50 --durable)
+echo "$send"; echo "$receive"; echo "$roundtrip"
+[[ $send =~ ^send\ [0-9]+\ msg/s$ ]] || { echo "FAIL: send printed '$send'"; exit 1; }
+[[ $receive =~ ^receive\ [0-9]+\ msg/s$ ]] || { echo "FAIL: receive printed '$receive'"; exit 1; }
+[[ $roundtrip =~ ^roundtrip\ p50\ [0-9.]+\ ms\ p99\ [0-9.]+\ ms$ ]] ||
+  { echo "FAIL: roundtrip printed '$roundtrip'"; exit 1; }
+# A wrong key is refused before anything is measured.
+if "$load" --port "$port" --address bench --hourglass-key wrong --mode send --messages 1 2>"$work/err"; then
+  echo "FAIL: a wrong key was accepted"; exit 1
+fi
+grep -q "put-token answered 401" "$work/err" || { echo "FAIL: $(cat "$work/err")"; exit 1; }
+echo "PASS"

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The wire benchmark (`make bench-amqp`): one load client of ours (amqp_load, Proton C) against
+#   Hourglass            hourglass serve, durable (PowerSafe: fsync before accepted)
+#   RabbitMQ 3.10        Debian's rabbitmq-server, AMQP 1.0 plugin, durable queue and messages
+#                        (accepted after its fsync)
+#   Proton broker.c      Proton's example broker from Debian's examples: in memory, no disk;
+#                        the ceiling of the AMQP stack on this machine
+# each on a free loopback port with its data in a temporary folder, started and stopped here
+# (../shared/PEERS.md says how RabbitMQ runs as a script). Figures: sends with 100 in flight,
+# each counted when accepted; receives with 100 credits, each accepted; one send's round trip;
+# then the JS SDK's figure (10,000 sends, 100 in flight) against Hourglass.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+build="${BENCH_DIR:-$root/build-release}"
+N="${BENCH_MESSAGES:-20000}"
+RT="${BENCH_ROUNDTRIPS:-2000}"
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+
+missing=""
+for p in rabbitmq-server libqpid-proton11-dev-examples gcc; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "Installing$missing"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+fi
+
+[ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" --target hourglass amqp_load
+load="$build/tests/bench/amqp/amqp_load"
+hourglass="$build/app/hourglass"
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  if [ -n "${RABBIT_NODE:-}" ]; then
+    rabbit_env "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" shutdown >/dev/null 2>&1 || true
+  fi
+  [ -n "${epmd_pid:-}" ] && kill "$epmd_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
+
+# ---- Hourglass
+hg_port=$(free_port)
+cat > "$work/bench-config.json" <<'JSON'
+{ "UserConfig": { "Namespaces": [ { "Name": "sbemulatorns", "Queues": [ { "Name": "bench" } ], "Topics": [] } ], "Logging": { "Type": "File" } } }
+JSON
+"$hourglass" serve --port "$hg_port" --db "$work/hourglass.db" --config "$work/bench-config.json" \
+  > "$work/hourglass.log" 2>&1 &
+pids+=($!)
+wait_port "$hg_port"
+
+# ---- Proton's example broker (in memory)
+gcc -O2 -o "$work/proton-broker" /usr/share/proton/examples/c/broker.c -lqpid-proton -lpthread
+pb_port=$(free_port)
+"$work/proton-broker" 127.0.0.1 "$pb_port" 2 > "$work/proton-broker.log" 2>&1 &
+pids+=($!)
+wait_port "$pb_port"
+
+# ---- RabbitMQ 3.10 with AMQP 1.0 (PEERS.md: run as a script, everything in its own folder)
+rabbit="$(ls -d /usr/lib/rabbitmq/lib/rabbitmq_server-*/ | head -1)"; rabbit="${rabbit%/}"
+rb_port=$(free_port); rb_dist=$(free_port); epmd_port=$(free_port)
+mkdir -p "$work/rabbit/home" "$work/rabbit/mnesia" "$work/rabbit/log"
+printf 'listeners.tcp.default = 127.0.0.1:%s\nloopback_users = none\namqp1_0.default_user = guest\n' \
+  "$rb_port" > "$work/rabbit/rabbitmq.conf"
+: > "$work/rabbit/rabbitmq-env.conf"
+RABBIT_NODE="bench@localhost"
+rabbit_env() {
+  env HOME="$work/rabbit/home" RABBITMQ_NODENAME="$RABBIT_NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
+    RABBITMQ_NODE_PORT="$rb_port" RABBITMQ_DIST_PORT="$rb_dist" ERL_EPMD_ADDRESS=127.0.0.1 \
+    ERL_EPMD_PORT="$epmd_port" RABBITMQ_CONFIG_FILE="$work/rabbit/rabbitmq" \
+    RABBITMQ_ENABLED_PLUGINS_FILE="$work/rabbit/enabled_plugins" \
+    RABBITMQ_MNESIA_BASE="$work/rabbit/mnesia" RABBITMQ_LOG_BASE="$work/rabbit/log" \
+    RABBITMQ_PID_FILE="$work/rabbit/pid" RABBITMQ_CONF_ENV_FILE="$work/rabbit/rabbitmq-env.conf" "$@"
+}
+rabbit_env epmd -address 127.0.0.1 -port "$epmd_port" -daemon
+epmd_pid=$(pgrep -f "epmd -address 127.0.0.1 -port $epmd_port" | head -1 || true)
+rabbit_env "$rabbit/sbin/rabbitmq-plugins" enable --offline rabbitmq_amqp1_0 > "$work/rabbit/plugins.log" 2>&1
+rabbit_env "$rabbit/sbin/rabbitmq-server" > "$work/rabbit/server.log" 2>&1 &
+pids+=($!)
+rabbit_env "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" wait "$work/rabbit/pid" > /dev/null 2>&1
+
+figure() { # broker mode extra-args... -> the number (msg/s, or "p50/p99")
+  local out
+  out="$("$load" "$@")" || { echo "FAILED"; return; }
+  case "$out" in
+    roundtrip*) echo "$out" | awk '{print $3 "/" $6}' ;;
+    *) echo "$out" | awk '{print $2}' ;;
+  esac
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b+0 > 0 && a+0 > 0) printf "%.0f%%", 100*a/b; else print "-" }'; }
+
+hg=(--port "$hg_port" --address bench --hourglass-key SAS_KEY_VALUE)
+rb=(--port "$rb_port" --address /queue/bench --durable)
+pb=(--port "$pb_port" --address bench)
+
+echo "Running: $N sends (100 in flight), $N receives (credit 100), $RT round trips; 1 KiB bodies"
+hs=$(figure "${hg[@]}" --mode send --messages "$N" --durable)
+rs=$(figure "${rb[@]}" --mode send --messages "$N")
+ps=$(figure "${pb[@]}" --mode send --messages "$N")
+hr=$(figure "${hg[@]}" --mode receive --messages "$N")
+rr=$(figure "${rb[@]}" --mode receive --messages "$N")
+pr=$(figure "${pb[@]}" --mode receive --messages "$N")
+ht=$(figure "${hg[@]}" --mode roundtrip --messages "$RT" --durable)
+rt=$(figure "${rb[@]}" --mode roundtrip --messages "$RT")
+pt=$(figure "${pb[@]}" --mode roundtrip --messages "$RT")
+
+printf '\n%-34s %12s %12s %12s %10s %10s\n' "figure" "Hourglass" "RabbitMQ" "Proton mem" "HG/Rabbit" "HG/Proton"
+printf '%-34s %12s %12s %12s %10s %10s\n' "sends/s, 100 in flight, accepted" "$hs" "$rs" "$ps" "$(ratio "$hs" "$rs")" "$(ratio "$hs" "$ps")"
+printf '%-34s %12s %12s %12s %10s %10s\n' "receives/s, credit 100, accepted" "$hr" "$rr" "$pr" "$(ratio "$hr" "$rr")" "$(ratio "$hr" "$pr")"
+printf '%-34s %12s %12s %12s\n' "one send's round trip p50/p99 ms" "$ht" "$rt" "$pt"
+
+# The official JS SDK against Hourglass, when tests/sdk's packages are installed.
+sdk="$root/tests/sdk"
+if command -v node >/dev/null && [ -d "$sdk/node_modules/@azure/service-bus" ]; then
+  cp "$here/sdk-sends.mjs" "$sdk/.bench-sdk-sends.mjs"
+  js=$(node "$sdk/.bench-sdk-sends.mjs" "$hg_port" || echo FAILED)
+  rm -f "$sdk/.bench-sdk-sends.mjs"
+  printf '%-34s %12s\n' "JS SDK sends/s, 100 in flight" "$js"
+else
+  echo "(JS SDK figure skipped: run 'npm ci' in tests/sdk first)"
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,7 @@
 #include "messages/MessageColumns.h"
 
 #include "common/DurationText.h"
+#include "common/LockHolderText.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -36,7 +37,7 @@ QVariant common(const MessageView& m, int column) {
     case MessageListModel::DeliveryCountColumn:
         return m.deliveryCount;
     case MessageListModel::LockHolderColumn:
-        return m.locked ? m.lockHolder : QString();
+        return m.locked ? lockHolderText(m.lockHolder) : QString();
     case DeadLetterReason:
         return m.deadLetterReason;
     case DeadLetterDescription:

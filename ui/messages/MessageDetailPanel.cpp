@@ -2,6 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"
+#include "common/LockHolderText.h"
 
 #include "PropertyTypes.h"
 
@@ -68,7 +69,7 @@ QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
         {QStringLiteral("EffectiveTimeToLive"), durationText(m.effectiveTimeToLive)},
         {QStringLiteral("ExpiresAtUtc"), expires},
         {QStringLiteral("LockedUntilUtc"), m.locked ? instantText(m.lockedUntil) : kNone},
-        {QStringLiteral("LockHolder"), m.locked ? orNone(m.lockHolder) : kNone},
+        {QStringLiteral("LockHolder"), m.locked ? orNone(lockHolderText(m.lockHolder)) : kNone},
         {QStringLiteral("DeadLetterReason"), orNone(m.deadLetterReason)},
         {QStringLiteral("DeadLetterErrorDescription"), orNone(m.deadLetterErrorDescription)},
         {QStringLiteral("DeadLetterSource"), orNone(m.deadLetterSource)},

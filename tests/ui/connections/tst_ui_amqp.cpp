@@ -4,6 +4,7 @@
 
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
+#include "common/LockHolderText.h"
 #include "connections/AmqpService.h"
 #include "connections/AmqpStatusItem.h"
 #include "connections/ConnectionsModel.h"
@@ -219,6 +220,24 @@ private slots:
         close->click();
         QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 1, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(window.amqp()->endpoint()->connectionCount(), 1, 5000);
+    }
+
+    void lockHolderNames_data() {
+        QTest::addColumn<QString>("holder");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("a receiver of the window") << "alice"
+                                                  << "alice";
+        QTest::newRow("a wire link") << "amqp/3/orders-5f1c"
+                                     << "AMQP link orders-5f1c (connection 3)";
+        QTest::newRow("a link name with a slash") << "amqp/12/a/b"
+                                                  << "AMQP link a/b (connection 12)";
+        QTest::newRow("not quite") << "amqp/7"
+                                   << "amqp/7";
+    }
+    void lockHolderNames() {
+        QFETCH(QString, holder);
+        QFETCH(QString, shown);
+        QCOMPARE(lockHolderText(holder), shown);
     }
 
     void aPublicAddressWithTheWellKnownKeyIsRefused() {

@@ -20,7 +20,10 @@ args=(--port "$port" --address bench --hourglass-key SAS_KEY_VALUE)
 send=$("$load" "${args[@]}" --mode send --messages 300 --durable)
 receive=$("$load" "${args[@]}" --mode receive --messages 300)
 roundtrip=$("$load" "${args[@]}" --mode roundtrip --messages 50 --durable)
-echo "$send"; echo "$receive"; echo "$roundtrip"
+held=$("$load" "${args[@]}" --mode hold --connections 20 --seconds 1 --durable)
+echo "$send"; echo "$receive"; echo "$roundtrip"; echo "$held"
+[[ $held =~ ^hold\ 20\ connections\ 20\ up\ [1-9][0-9]*\ accepted ]] ||
+  { echo "FAIL: hold printed '$held'"; exit 1; }
 [[ $send =~ ^send\ [0-9]+\ msg/s$ ]] || { echo "FAIL: send printed '$send'"; exit 1; }
 [[ $receive =~ ^receive\ [0-9]+\ msg/s$ ]] || { echo "FAIL: receive printed '$receive'"; exit 1; }
 [[ $roundtrip =~ ^roundtrip\ p50\ [0-9.]+\ ms\ p99\ [0-9.]+\ ms$ ]] ||

@@ -2,10 +2,13 @@
 // every broker (Hourglass, RabbitMQ, Proton's example broker):
 //   amqp_load --port P --address A --mode send|receive|roundtrip [--messages N] [--size BYTES]
 //             [--in-flight K] [--durable] [--hourglass-key KEY]
+//   amqp_load --port P --address A --mode hold --connections C [--seconds S] ...
 // send: K unsettled transfers in flight, a message counted when the broker settles it accepted;
 // receive: credit K, each message accepted; roundtrip: one at a time, send-to-accepted latency.
 // With --hourglass-key it first puts a token on $cbs, as the Azure SDKs do. Prints one line:
 //   send 12345 msg/s | receive 12345 msg/s | roundtrip p50 0.41 ms p99 1.20 ms
+// hold: C connections at once, each sending one message every 100 ms for S seconds; prints
+//   hold 200 connections 200 up 19876 accepted 1987 msg/s
 
 #include "SasToken.h"
 
@@ -29,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +50,8 @@ struct Options {
     int inFlight = 100;
     bool durable = false;
     std::string hourglassKey; // non-empty: put-token first
+    int connections = 1;      // hold mode
+    int seconds = 10;         // hold mode
 };
 
 struct Load {
@@ -67,6 +73,7 @@ struct Load {
     std::vector<double> latenciesMs;
     std::string failure;
     bool done = false;
+    bool closedSeen = false; // hold mode: the transport has closed
 };
 
 bool fail(Load& load, const std::string& why) {
@@ -187,6 +194,10 @@ void onDelivery(Load& load, pn_delivery_t* delivery) {
                            pn_disposition_type_name(pn_delivery_remote_state(delivery)));
             return;
         }
+        if (load.options.mode == "hold") {
+            ++load.settled;
+            return;
+        }
         if (load.options.mode == "roundtrip") {
             long number = 0;
             const pn_delivery_tag_t tag = pn_delivery_tag(delivery);
@@ -241,12 +252,22 @@ void handle(Load& load, pn_event_t* event) {
         pn_link_t* link = pn_event_link(event);
         if (link == load.cbsSender && !load.tokenSent && pn_link_credit(link) > 0)
             sendPutToken(load);
-        else if (link == load.link && pn_link_is_sender(link))
+        else if (link == load.link && pn_link_is_sender(link) && load.options.mode != "hold")
             pumpSends(load);
         break;
     }
     case PN_DELIVERY:
         onDelivery(load, pn_event_delivery(event));
+        break;
+    case PN_CONNECTION_WAKE:
+        // hold mode's tick: one message, if the link is up and the last one was settled.
+        if (load.done) {
+            pn_connection_close(load.connection);
+        } else if (load.link && pn_link_credit(load.link) > 0 && load.sent == load.settled) {
+            const long number = load.sent++;
+            pn_delivery(load.link, pn_dtag(reinterpret_cast<const char*>(&number), sizeof number));
+            pn_message_send(load.message, load.link, &load.buffer);
+        }
         break;
     case PN_LINK_REMOTE_CLOSE: {
         pn_condition_t* condition = pn_link_remote_condition(pn_event_link(event));
@@ -292,37 +313,112 @@ bool parse(int argc, char** argv, Options& options) {
             options.durable = true;
         else if (arg == "--hourglass-key")
             options.hourglassKey = value();
+        else if (arg == "--connections")
+            options.connections = std::atoi(value().c_str());
+        else if (arg == "--seconds")
+            options.seconds = std::atoi(value().c_str());
         else
             return false;
     }
     return !options.port.empty() && !options.address.empty() && options.messages > 0 &&
-           (options.mode == "send" || options.mode == "receive" || options.mode == "roundtrip");
+           options.connections > 0 && options.seconds > 0 &&
+           (options.mode == "send" || options.mode == "receive" || options.mode == "roundtrip" ||
+            options.mode == "hold");
 }
 
 } // namespace
 
-int main(int argc, char** argv) {
-    Load load;
-    if (!parse(argc, argv, load.options)) {
-        std::fprintf(stderr, "usage: amqp_load --port P --address A --mode send|receive|roundtrip "
-                             "[--host H] [--messages N] [--size BYTES] [--in-flight K] "
-                             "[--durable] [--hourglass-key KEY]\n");
-        return 2;
-    }
+void prepareMessage(Load& load) {
     load.message = pn_message();
     pn_message_set_durable(load.message, load.options.durable);
     pn_message_set_inferred(load.message, true);
     const std::string body(size_t(load.options.size), 'x');
     pn_data_put_binary(pn_message_body(load.message), pn_bytes(body.size(), body.data()));
-    load.sentAt.resize(size_t(load.options.messages));
+}
 
-    load.proactor = pn_proactor();
+void connect(Load& load, pn_proactor_t* proactor) {
+    load.proactor = proactor;
     load.connection = pn_connection();
+    pn_connection_set_context(load.connection, &load);
     pn_transport_t* transport = pn_transport();
     pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
     char address[PN_MAX_ADDR];
     pn_proactor_addr(address, sizeof address, load.options.host.c_str(), load.options.port.c_str());
-    pn_proactor_connect2(load.proactor, load.connection, transport, address);
+    pn_proactor_connect2(proactor, load.connection, transport, address);
+}
+
+// C connections at once, each sending one message every 100 ms for S seconds.
+int hold(const Options& options) {
+    pn_proactor_t* proactor = pn_proactor();
+    std::vector<std::unique_ptr<Load>> loads;
+    for (int i = 0; i < options.connections; ++i) {
+        auto load = std::make_unique<Load>();
+        load->options = options;
+        prepareMessage(*load);
+        connect(*load, proactor);
+        loads.push_back(std::move(load));
+    }
+    const auto started = Clock::now();
+    const auto ends = started + std::chrono::seconds(options.seconds);
+    pn_proactor_set_timeout(proactor, 100);
+    bool running = true;
+    bool closing = false;
+    while (running) {
+        pn_event_batch_t* events = pn_proactor_wait(proactor);
+        while (pn_event_t* event = pn_event_batch_next(events)) {
+            if (pn_event_type(event) == PN_PROACTOR_INACTIVE) {
+                running = false;
+            } else if (pn_event_type(event) == PN_PROACTOR_TIMEOUT) {
+                closing = Clock::now() >= ends;
+                for (auto& load : loads) {
+                    if (closing && load->failure.empty())
+                        load->done = true;
+                    if (load->connection && !load->closedSeen)
+                        pn_connection_wake(load->connection);
+                }
+                if (!closing)
+                    pn_proactor_set_timeout(proactor, 100);
+            } else if (pn_connection_t* connection = pn_event_connection(event)) {
+                auto* load = static_cast<Load*>(pn_connection_get_context(connection));
+                if (pn_event_type(event) == PN_TRANSPORT_CLOSED) {
+                    load->closedSeen = true;
+                    if (!load->done && load->failure.empty())
+                        load->failure = "closed early";
+                }
+                handle(*load, event);
+            }
+        }
+        pn_proactor_done(proactor, events);
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    long accepted = 0;
+    int up = 0;
+    for (const auto& load : loads) {
+        accepted += load->settled;
+        up += load->failure.empty() ? 1 : 0;
+        pn_message_free(load->message);
+        std::free(load->buffer.start);
+    }
+    pn_proactor_free(proactor);
+    std::printf("hold %d connections %d up %ld accepted %.0f msg/s\n", options.connections, up,
+                accepted, double(accepted) / seconds);
+    return up == options.connections ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    Load load;
+    if (!parse(argc, argv, load.options)) {
+        std::fprintf(stderr, "usage: amqp_load --port P --address A --mode "
+                             "send|receive|roundtrip|hold [--host H] [--messages N] [--size BYTES] "
+                             "[--in-flight K] [--durable] [--hourglass-key KEY] [--connections C] "
+                             "[--seconds S]\n");
+        return 2;
+    }
+    if (load.options.mode == "hold")
+        return hold(load.options);
+    prepareMessage(load);
+    load.sentAt.resize(size_t(load.options.messages));
+    connect(load, pn_proactor());
 
     bool running = true;
     while (running) {

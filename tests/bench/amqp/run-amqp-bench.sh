@@ -119,6 +119,10 @@ printf '%-34s %12s %12s %12s %10s %10s\n' "sends/s, 100 in flight, accepted" "$h
 printf '%-34s %12s %12s %12s %10s %10s\n' "receives/s, credit 100, accepted" "$hr" "$rr" "$pr" "$(ratio "$hr" "$rr")" "$(ratio "$hr" "$pr")"
 printf '%-34s %12s %12s %12s\n' "one send's round trip p50/p99 ms" "$ht" "$rt" "$pt"
 
+# 200 connections at once against Hourglass, each sending one message every 100 ms for 10 s.
+held=$("$load" "${hg[@]}" --mode hold --connections 200 --seconds 10 --durable || true)
+printf '%-34s %s\n' "200 connections held for 10 s" "${held:-FAILED}"
+
 # The official JS SDK against Hourglass, when tests/sdk's packages are installed.
 sdk="$root/tests/sdk"
 if command -v node >/dev/null && [ -d "$sdk/node_modules/@azure/service-bus" ]; then

@@ -68,15 +68,9 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
 
     CommandLineOptions options;
     options.helpText = parser.helpText();
-    if (!parser.parse(arguments)) {
-        options.error = parser.errorText();
+    options.error = parseOptionsOnly(parser, arguments);
+    if (!options.error.isEmpty())
         return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        options.error =
-            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
-        return options;
-    }
     options.showHelp = parser.isSet(help);
     options.scenarioFile = parser.value(scenario);
     options.reportFile = parser.value(report);
@@ -117,12 +111,28 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
         return options;
     }
     const QString mode = parser.value(durability);
-    if (mode == QLatin1String("crash-only"))
-        options.durability = Durability::ProcessCrashSafe;
-    else if (mode != QLatin1String("power-safe"))
+    if (const auto chosen = durabilityFromName(mode))
+        options.durability = *chosen;
+    else
         options.error =
             QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
     return options;
+}
+
+QString parseOptionsOnly(QCommandLineParser& parser, const QStringList& arguments) {
+    if (!parser.parse(arguments))
+        return parser.errorText();
+    if (!parser.positionalArguments().isEmpty())
+        return QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
+    return {};
+}
+
+std::optional<Durability> durabilityFromName(const QString& name) {
+    if (name == QLatin1String("power-safe"))
+        return Durability::PowerSafe;
+    if (name == QLatin1String("crash-only"))
+        return Durability::ProcessCrashSafe;
+    return std::nullopt;
 }
 
 bool wantsWindow(const CommandLineOptions& options) {

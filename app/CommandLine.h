@@ -8,9 +8,12 @@
 
 #include "Broker.h"
 
+#include <QCommandLineParser>
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace hourglass::app {
 
@@ -39,6 +42,12 @@ struct CommandLineOptions {
 };
 
 CommandLineOptions parseCommandLine(const QStringList& arguments);
+
+// Shared by every command's parser: parses `arguments` and refuses positional ones. Returns the
+// error text, empty when the arguments are usable.
+QString parseOptionsOnly(QCommandLineParser& parser, const QStringList& arguments);
+// "power-safe" or "crash-only" (the --durability values); nullopt for anything else.
+std::optional<Durability> durabilityFromName(const QString& name);
 
 // Whether the command line asks for the explorer window (else a headless run).
 bool wantsWindow(const CommandLineOptions& options);

@@ -100,15 +100,9 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     options.helpText = parser.helpText();
     QStringList rest = arguments;
     rest.removeAt(1); // "serve"
-    if (!parser.parse(rest)) {
-        options.error = parser.errorText();
+    options.error = parseOptionsOnly(parser, rest);
+    if (!options.error.isEmpty())
         return options;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        options.error =
-            QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().first());
-        return options;
-    }
     options.showHelp = parser.isSet(help);
     options.host = parser.value(host);
     bool portOk = false;
@@ -127,9 +121,9 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
         return options;
     }
     const QString mode = parser.value(durability);
-    if (mode == QLatin1String("crash-only"))
-        options.durability = Durability::ProcessCrashSafe;
-    else if (mode != QLatin1String("power-safe"))
+    if (const auto chosen = durabilityFromName(mode))
+        options.durability = *chosen;
+    else
         options.error =
             QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
     return options;

@@ -4,61 +4,18 @@
 
 #include "AmqpEndpoint.h"
 #include "Broker.h"
+#include "RawSocket.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <memory>
 
 using namespace hourglass;
 using namespace hourglass::amqp;
+using hourglass::testing::RawSocket;
 
 namespace {
-class RawSocket {
-public:
-    explicit RawSocket(quint16 port) {
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-    }
-    ~RawSocket() { ::close(m_fd); }
-    bool connected() const { return m_connected; }
-    bool write(const QByteArray& bytes) {
-        return ::send(m_fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL) ==
-               ssize_t(bytes.size());
-    }
-    // Reads until the peer closes (true) or `ms` pass (false); what arrived goes to `received`.
-    bool closedByPeerWithin(int ms, QByteArray* received = nullptr) {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-        while (std::chrono::steady_clock::now() < deadline) {
-            pollfd p{m_fd, POLLIN, 0};
-            if (::poll(&p, 1, 50) <= 0)
-                continue;
-            char buffer[4096];
-            const ssize_t got = ::recv(m_fd, buffer, sizeof buffer, 0);
-            if (got <= 0)
-                return true;
-            if (received)
-                received->append(buffer, got);
-        }
-        return false;
-    }
-
-private:
-    int m_fd = -1;
-    bool m_connected = false;
-};
-
 const QByteArray kSaslHeader("AMQP\x03\x01\x00\x00", 8);
 const QByteArray kAmqpHeader("AMQP\x00\x01\x00\x00", 8);
 } // namespace

@@ -2,6 +2,7 @@
 // status item counts connections and copies the connection string, a busy port is said in the
 // message bar while the window works on, and the settings restart it (or turn it off).
 
+#include "RawSocket.h"
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
 #include "common/LockHolderText.h"
@@ -23,33 +24,12 @@
 #include <QTest>
 #include <QTreeView>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 using namespace hourglass;
 using namespace hourglass::ui;
 
 namespace {
-// A plain TCP connection: enough for the endpoint to count it.
-class TcpPeer {
-public:
-    explicit TcpPeer(quint16 port) {
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(port);
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        m_connected = ::connect(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-    }
-    ~TcpPeer() { ::close(m_fd); }
-    bool connected() const { return m_connected; }
-
-private:
-    int m_fd = -1;
-    bool m_connected = false;
-};
+// A plain TCP connection is enough for the endpoint to count it.
+using TcpPeer = testing::RawSocket;
 
 std::unique_ptr<BrokerClient> clientOn(const QTemporaryDir& dir) {
     auto clock = std::make_shared<VirtualClock>();

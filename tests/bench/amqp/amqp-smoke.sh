@@ -16,7 +16,7 @@ serve_pid=$!
 for _ in $(seq 1 100); do grep -q "^Connection string:" "$work/out" && break; sleep 0.1; done
 port=$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$work/out")
 [ -n "$port" ] || { echo "FAIL: hourglass serve did not start"; cat "$work/out"; exit 1; }
-args=(--port "$port" --address bench --hourglass-key SAS_KEY_VALUE)
+args=(--port "$port" --address bench --sas-key SAS_KEY_VALUE)
 send=$("$load" "${args[@]}" --mode send --messages 300 --durable)
 receive=$("$load" "${args[@]}" --mode receive --messages 300)
 roundtrip=$("$load" "${args[@]}" --mode roundtrip --messages 50 --durable)
@@ -29,7 +29,7 @@ echo "$send"; echo "$receive"; echo "$roundtrip"; echo "$held"
 [[ $roundtrip =~ ^roundtrip\ p50\ [0-9.]+\ ms\ p99\ [0-9.]+\ ms$ ]] ||
   { echo "FAIL: roundtrip printed '$roundtrip'"; exit 1; }
 # A wrong key is refused before anything is measured.
-if "$load" --port "$port" --address bench --hourglass-key wrong --mode send --messages 1 2>"$work/err"; then
+if "$load" --port "$port" --address bench --sas-key wrong --mode send --messages 1 2>"$work/err"; then
   echo "FAIL: a wrong key was accepted"; exit 1
 fi
 grep -q "put-token answered 401" "$work/err" || { echo "FAIL: $(cat "$work/err")"; exit 1; }

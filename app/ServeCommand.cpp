@@ -88,8 +88,10 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
                                                    "are missing are created."),
                                     QStringLiteral("FILE"));
     const QCommandLineOption key(QStringLiteral("key"),
-                                 QStringLiteral("The SharedAccessKey clients must sign with "
-                                                "(default the emulator's SAS_KEY_VALUE)."),
+                                 QStringLiteral("The SharedAccessKey clients must sign with, "
+                                                "kept in the database for the next start "
+                                                "(default: the key kept there, else the "
+                                                "emulator's SAS_KEY_VALUE)."),
                                  QStringLiteral("KEY"));
     const QCommandLineOption durability(QStringLiteral("durability"),
                                         QStringLiteral("power-safe (default) or crash-only."),
@@ -160,8 +162,15 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     amqp::EndpointOptions endpointOptions;
     endpointOptions.host = options.host;
     endpointOptions.port = options.port;
-    if (!options.key.isEmpty())
-        endpointOptions.key.value = options.key;
+    // --key is kept in the database, so that the window and the next serve use it too.
+    if (!options.key.isEmpty()) {
+        if (auto saved = (*broker)->setSetting(amqp::kKeySetting, options.key); !saved) {
+            err << "hourglass serve: cannot keep the key: " << saved.error().toString() << Qt::endl;
+            return ExitInvalidFile;
+        }
+    }
+    if (const QString stored = (*broker)->setting(amqp::kKeySetting); !stored.isEmpty())
+        endpointOptions.key.value = stored;
     amqp::AmqpEndpoint endpoint(**broker, endpointOptions);
     const auto port = endpoint.start();
     if (!port) {

@@ -7,7 +7,7 @@ namespace hourglass {
 // ---- Helpers shared by the Broker*.cpp files
 
 qint64 messageSize(const OutgoingMessage& m) {
-    qint64 size = m.body.size();
+    qint64 size = m.body.size() + m.wireExtras.size();
     for (const QString* s : {&m.messageId, &m.correlationId, &m.sessionId, &m.replyTo,
                              &m.replyToSessionId, &m.to, &m.subject, &m.contentType})
         size += s->toUtf8().size();
@@ -19,6 +19,7 @@ qint64 messageSize(const OutgoingMessage& m) {
 OutgoingMessage outgoingFromStored(const StoredMessage& row) {
     OutgoingMessage m;
     m.body = row.body;
+    m.wireExtras = row.wireExtras;
     m.messageId = row.messageId;
     m.correlationId = row.correlationId;
     m.sessionId = row.sessionId;

@@ -135,6 +135,11 @@ public:
     Result<void> deleteNamespace(const QString& name);
     QList<NamespaceInfo> namespaces() const;
 
+    // ---- Settings kept in the database with the data they guard (the AMQP endpoint's key).
+    // Empty when not set. Setting an empty value removes it; durable when it returns.
+    QString setting(const QString& name) const;
+    Result<void> setSetting(const QString& name, const QString& value);
+
     // ---- Entities (E1-E5, A1)
     Result<EntityInfo> createQueue(const QString& path, const EntityProperties& properties);
     Result<EntityInfo> createTopic(const QString& path, const EntityProperties& properties);

@@ -109,6 +109,30 @@ QList<NamespaceInfo> Broker::namespaces() const {
     return QList<NamespaceInfo>(m_impl->m_namespaces.begin(), m_impl->m_namespaces.end());
 }
 
+// ---- Settings
+
+QString Broker::setting(const QString& name) const {
+    std::lock_guard lock(m_impl->m_mutex);
+    return m_impl->m_settings.value(name);
+}
+
+Result<void> Broker::setSetting(const QString& name, const QString& value) {
+    auto& d = *m_impl;
+    if (name.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("A setting needs a name."));
+    quint64 ticket;
+    {
+        std::lock_guard lock(d.m_mutex);
+        if (value.isEmpty())
+            d.m_settings.remove(name);
+        else
+            d.m_settings.insert(name, value);
+        d.m_store->log(op::SetSetting{name, value});
+        ticket = d.m_store->ticket();
+    }
+    return d.m_store->waitDurable(ticket);
+}
+
 // ---- Entities
 
 Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,

@@ -289,6 +289,7 @@ public:
     std::shared_ptr<Clock> m_clock;
     std::unique_ptr<ChangeFeed> m_feed;
     std::vector<NamespaceInfo> m_namespaces; // in creation order; the first is the default
+    QHash<QString, QString> m_settings;      // Broker::setting()
     int m_nextNamespaceOrdinal = 1;
     std::unordered_map<qint64, std::unique_ptr<Entity>> m_entities;
     QHash<QString, Entity*> m_byKey; // keyOf(namespace, path) -> entity

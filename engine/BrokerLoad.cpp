@@ -50,6 +50,9 @@ Result<void> BrokerImpl::load() {
         m_nextNamespaceOrdinal = std::max(m_nextNamespaceOrdinal, ordinal + 1);
     });
     if (loaded)
+        loaded = m_store->loadSettings(
+            [&](const QString& name, const QString& value) { m_settings.insert(name, value); });
+    if (loaded)
         loaded = loadEntitiesLocked();
     if (loaded)
         loaded = linkSubscriptionsLocked();

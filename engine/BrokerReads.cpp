@@ -71,6 +71,7 @@ MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Ins
                                        row.deadLetterDescription);
     v.sizeInBytes = row.size;
     v.body = row.body;
+    v.wireExtras = row.wireExtras;
     v.hasBody = row.hasBody;
     return v;
 }

@@ -331,6 +331,7 @@ void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 s
     row.deadLetterDescription = extras.deadLetterDescription;
     row.deadLetterSource = extras.deadLetterSource;
     row.body = message.body;
+    row.wireExtras = message.wireExtras;
 
     MessageMeta meta;
     meta.state = state;

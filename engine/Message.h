@@ -30,6 +30,11 @@ struct OutgoingMessage {
     // When set, the message is scheduled (T2, L11) and becomes active at this instant.
     std::optional<Instant> scheduledEnqueueTime;
     QVariantMap applicationProperties;
+    // What a wire sender set that has no Service Bus property of its own (an AMQP value or
+    // sequence body, message annotations, typed ids, the header's priority...), so that the
+    // message reads back as sent. Opaque here: engine/amqp/WireExtras.h writes and reads it; the
+    // engine stores it beside the body and carries it along when the message is forwarded.
+    QByteArray wireExtras;
 };
 
 // Where a message is: its entity's active sub-queue, or the entity's dead-letter queue.
@@ -81,8 +86,9 @@ struct MessageView {
     // DeadLetterErrorDescription (L7).
     QVariantMap applicationProperties;
     qint64 sizeInBytes = 0;
-    QByteArray body;      // empty unless the read asked for bodies
-    bool hasBody = false; // whether `body` was loaded
+    QByteArray body;       // empty unless the read asked for bodies
+    QByteArray wireExtras; // loaded with the body (OutgoingMessage::wireExtras)
+    bool hasBody = false;  // whether `body` was loaded
 };
 
 } // namespace hourglass

@@ -2,6 +2,7 @@
 
 #include "PropertyTypes.h"
 #include "RuleCopies.h"
+#include "sql/SqlEvaluator.h"
 
 namespace hourglass {
 
@@ -48,8 +49,8 @@ QString correlationMismatch(const CorrelationFilter& filter, const OutgoingMessa
         alone.properties.insert(it.key(), it.value());
         if (alone.matches(message))
             continue;
-        const auto found = message.applicationProperties.constFind(it.key());
-        if (found == message.applicationProperties.constEnd())
+        const QVariant* found = findApplicationProperty(message.applicationProperties, it.key());
+        if (!found)
             return QStringLiteral("%1 is missing, the filter wants %2")
                 .arg(it.key(), previewValueText(it.value()));
         return QStringLiteral("%1 is %2, the filter wants %3")

@@ -2,6 +2,7 @@
 
 #include "JsonText.h"
 #include "PropertyJson.h"
+#include "sql/SqlEvaluator.h"
 
 #include <QJsonValue>
 #include <QStringList>
@@ -175,8 +176,9 @@ bool CorrelationFilter::matches(const OutgoingMessage& message) const {
         !matchesIfSet(contentType, message.contentType))
         return false;
     for (auto it = properties.begin(); it != properties.end(); ++it) {
-        const auto found = message.applicationProperties.constFind(it.key());
-        if (found == message.applicationProperties.constEnd() || !sameValue(it.value(), *found))
+        // R2: names match case-insensitively (as in SQL filters), values exactly.
+        const QVariant* found = findApplicationProperty(message.applicationProperties, it.key());
+        if (!found || !sameValue(it.value(), *found))
             return false;
     }
     return true;

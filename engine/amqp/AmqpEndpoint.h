@@ -21,6 +21,10 @@ class Broker;
 
 namespace hourglass::amqp {
 
+// The database setting (Broker::setting) that keeps the key clients sign with, when the user set
+// one of their own; unset, the well-known key serves.
+inline const QString kKeySetting = QStringLiteral("amqp.sharedAccessKey");
+
 struct EndpointOptions {
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 5672; // 0: any free port (the one chosen is returned by start())

@@ -2,23 +2,22 @@
 
 #include "Broker.h"
 #include "Connection.h"
+#include "SaslMechanisms.h"
 
 #include <proton/condition.h>
 #include <proton/listener.h>
 #include <proton/netaddr.h>
-#include <proton/sasl.h>
 #include <proton/transport.h>
 
 namespace hourglass::amqp {
 
 namespace {
-// Receivers that found nothing are retried this often even without a change notification
-// (a lock that ran out, a scheduled message that became active).
-// The loop's tick: connections publish their snapshot each tick, and receivers that found
-// nothing are retried every kRetryTicks even without a change notification (a lock that ran
-// out, a scheduled message that became active).
-constexpr pn_millis_t kTickMillis = 250;
-constexpr int kRetryTicks = 4;
+// Connections publish their snapshot this often, and receivers that found nothing are retried
+// every kRetryInterval even without a change notification (a lock that ran out, a scheduled
+// message that became active). Both go by elapsed time, not by quiet ticks: arrivals wake the
+// loop at once, and under steady traffic there is no quiet tick.
+constexpr std::chrono::milliseconds kSnapshotInterval{250};
+constexpr std::chrono::milliseconds kRetryInterval{1000};
 // The largest frame a peer may send us; a larger message arrives in several frames.
 constexpr uint32_t kMaxFrameBytes = 1024 * 1024;
 
@@ -120,8 +119,13 @@ void EndpointLoop::retryWaitingReceivers() {
         paths.swap(m_arrivals->paths);
         closing.swap(m_arrivals->closeRequests);
     }
-    const bool tick = paths.isEmpty() && closing.isEmpty();
-    const bool retryAll = tick && ++m_ticks % kRetryTicks == 0;
+    const auto now = std::chrono::steady_clock::now();
+    const bool snapshot = now - m_lastSnapshot >= kSnapshotInterval;
+    const bool retryAll = now - m_lastRetry >= kRetryInterval;
+    if (snapshot)
+        m_lastSnapshot = now;
+    if (retryAll)
+        m_lastRetry = now;
     // A connection's objects may only be touched while its own events are handled: note what
     // it should do and wake it.
     for (const auto& [pnConnection, connection] : m_live) {
@@ -129,12 +133,24 @@ void EndpointLoop::retryWaitingReceivers() {
             connection->noteArrivals(paths);
         if (retryAll)
             connection->noteArrivals({});
-        if (tick)
+        if (snapshot)
             connection->requestSnapshot();
         if (closing.contains(connection->id()))
             connection->requestClose();
         pn_connection_wake(pnConnection);
     }
+}
+
+void EndpointLoop::scheduleNextTick() {
+    // The next snapshot is due kSnapshotInterval after the last one, whatever woke us since.
+    // Under the arrivals' lock: an arrival noted meanwhile keeps its immediate wake-up instead
+    // of being overwritten by this later timeout.
+    const auto sinceSnapshot = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - m_lastSnapshot);
+    const auto wait = std::max<qint64>(1, (kSnapshotInterval - sinceSnapshot).count());
+    std::lock_guard lock(m_arrivals->mutex);
+    const bool pending = !m_arrivals->paths.isEmpty() || !m_arrivals->closeRequests.isEmpty();
+    pn_proactor_set_timeout(m_proactor, pending ? 0 : pn_millis_t(wait));
 }
 
 QList<WireConnection> EndpointLoop::connections() const {
@@ -160,7 +176,7 @@ void EndpointLoop::handle(pn_event_t* event) {
         pn_netaddr_host_port(pn_listener_addr(pn_event_listener(event)), nullptr, 0, port,
                              sizeof port);
         listenerFinished(quint16(QByteArray(port).toUInt()));
-        pn_proactor_set_timeout(m_proactor, kTickMillis);
+        pn_proactor_set_timeout(m_proactor, pn_millis_t(kSnapshotInterval.count()));
         return;
     }
     case PN_LISTENER_CLOSE: {
@@ -179,7 +195,7 @@ void EndpointLoop::handle(pn_event_t* event) {
     case PN_LISTENER_ACCEPT: {
         pn_transport_t* transport = pn_transport();
         pn_transport_set_server(transport);
-        pn_sasl_allowed_mechs(pn_sasl(transport), "ANONYMOUS");
+        offerServiceBusSasl(transport);
         // The SDKs authenticate with put-token on $cbs, not with SASL; some skip SASL.
         pn_transport_require_auth(transport, false);
         // Frames larger than this are a framing error: a peer cannot make us buffer gigabytes.
@@ -212,7 +228,7 @@ void EndpointLoop::handle(pn_event_t* event) {
     case PN_PROACTOR_TIMEOUT:
         if (!m_stopped) {
             retryWaitingReceivers();
-            pn_proactor_set_timeout(m_proactor, kTickMillis);
+            scheduleNextTick();
         }
         return;
     case PN_PROACTOR_INTERRUPT:

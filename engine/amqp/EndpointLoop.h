@@ -14,6 +14,7 @@
 #include <proton/proactor.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -52,6 +53,7 @@ private:
     void handle(pn_event_t* event);
     void listenerFinished(Result<quint16> result);
     void retryWaitingReceivers();
+    void scheduleNextTick();
 
     Broker& m_broker;
     EndpointOptions m_options;
@@ -65,7 +67,8 @@ private:
     std::thread m_thread;
     std::atomic<int> m_connections{0};
     std::unordered_map<pn_connection_t*, Connection*> m_live; // proactor thread only
-    int m_ticks = 0;                                          // proactor thread only
+    std::chrono::steady_clock::time_point m_lastSnapshot;     // proactor thread only
+    std::chrono::steady_clock::time_point m_lastRetry;        // proactor thread only
     bool m_stopped = false;
 
     std::mutex m_startMutex;

@@ -2,7 +2,8 @@
 // Service Bus messages <-> AMQP 1.0 messages, as the SDKs write and read them (AMQP.md):
 // properties (message-id, to, subject, reply-to, correlation-id, content-type, group-id as
 // SessionId, reply-to-group-id), the header's ttl and delivery-count, the x-opt-* message
-// annotations, application properties with their AMQP types, and the body as a data section.
+// annotations, application properties with their AMQP types, and the body; what Service Bus has
+// no property for travels in the message's wireExtras (WireExtras.h), so it comes back as sent.
 
 #include "Message.h"
 #include "Status.h"
@@ -18,8 +19,8 @@ namespace hourglass::amqp {
 inline constexpr quint32 kBatchMessageFormat = 0x80013700;
 
 // One encoded AMQP message as a sender's message. InvalidArgument for bytes that are not an AMQP
-// message, an application property of a type Service Bus cannot carry (a list, a map), or a
-// body that is not one data section (amqp-value and amqp-sequence bodies are not stored yet).
+// message, an application property of a type Service Bus cannot carry (a list, a map), several
+// data sections, or data mixed with amqp-value or amqp-sequence sections.
 Result<OutgoingMessage> decodeMessage(const QByteArray& encoded);
 
 // Whether a transfer is a batch envelope: its body is two or more data sections (no SDK sends a

@@ -53,6 +53,7 @@ StoredMessage readMessageRow(const SqliteStatement& s, bool withBody) {
         m.body = s.columnBlob(23);
         if (m.body.isNull())
             m.body = QByteArray("");
+        m.wireExtras = s.columnBlob(24);
         m.hasBody = true;
     }
     return m;
@@ -125,8 +126,12 @@ Result<void> Store::initialise(Durability durability) {
     if (fresh)
         change.assign(schema::kCreateStatements,
                       schema::kCreateStatements + schema::kCreateStatementCount);
-    else if (*version == 1)
-        change.assign(schema::kUpgradeFrom1, schema::kUpgradeFrom1 + schema::kUpgradeFrom1Count);
+    if (!fresh && *version < 2)
+        change.insert(change.end(), schema::kUpgradeFrom1,
+                      schema::kUpgradeFrom1 + schema::kUpgradeFrom1Count);
+    if (!fresh && *version < 3)
+        change.insert(change.end(), schema::kUpgradeFrom2,
+                      schema::kUpgradeFrom2 + schema::kUpgradeFrom2Count);
     if (fresh || *version < schema::kVersion) {
         if (const QString failed = changeSchema(change); !failed.isEmpty())
             return storeError(
@@ -147,7 +152,7 @@ Result<void> Store::initialise(Durability durability) {
                                .arg(QLatin1String(kMessageColumns))
                                .toUtf8();
     const QByteArray oneBody =
-        QStringLiteral("SELECT %1, b.body FROM messages m LEFT JOIN bodies b ON "
+        QStringLiteral("SELECT %1, b.body, b.wire FROM messages m LEFT JOIN bodies b ON "
                        "b.key = ((m.entity_id << 40) | m.seq) WHERE m.entity_id=?1 AND "
                        "m.sub_queue=?2 AND m.seq=?3")
             .arg(QLatin1String(kMessageColumns))
@@ -203,6 +208,21 @@ Result<void> Store::loadNamespaces(const std::function<void(const NamespaceInfo&
     if (rc != SQLITE_DONE)
         return storeError(
             QStringLiteral("cannot read the namespaces of %1 (the file may be corrupt): %2")
+                .arg(m_path, s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadSettings(const std::function<void(const QString&, const QString&)>& each) {
+    SqliteStatement s;
+    if (const auto failed = s.prepare(m_write.handle(), "SELECT name, value FROM settings");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        each(s.columnText(0), s.columnText(1));
+    if (rc != SQLITE_DONE)
+        return storeError(
+            QStringLiteral("cannot read the settings of %1 (the file may be corrupt): %2")
                 .arg(m_path, s.lastError()));
     return {};
 }

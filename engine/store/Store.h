@@ -52,6 +52,7 @@ struct StoredMessage {
     QByteArray applicationProperties; // CBOR map; empty for none
     QString deadLetterReason, deadLetterDescription, deadLetterSource;
     QByteArray body;
+    QByteArray wireExtras; // stored beside the body, read with it
     bool hasBody = false;
 };
 
@@ -152,6 +153,11 @@ struct ForgetMessageIds {
     qint64 entityId;
     Instant seenBefore;
 };
+// A named setting of the database; an empty value removes it.
+struct SetSetting {
+    QString name;
+    QString value;
+};
 } // namespace op
 
 using WriteOp =
@@ -159,7 +165,7 @@ using WriteOp =
                  op::SetApplicationProperties, op::MoveToDeadLetter, op::Activate,
                  op::UpsertNamespace, op::DeleteNamespace, op::InsertEntity, op::UpdateEntity,
                  op::DeleteEntity, op::RememberMessageId, op::ForgetMessageIds,
-                 op::RecordDeliveries, op::ForgetDeliveries>;
+                 op::RecordDeliveries, op::ForgetDeliveries, op::SetSetting>;
 
 class Store {
 public:
@@ -194,6 +200,7 @@ public:
         std::vector<qint64> seqs;
     };
     Result<void> loadDeliveries(const std::function<void(const DeliveryRecord&)>& each);
+    Result<void> loadSettings(const std::function<void(const QString&, const QString&)>& each);
 
     // ---- Writes (call with the Broker mutex held, so that the log follows memory's order).
     void log(WriteOp operation);

@@ -22,11 +22,12 @@ const char* const kCreateStatements[] = {
     "correlation_id TEXT, session_id TEXT, reply_to TEXT, reply_to_session_id TEXT, "
     "to_address TEXT, subject TEXT, content_type TEXT, app_properties BLOB, dl_reason TEXT, "
     "dl_description TEXT, dl_source TEXT, PRIMARY KEY(entity_id, seq)) WITHOUT ROWID",
-    "CREATE TABLE bodies(key INTEGER PRIMARY KEY, body BLOB NOT NULL)",
+    "CREATE TABLE bodies(key INTEGER PRIMARY KEY, body BLOB NOT NULL, wire BLOB)",
     // Duplicate detection history (L13), kept across restarts.
     "CREATE TABLE duplicates(entity_id INTEGER NOT NULL, message_id TEXT NOT NULL, "
     "seen_at INTEGER NOT NULL, PRIMARY KEY(entity_id, message_id)) WITHOUT ROWID",
     kCreateDeliveries,
+    kCreateSettings,
 };
 const int kCreateStatementCount = sizeof(kCreateStatements) / sizeof(kCreateStatements[0]);
 
@@ -36,6 +37,12 @@ const char* const kUpgradeFrom1[] = {
     kCreateDeliveries,
 };
 const int kUpgradeFrom1Count = sizeof(kUpgradeFrom1) / sizeof(kUpgradeFrom1[0]);
+
+const char* const kUpgradeFrom2[] = {
+    "ALTER TABLE bodies ADD COLUMN wire BLOB",
+    kCreateSettings,
+};
+const int kUpgradeFrom2Count = sizeof(kUpgradeFrom2) / sizeof(kUpgradeFrom2[0]);
 
 QByteArray encodeSequenceNumbers(const std::vector<qint64>& seqs) {
     QByteArray blob(qsizetype(seqs.size() * sizeof(qint64)), Qt::Uninitialized);

@@ -30,8 +30,9 @@
 namespace hourglass::schema {
 
 // Bumped on every incompatible change; a database with a higher version is refused. Version 2
-// added `deliveries`; a version 1 database gets it when opened.
-inline constexpr int kVersion = 2;
+// added `deliveries`, version 3 `bodies.wire` (what an AMQP sender set beyond Service Bus's
+// properties, Message.h wireExtras) and `settings`; an older database gets them when opened.
+inline constexpr int kVersion = 3;
 // PRAGMA application_id, "HGls": tells an Hourglass database from any other SQLite file.
 inline constexpr int kApplicationId = 0x48476c73;
 
@@ -42,9 +43,14 @@ extern const int kCreateStatementCount;
 inline constexpr const char* kCreateDeliveries =
     "CREATE TABLE deliveries(id INTEGER PRIMARY KEY, entity_id INTEGER NOT NULL, "
     "sub_queue INTEGER NOT NULL, seqs BLOB NOT NULL)";
-// What turns a version 1 database into the current version.
+// Named settings of the database (the AMQP endpoint's key, ...), kept with the data they guard.
+inline constexpr const char* kCreateSettings =
+    "CREATE TABLE settings(name TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)";
+// What turns a version 1 database into version 2, and a version 2 one into version 3.
 extern const char* const kUpgradeFrom1[];
 extern const int kUpgradeFrom1Count;
+extern const char* const kUpgradeFrom2[];
+extern const int kUpgradeFrom2Count;
 
 // Bodies live in a rowid table; the key packs the entity id above 40 bits of sequence number.
 inline constexpr qint64 bodyKey(qint64 entityId, qint64 sequenceNumber) {
@@ -63,6 +69,6 @@ inline constexpr const char* kInsertMessage =
     "dl_description, dl_source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
     "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
 inline constexpr const char* kInsertBody =
-    "INSERT OR REPLACE INTO bodies(key, body) VALUES(?1, ?2)";
+    "INSERT OR REPLACE INTO bodies(key, body, wire) VALUES(?1, ?2, ?3)";
 
 } // namespace hourglass::schema

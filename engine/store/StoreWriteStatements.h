@@ -12,7 +12,7 @@ struct Store::WriteStatements {
         setState, setProperties, moveToDeadLetter, activateMessage, activateBody, upsertNamespace,
         deleteNamespace, insertEntity, updateEntity, deleteEntityMessages, deleteEntityBodies,
         deleteEntityIds, deleteEntityDeliveries, deleteEntity, progress, rememberId, forgetIds,
-        recordDeliveries, forgetDeliveries, begin, commit, rollback;
+        recordDeliveries, forgetDeliveries, setSetting, deleteSetting, begin, commit, rollback;
 
     // Writes one logged operation (StoreWrites.cpp); empty on success, else SQLite's message.
     QString apply(const op::InsertMessage& o);
@@ -31,6 +31,7 @@ struct Store::WriteStatements {
     QString apply(const op::ForgetMessageIds& o);
     QString apply(const op::RecordDeliveries& o);
     QString apply(const op::ForgetDeliveries& o);
+    QString apply(const op::SetSetting& o);
 };
 
 } // namespace hourglass

@@ -46,6 +46,8 @@ Result<void> Store::prepareWriteStatements() {
         {&w.recordDeliveries,
          "INSERT INTO deliveries(id, entity_id, sub_queue, seqs) VALUES(?1, ?2, ?3, ?4)"},
         {&w.forgetDeliveries, "DELETE FROM deliveries WHERE id=?1"},
+        {&w.setSetting, "INSERT OR REPLACE INTO settings(name, value) VALUES(?1, ?2)"},
+        {&w.deleteSetting, "DELETE FROM settings WHERE name=?1"},
         {&w.begin, "BEGIN IMMEDIATE"},
         {&w.commit, "COMMIT"},
         {&w.rollback, "ROLLBACK"},
@@ -100,6 +102,10 @@ QString Store::WriteStatements::apply(const op::InsertMessage& o) {
         return failed;
     insertBody.bind(1, schema::bodyKey(r.entityId, r.sequenceNumber));
     insertBody.bindBlob(2, r.body.isNull() ? QByteArray("") : r.body);
+    if (r.wireExtras.isEmpty())
+        insertBody.bindNull(3);
+    else
+        insertBody.bindBlob(3, r.wireExtras);
     return insertBody.run();
 }
 
@@ -247,6 +253,16 @@ QString Store::WriteStatements::apply(const op::RecordDeliveries& o) {
 QString Store::WriteStatements::apply(const op::ForgetDeliveries& o) {
     forgetDeliveries.bind(1, o.id);
     return forgetDeliveries.run();
+}
+
+QString Store::WriteStatements::apply(const op::SetSetting& o) {
+    if (o.value.isEmpty()) {
+        deleteSetting.bindText(1, o.name);
+        return deleteSetting.run();
+    }
+    setSetting.bindText(1, o.name);
+    setSetting.bindText(2, o.value);
+    return setSetting.run();
 }
 
 } // namespace hourglass

@@ -181,7 +181,85 @@ private slots:
         QVERIFY(endpoint.snapshot().listening);
     }
 
+    // The .NET SDK only knows SASL MSSBCBS and picks it from what the server offers (AMQP.md);
+    // the JS SDK uses ANONYMOUS. Both are offered and both succeed (the claims come later, over
+    // $cbs); an unknown mechanism fails the SASL exchange.
+    void saslOffersAndAcceptsMssbcbsAndAnonymous_data() {
+        QTest::addColumn<QByteArray>("mechanism");
+        QTest::addColumn<int>("outcome");
+        QTest::newRow("MSSBCBS") << QByteArray("MSSBCBS") << 0;
+        QTest::newRow("ANONYMOUS") << QByteArray("ANONYMOUS") << 0;
+        QTest::newRow("PLAIN") << QByteArray("PLAIN") << 1;
+    }
+    void saslOffersAndAcceptsMssbcbsAndAnonymous() {
+        QFETCH(QByteArray, mechanism);
+        QFETCH(int, outcome);
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        RawSocket client(*port);
+        QVERIFY(client.write(kSaslHeader));
+        QByteArray offered;
+        client.closedByPeerWithin(300, &offered);
+        QVERIFY(offered.startsWith(kSaslHeader));
+        QVERIFY2(offered.contains("MSSBCBS") && offered.contains("ANONYMOUS"), offered.toHex());
+
+        QVERIFY(client.write(saslInitFrame(mechanism)));
+        QByteArray answer;
+        client.closedByPeerWithin(300, &answer);
+        // sasl-outcome: descriptor 0x44, a list whose first field is the code (ubyte 0x50).
+        const qsizetype at = answer.indexOf(QByteArray("\x00\x53\x44\xc0", 4));
+        QVERIFY2(at >= 0, answer.toHex());
+        QCOMPARE(answer.mid(at + 6, 2), (QByteArray("\x50", 1) + char(outcome)));
+    }
+
+    // Under steady traffic (a change every few milliseconds) the window's view of the connections
+    // still refreshes a few times a second: snapshots go by elapsed time, not by quiet moments.
+    void snapshotsKeepComingUnderSteadyTraffic() {
+        QVERIFY(m_broker->createQueue(QStringLiteral("busy"), {}).ok());
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        RawSocket client(*port);
+        QVERIFY(client.write(kAmqpHeader));
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 1, 5000);
+        OutgoingMessage message;
+        message.body = "tick";
+        bool published = false;
+        for (int i = 0; i < 150 && !published; ++i) { // 150 changes, 10 ms apart
+            QVERIFY(m_broker->send(QStringLiteral("busy"), message).ok());
+            QTest::qWait(10);
+            published = endpoint.snapshot().connections.size() == 1;
+        }
+        QVERIFY2(published, "no snapshot in 1.5 s of steady changes");
+    }
+
 private:
+    // A SASL frame (type 1) holding sasl-init (descriptor 0x41) with just the mechanism.
+    static QByteArray saslInitFrame(const QByteArray& mechanism) {
+        QByteArray fields;
+        fields += char(0xa3); // sym8
+        fields += char(mechanism.size());
+        fields += mechanism;
+        QByteArray body("\x00\x53\x41\xc0", 4);
+        body += char(fields.size() + 1); // list8: size counts the count byte and the fields
+        body += char(1);
+        body += fields;
+        QByteArray frame(8, '\0');
+        const quint32 size = quint32(8 + body.size());
+        frame[0] = char(size >> 24);
+        frame[1] = char(size >> 16);
+        frame[2] = char(size >> 8);
+        frame[3] = char(size);
+        frame[4] = 2; // data offset in words
+        frame[5] = 1; // SASL
+        return frame + body;
+    }
+
     QTemporaryDir m_dir;
     int m_count = 0;
     std::unique_ptr<Broker> m_broker;

@@ -102,6 +102,7 @@ private slots:
     void durability_D2_numbersAfterMessagesAheadOfTheCounter();
     void durability_D2_deliveryJournalAddsBackDeliveries();
     void durability_D2_schemaOneIsUpgraded();
+    void durability_D1_schemaTwoIsUpgraded();
 
 private:
     // Writes a real Hourglass database (a queue with 1 KB messages) and closes it cleanly.
@@ -325,8 +326,9 @@ void DurabilityRefuseTest::durability_D2_schemaOneIsUpgraded() {
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("broker.db"));
     createHourglassDatabase(path, 3);
-    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE deliveries; "
+    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE deliveries; DROP TABLE settings; "
                                           "ALTER TABLE messages DROP COLUMN delivery_record; "
+                                          "ALTER TABLE bodies DROP COLUMN wire; "
                                           "PRAGMA user_version=1;")),
              QString());
     QCOMPARE(pragmaValue(path, "user_version"), qint64(1));
@@ -344,6 +346,41 @@ void DurabilityRefuseTest::durability_D2_schemaOneIsUpgraded() {
         broker.receive(QStringLiteral("q"), {ReceiveMode::PeekLock, 1, QStringLiteral("r")});
     QVERIFY2(again.ok(), errorText(again).constData());
     QCOMPARE(again->first().deliveryCount, quint32(2));
+}
+
+// Schema 2 (before wire extras and settings) opens: its messages stay, and the new columns and
+// table work at once (a message with wire extras, a setting), also after a restart.
+void DurabilityRefuseTest::durability_D1_schemaTwoIsUpgraded() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 3);
+    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE settings; ALTER TABLE bodies DROP COLUMN "
+                                          "wire; PRAGMA user_version=2;")),
+             QString());
+    {
+        auto opened = openAt(path);
+        QVERIFY2(opened.ok(), errorText(opened).constData());
+        Broker& broker = *opened.value();
+        QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion));
+        OutgoingMessage message;
+        message.messageId = QStringLiteral("extra");
+        message.body = "body";
+        message.wireExtras = QByteArray("\x01\x02", 2);
+        QVERIFY(broker.send(QStringLiteral("q"), message).ok());
+        QVERIFY(broker.setSetting(QStringLiteral("amqp.key"), QStringLiteral("secret")).ok());
+    }
+    auto reopened = openAt(path);
+    QVERIFY2(reopened.ok(), errorText(reopened).constData());
+    Broker& broker = *reopened.value();
+    QCOMPARE(broker.setting(QStringLiteral("amqp.key")), QStringLiteral("secret"));
+    const auto listed = broker.listMessages(QStringLiteral("q"), 0, 10, Broker::Bodies::With);
+    QVERIFY2(listed.ok(), errorText(listed).constData());
+    QCOMPARE(listed->size(), 4);
+    QCOMPARE(listed->at(0).wireExtras, QByteArray());
+    QCOMPARE(listed->at(3).messageId, QStringLiteral("extra"));
+    QCOMPARE(listed->at(3).wireExtras, QByteArray("\x01\x02", 2));
+    QCOMPARE(listed->at(3).body, QByteArray("body"));
 }
 
 QTEST_GUILESS_MAIN(DurabilityRefuseTest)

@@ -204,6 +204,44 @@ private slots:
         QCOMPARE(counts->active, qint64(matches ? 1 : 0));
     }
 
+    // R2: "application property names match case-insensitively": a filter on `Region` matches a
+    // message whose property is `REGION` (the value still compares exactly).
+    void R2_correlationPropertyNamesMatchCaseInsensitively_data() {
+        QTest::addColumn<QString>("messageName");
+        QTest::addColumn<QString>("messageValue");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("same name") << "Region"
+                                   << "EU" << true;
+        QTest::newRow("upper name") << "REGION"
+                                    << "EU" << true;
+        QTest::newRow("lower name") << "region"
+                                    << "EU" << true;
+        QTest::newRow("lower value") << "region"
+                                     << "eu" << false;
+        QTest::newRow("other name") << "Regions"
+                                    << "EU" << false;
+    }
+    void R2_correlationPropertyNamesMatchCaseInsensitively() {
+        QFETCH(QString, messageName);
+        QFETCH(QString, messageValue);
+        QFETCH(bool, matches);
+        TestBroker t;
+        HG_VERIFY_OK(t->createTopic(kTopic, {}));
+        HG_VERIFY_OK(t->createSubscription(kSub, {}));
+        Rule rule;
+        rule.name = QStringLiteral("region");
+        rule.filterType = FilterType::Correlation;
+        rule.correlation.properties.insert(QStringLiteral("Region"), QStringLiteral("EU"));
+        HG_VERIFY_OK(t->addRule(kSub, rule));
+        HG_VERIFY_OK(t->removeRule(kSub, QStringLiteral("$Default")));
+        OutgoingMessage m = TestBroker::message(QStringLiteral("m"));
+        m.applicationProperties.insert(messageName, messageValue);
+        HG_VERIFY_OK(t->send(kTopic, m));
+        const auto counts = t->counts(kSub);
+        HG_VERIFY_OK(counts);
+        QCOMPARE(counts->active, qint64(matches ? 1 : 0));
+    }
+
     // A scenario's Send step types its properties: a plain number is an Int64 (as before), an
     // object names the type. The runner sends them so.
     void scenarioSendTypesItsProperties() {

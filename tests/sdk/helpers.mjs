@@ -4,6 +4,7 @@ import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ServiceBusClient } from "@azure/service-bus";
 import Long from "long";
+import { createHmac } from "node:crypto";
 import { startServer } from "./serve.mjs";
 
 export const WAIT_MS = 2000;
@@ -134,3 +135,21 @@ export function peekAll(receiver, max = 100) {
 export const seq = (message) => Number(message.sequenceNumber.toString());
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A SharedAccessSignature for `audience`, signed with `key` as Azure does (HMAC-SHA256 over the
+ * URL-encoded audience and the expiry in seconds). */
+export function sasSignature(audience, expiresAt, key) {
+  const sr = encodeURIComponent(audience);
+  const sig = createHmac("sha256", key).update(`${sr}\n${expiresAt}`).digest("base64");
+  return `SharedAccessSignature sr=${sr}&sig=${encodeURIComponent(sig)}&se=${expiresAt}` +
+    "&skn=RootManageSharedAccessKey";
+}
+
+/** A client that presents `sas` instead of a key. The SDK's (namespace, credential) constructor
+ * always speaks TLS, so the signature goes in an emulator connection string. No retries: a
+ * refused token is final, and a retry would wrap it in an AggregateError. */
+export function clientWithSignature(port, sas) {
+  return new ServiceBusClient(
+    `Endpoint=sb://localhost:${port};SharedAccessSignature=${sas};UseDevelopmentEmulator=true;`,
+    { retryOptions: { ...clientOptions.retryOptions, maxRetries: 0 } });
+}

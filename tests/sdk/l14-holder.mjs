@@ -1,9 +1,11 @@
 // The child of l14-connection-break.test.mjs: takes messages under peek-lock from a queue, tells
 // its parent which ones and until when, and then holds them, settling nothing, until it is
-// killed (or told to close its client).
+// killed (or told to close its client). It exits by itself when its parent goes away, so a
+// failed or killed test run never leaves it behind.
 import { ServiceBusClient } from "@azure/service-bus";
 
 const [connectionString, queue, count] = process.argv.slice(2);
+process.on("disconnect", () => process.exit(0));
 const client = new ServiceBusClient(connectionString);
 const receiver = client.createReceiver(queue, { maxAutoLockRenewalDurationInMs: 0 });
 const held = [];

@@ -150,6 +150,10 @@ export async function startServer({ extraArgs = [] } = {}) {
   return {
     connectionString: started.connectionString,
     port: started.port,
+    /** The server's process id (for /proc/<pid>/fd in raw-protocol.test.mjs). */
+    pid: child.pid,
+    /** null while the server runs, then { code, signal }. */
+    exited: () => exited,
     stop,
     crash,
     /** What the server printed so far, for error messages. */

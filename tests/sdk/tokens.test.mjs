@@ -3,10 +3,15 @@
 // UnauthorizedAccess and stores nothing.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { createHmac } from "node:crypto";
 import Long from "long";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ServiceBusClient } from "@azure/service-bus";
-import { useServer, clientOptions, bounded } from "./helpers.mjs";
+import { startServer } from "./serve.mjs";
+import {
+  useServer, bounded, sasSignature, clientWithSignature, clientOptions, rejectsWithCode,
+} from "./helpers.mjs";
 
 const ctx = useServer();
 const T = { timeout: 30_000 };
@@ -15,19 +20,8 @@ after(async () => {
   for (const client of opened) await bounded(client.close(), 2000);
 });
 
-function signature(audience, expiresAt, key) {
-  const sr = encodeURIComponent(audience);
-  const sig = createHmac("sha256", key).update(`${sr}\n${expiresAt}`).digest("base64");
-  return `SharedAccessSignature sr=${sr}&sig=${encodeURIComponent(sig)}&se=${expiresAt}` +
-    "&skn=RootManageSharedAccessKey";
-}
-
 function clientWith(sas) {
-  // No retries: a refused token is final, and a retry would wrap it in an AggregateError.
-  const client = new ServiceBusClient(
-    `Endpoint=sb://localhost:${ctx.server.port};SharedAccessSignature=${sas};` +
-    "UseDevelopmentEmulator=true;",
-    { retryOptions: { ...clientOptions.retryOptions, maxRetries: 0 } });
+  const client = clientWithSignature(ctx.server.port, sas);
   opened.push(client);
   return client;
 }
@@ -38,7 +32,7 @@ async function stored() {
 
 test("a valid signature signed here is accepted", T, async () => {
   const audience = `sb://localhost:${ctx.server.port}/`;
-  const client = clientWith(signature(audience, Math.floor(Date.now() / 1000) + 600,
+  const client = clientWith(sasSignature(audience, Math.floor(Date.now() / 1000) + 600,
     "SAS_KEY_VALUE"));
   await client.createSender("q-token").sendMessages({ body: "ok", messageId: "t-ok" });
   assert.deepEqual((await stored()).map((m) => m.messageId), ["t-ok"]);
@@ -46,7 +40,7 @@ test("a valid signature signed here is accepted", T, async () => {
 
 test("an expired signature: UnauthorizedAccess, nothing stored", T, async () => {
   const audience = `sb://localhost:${ctx.server.port}/`;
-  const client = clientWith(signature(audience, Math.floor(Date.now() / 1000) - 60,
+  const client = clientWith(sasSignature(audience, Math.floor(Date.now() / 1000) - 60,
     "SAS_KEY_VALUE"));
   await assert.rejects(
     client.createSender("q-token").sendMessages({ body: "late", messageId: "t-expired" }),
@@ -56,9 +50,48 @@ test("an expired signature: UnauthorizedAccess, nothing stored", T, async () => 
 
 test("a signature made with another key: UnauthorizedAccess, nothing stored", T, async () => {
   const audience = `sb://localhost:${ctx.server.port}/`;
-  const client = clientWith(signature(audience, Math.floor(Date.now() / 1000) + 600, "not-it"));
+  const client = clientWith(sasSignature(audience, Math.floor(Date.now() / 1000) + 600, "not-it"));
   await assert.rejects(
     client.createSender("q-token").sendMessages({ body: "forged", messageId: "t-forged" }),
     (err) => err.code === "UnauthorizedAccess");
   assert.deepEqual((await stored()).map((m) => m.messageId), ["t-ok"]);
 });
+
+// A key of one's own: `serve --key` keeps it in the database; the well-known key is refused; the
+// next serve on that database (without --key) signs with it again.
+test("serve --key: clients sign with that key, kept in the database for the next start", T,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hourglass-key-"));
+    const db = join(dir, "keyed.db");
+    try {
+      const first = await startServer({ extraArgs: ["--db", db, "--key", "my-own-key"] });
+      try {
+        assert.match(first.connectionString, /SharedAccessKey=my-own-key;/);
+        const owner = new ServiceBusClient(first.connectionString, clientOptions);
+        opened.push(owner);
+        await owner.createSender("q-token").sendMessages({ body: "k", messageId: "own-key-1" });
+        const wellKnown = clientWithSignature(first.port, sasSignature(
+          `sb://localhost:${first.port}/`, Math.floor(Date.now() / 1000) + 600, "SAS_KEY_VALUE"));
+        opened.push(wellKnown);
+        await rejectsWithCode(
+          wellKnown.createSender("q-token").sendMessages({ body: "no", messageId: "own-key-2" }),
+          "UnauthorizedAccess");
+        await bounded(owner.close(), 2000);
+      } finally {
+        await first.stop();
+      }
+      const second = await startServer({ extraArgs: ["--db", db] });
+      try {
+        assert.match(second.connectionString, /SharedAccessKey=my-own-key;/);
+        const again = new ServiceBusClient(second.connectionString, clientOptions);
+        opened.push(again);
+        const peeked = await again.createReceiver("q-token").peekMessages(10);
+        assert.deepEqual(peeked.map((m) => m.messageId), ["own-key-1"]);
+        await bounded(again.close(), 2000);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });

@@ -17,7 +17,7 @@ template <typename Work> auto callAndWait(ui::BrokerClient& client, Work work) {
     using R = std::invoke_result_t<Work, Broker&>;
     std::optional<R> out;
     QObject context;
-    client.call(&context, std::move(work), [&out](R result) { out = std::move(result); });
+    client.call(&context, std::move(work), [&out](R result) { out.emplace(std::move(result)); });
     client.waitForIdle();
     QCoreApplication::sendPostedEvents(&context, QEvent::MetaCall);
     if (!out)

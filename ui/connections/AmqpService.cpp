@@ -1,6 +1,9 @@
 #include "AmqpService.h"
 
+#include <QCoreApplication>
+#include <QPointer>
 #include <QSettings>
+#include <QThreadPool>
 
 namespace hourglass::ui {
 
@@ -8,7 +11,8 @@ namespace {
 const QString kEnabledKey = QStringLiteral("amqp/enabled");
 const QString kHostKey = QStringLiteral("amqp/host");
 const QString kPortKey = QStringLiteral("amqp/port");
-const QString kKeyKey = QStringLiteral("amqp/key");
+// Before the key moved into the database it was kept here; it is removed on the next save.
+const QString kOldKeyKey = QStringLiteral("amqp/key");
 } // namespace
 
 AmqpSettings AmqpSettings::load() {
@@ -17,7 +21,6 @@ AmqpSettings AmqpSettings::load() {
     settings.enabled = stored.value(kEnabledKey, true).toBool();
     settings.host = stored.value(kHostKey, settings.host).toString();
     settings.port = quint16(stored.value(kPortKey, settings.port).toUInt());
-    settings.key = stored.value(kKeyKey).toString();
     return settings;
 }
 
@@ -26,7 +29,7 @@ void AmqpSettings::save() const {
     stored.setValue(kEnabledKey, enabled);
     stored.setValue(kHostKey, host);
     stored.setValue(kPortKey, port);
-    stored.setValue(kKeyKey, key);
+    stored.remove(kOldKeyKey);
 }
 
 AmqpService::AmqpService(QObject* parent)
@@ -40,13 +43,40 @@ AmqpService::~AmqpService() {
 void AmqpService::attach(std::shared_ptr<Broker> broker) {
     stop();
     m_broker = std::move(broker);
+    // The key belongs to the database (it guards that data): each database has its own. A
+    // memory read, no disk.
+    m_settings.key = m_broker ? m_broker->setting(amqp::kKeySetting) : QString();
     restart();
 }
 
 void AmqpService::apply(const AmqpSettings& settings) {
+    const bool keyChanged = settings.key != m_settings.key;
     m_settings = settings;
     m_settings.save();
+    if (keyChanged && m_broker)
+        keepKey(m_settings.key);
     restart();
+}
+
+void AmqpService::keepKey(const QString& key) {
+    // Durable before setSetting returns: a disk sync, so not on the GUI thread. The endpoint
+    // uses the new key at once; only its keeping in the database happens meanwhile.
+    std::shared_ptr<Broker> broker = m_broker;
+    QPointer<AmqpService> self(this);
+    QThreadPool::globalInstance()->start([broker, key, self] {
+        const auto kept = broker->setSetting(amqp::kKeySetting, key);
+        if (kept)
+            return;
+        const QString why = kept.error().description;
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, why] {
+                if (self)
+                    emit self->failed(
+                        tr("The AMQP key could not be kept in the database: %1").arg(why));
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void AmqpService::stop() {

@@ -1,7 +1,8 @@
 #pragma once
 // The window's AMQP endpoint: started on the open database's broker (127.0.0.1:5672 unless the
 // settings say otherwise), moved to the next database when another one opens, stopped when the
-// window closes. Its settings (on or off, host, port, key) are remembered. Says what it is doing
+// window closes. On or off, host and port are remembered for this user; the key is kept in the
+// database it guards (Broker::setting). Says what it is doing
 // through `statusChanged` (the status-bar item) and `failed` (the message bar): a busy port does
 // not stop the window.
 
@@ -19,7 +20,7 @@ struct AmqpSettings {
     bool enabled = true;
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 5672; // 0: any free port (tests)
-    QString key;         // empty: the emulator's well-known key
+    QString key;         // empty: the emulator's well-known key; kept in the database
 
     bool operator==(const AmqpSettings&) const = default;
     static AmqpSettings load();
@@ -53,6 +54,7 @@ signals:
 private:
     void restart();
     void stop();
+    void keepKey(const QString& key);
 
     AmqpSettings m_settings;
     std::shared_ptr<Broker> m_broker; // kept alive while the endpoint serves it

@@ -220,6 +220,37 @@ private slots:
         QCOMPARE(lockHolderText(holder), shown);
     }
 
+    // A key of the user's own is kept in the database it guards, not in the user's settings:
+    // the endpoint signs with it at once, and the next window on that database serves with it.
+    void aKeyOfOneselfIsKeptInTheDatabase() {
+        AmqpSettings settings;
+        settings.port = 0;
+        useSettings(settings);
+        QTemporaryDir dir;
+        {
+            MainWindow window;
+            window.setClient(clientOn(dir));
+            window.serveAmqp();
+            QVERIFY(window.amqp()->endpoint());
+            QCOMPARE(window.amqp()->settings().key, QString());
+            settings.key = QStringLiteral("my-own-key");
+            window.amqp()->apply(settings);
+            QVERIFY(window.amqp()->endpoint()->connectionString().contains(
+                QStringLiteral("SharedAccessKey=my-own-key;")));
+            const auto broker = window.client()->sharedBroker();
+            QTRY_COMPARE_WITH_TIMEOUT(broker->setting(amqp::kKeySetting),
+                                      QStringLiteral("my-own-key"), 5000);
+            QVERIFY(!QSettings().contains(QStringLiteral("amqp/key")));
+        }
+        MainWindow again;
+        again.setClient(std::make_unique<BrokerClient>(
+            testing::openUiTestBroker(dir, std::make_shared<VirtualClock>(), QString())));
+        again.serveAmqp();
+        QCOMPARE(again.amqp()->settings().key, QStringLiteral("my-own-key"));
+        QVERIFY(again.amqp()->endpoint()->connectionString().contains(
+            QStringLiteral("SharedAccessKey=my-own-key;")));
+    }
+
     void aPublicAddressWithTheWellKnownKeyIsRefused() {
         AmqpSettings settings;
         settings.host = QStringLiteral("0.0.0.0");

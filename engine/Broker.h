@@ -26,10 +26,13 @@
 #include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 #include <QUuid>
 #include <QVariantMap>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 namespace hourglass {
 
@@ -120,6 +123,53 @@ struct DeadLetterOptions {
     QVariantMap propertiesToModify;
 };
 
+// ---- Sessions (S1-S6)
+
+struct SessionAcceptOptions {
+    // Who takes the session's lock (L14: the wire names a connection's link); every later call
+    // on the session names the same receiver.
+    QString receiver;
+    // The session to accept, even one without messages (S3); none: the next available one.
+    std::optional<QString> sessionId;
+};
+
+// A session lock granted to a receiver (S2).
+struct AcceptedSession {
+    QString entityPath; // the entity's path, e.g. "orders" or "events/Subscriptions/audit"
+    QString sessionId;
+    QString receiver;
+    Instant lockedUntil = 0; // LockedUntilUtc of the session lock
+};
+
+// Names a session lock for the calls made under it: the entity, the session and its holder.
+struct SessionRef {
+    QString entityPath;
+    QString sessionId;
+    QString receiver;
+
+    static SessionRef of(const AcceptedSession& session);
+};
+
+// What the explorer shows of one session: its messages by state (as EntityCounts counts them:
+// a locked message counts as locked only), its lock and its state (S4).
+struct SessionInfo {
+    QString sessionId;
+    qint64 active = 0; // receivable by the session's holder now
+    qint64 scheduled = 0;
+    qint64 deferred = 0;
+    qint64 locked = 0;
+    QString lockedBy;        // the receiver holding the session lock; empty when none
+    Instant lockedUntil = 0; // 0 when not locked
+    bool hasState = false;
+    qint64 stateSize = 0;
+    Instant stateSetAt = 0; // when the state was last set (0 without a state)
+    QByteArray state;       // only filled by Broker::session()
+};
+
+// Called once when an acceptSessionAsync wait ends, on the broker's callback thread (never the
+// caller's, never under the broker's lock: it may call the broker).
+using SessionAcceptCallback = std::function<void(const Result<AcceptedSession>& result)>;
+
 class BrokerImpl;
 class OperationObserver;
 
@@ -198,6 +248,52 @@ public:
     // settles on its own: one result per lock, in order.
     QList<Result<void>> completeBatch(const QList<LockRef>& locks);
 
+    // ---- Sessions (S1-S6). An entity created with RequiresSession takes only messages with a
+    // SessionId and hands them out only through session locks: receive() and receiveDeferred()
+    // refuse it (InvalidArgument), as the calls below refuse an entity without sessions. Its
+    // dead-letter queue has no sessions. Every call below counts as a receive for A2.
+
+    // Takes a session's lock for options.receiver, at once: the named session (even one without
+    // messages or not seen before), or the next available one, the unlocked session with the
+    // oldest receivable message (S3). SessionCannotBeLocked when the named session is locked
+    // (by anyone, the same receiver included); ServiceTimeout when no session is available.
+    Result<AcceptedSession> acceptSession(const QString& path, const SessionAcceptOptions& options);
+    // Like acceptSession for the next available session, but waits up to `timeout` on the
+    // broker's clock (a virtual clock's time, when it has one) without blocking anyone: returns
+    // at once with the wait's id, and `done` is called once, when a session is granted, when
+    // the timeout ran out (ServiceTimeout), or with the error that refused the call. Waits are
+    // served oldest first as sessions become available. Pending waits end without a call when
+    // the broker closes.
+    quint64 acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                               Millis timeout, SessionAcceptCallback done);
+    // Ends a pending wait without calling it back; false when it had already ended (its callback
+    // was or is about to be called: a session granted after the caller gave up should be
+    // released).
+    bool cancelAcceptSession(quint64 waitId);
+    // S2: extends the session lock by LockDuration from now; returns the new LockedUntilUtc.
+    // SessionLockLost when the lock ran out, was released or lost, or is another receiver's.
+    Result<Instant> renewSessionLock(const SessionRef& session);
+    // Ends the session lock (the session becomes available); the message locks held in it are
+    // lost, and settling them fails with SessionLockLost (S5).
+    Result<void> releaseSession(const SessionRef& session);
+    // S5, L14: releases every session lock `receiver` holds, in every entity (its connection
+    // broke), with the message locks held in them. Returns how many were held.
+    int releaseSessionsOf(const QString& receiver);
+    // The session's messages in sequence order, each under its own lock (peek-lock) or removed
+    // at once (receive-and-delete), as receive() does (S2). Settle them with complete(),
+    // abandon(), deadLetter(), defer() and renewLock() as any message.
+    Result<QList<MessageView>> receiveFromSession(const SessionRef& session, ReceiveMode mode,
+                                                  int maxCount);
+    // S6: a deferred message of the session by its sequence number, under a lock (L8, T8).
+    // MessageNotFound when it is not a deferred message of this session.
+    Result<MessageView> receiveDeferredFromSession(const SessionRef& session,
+                                                   qint64 sequenceNumber);
+    // S4: the session's state, none when it has none; only its holder reads and writes it. A
+    // state larger than the entity's MaxMessageSizeInKilobytes is refused with
+    // MessageSizeExceeded; none removes it. Durable when setSessionState returns.
+    Result<std::optional<QByteArray>> sessionState(const SessionRef& session);
+    Result<void> setSessionState(const SessionRef& session, const std::optional<QByteArray>& state);
+
     // ---- Explorer operations: what an operator does to stored messages, beyond what a Service
     // Bus client can do. Each is all or nothing (a missing sequence number is refused with
     // MessageNotFound and nothing changes) and acknowledged once durable. A lock held on a message
@@ -242,6 +338,23 @@ public:
     Result<SequenceIndex> sequenceIndex(const QString& path, int stride) const;
     // DeadLetterReason -> number of messages in the path's dead-letter queue.
     Result<QMap<QString, qint64>> deadLetterReasons(const QString& path) const;
+    // The sessions of an entity that requires sessions, in session id order from
+    // fromSessionId on (included), up to maxCount: every session that holds a message, a lock
+    // or a state. With stateSetSince, only those whose state was set at or after it (the
+    // wire's get-message-sessions). No state bytes. O(messages of the sessions listed).
+    Result<QList<SessionInfo>> listSessions(const QString& path, const QString& fromSessionId,
+                                            int maxCount,
+                                            std::optional<Instant> stateSetSince = {}) const;
+    // One session with its state's bytes; a session nobody used reads as empty, not as an error.
+    Result<SessionInfo> session(const QString& path, const QString& sessionId) const;
+    // Where the pages of the session list start (like sequenceIndex): the id of every
+    // `stride`-th session, first one included, and how many sessions there are.
+    struct SessionPages {
+        qint64 total = 0;
+        int stride = 1;
+        QStringList anchors;
+    };
+    Result<SessionPages> sessionPages(const QString& path, int stride) const;
 
     // ---- Time
     Clock& clock() const;

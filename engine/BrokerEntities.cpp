@@ -279,6 +279,7 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
         dropLocksLocked(entity, now);
         for (Entity* subscription : entity.subscriptions)
             dropLocksLocked(*subscription, now);
+        serveAcceptWaitsLocked(now); // the sessions whose locks were lost are available again
         const StoredEntity stored = storedLocked(entity);
         m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
         scheduleAutoDeleteLocked(entity);
@@ -323,6 +324,7 @@ void BrokerImpl::deleteEntityLocked(Entity* entity) {
             m_openDeliveryRecords.erase(lock.deliveryRecord);
         }
     }
+    failAcceptWaitsLocked(entity->id, entity->path);
     m_store->log(op::DeleteEntity{entity->id});
     m_byKey.remove(keyOf(entity->namespaceName, entity->path));
     m_resolved.clear();
@@ -497,6 +499,7 @@ void BrokerImpl::logProgressLocked(const Entity& entity) {
 }
 
 void BrokerImpl::dropLocksLocked(Entity& entity, Instant now) {
+    dropSessionLocksLocked(entity, now); // S5, with the message locks held in the sessions
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
         std::vector<qint64> locked;
         for (const auto& [seq, lock] : entity.index(q).locks())

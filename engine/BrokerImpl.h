@@ -10,14 +10,18 @@
 // Store::readLatest (committed rows plus what is logged), never by waiting for a commit.
 
 #include "Broker.h"
+#include "CallbackQueue.h"
 #include "EntityPath.h"
 #include "MessageIndex.h"
+#include "SessionIndex.h"
 #include "TimerQueue.h"
 #include "store/Store.h"
 
 #include <QHash>
+#include <QSet>
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <type_traits>
@@ -41,6 +45,8 @@ struct Entity {
     qint64 nextSeq = 1;
     MessageIndex main;
     MessageIndex deadLetter;
+    // S1-S6: the sessions of the main sub-queue's messages (empty unless hasSessions()).
+    SessionIndex sessions;
     EntityFlow flow; // in memory only: counted since the broker opened
     // A topic keeps its scheduled messages whole: activation fans them out by rules (R1).
     QHash<qint64, OutgoingMessage> scheduledTopicMessages;
@@ -61,6 +67,8 @@ struct Entity {
     MessageIndex& index(SubQueue q) { return q == SubQueue::Main ? main : deadLetter; }
     const MessageIndex& index(SubQueue q) const { return q == SubQueue::Main ? main : deadLetter; }
     bool receives() const { return kind != EntityKind::Topic; }
+    // RequiresSession (S1): messages need a SessionId and go out through session locks only.
+    bool hasSessions() const { return kind != EntityKind::Topic && properties.requiresSession; }
 
 private:
     QString m_qualified;
@@ -100,6 +108,9 @@ public:
     Result<void> loadDeliveryJournalLocked(DeliveryJournal& journal);
     Result<void> loadMessagesLocked(DeliveryJournal& journal);
     Result<void> loadScheduledTopicMessagesLocked();
+    // S2, S4: which session each message belongs to, and the sessions' states (not their
+    // bytes). Locks are not stored: every session is unlocked after a restart (S5).
+    Result<void> loadSessionsLocked();
     void foldDeliveryJournalLocked(const DeliveryJournal& journal);
 
     // ---- Resolution (m_mutex held)
@@ -160,6 +171,9 @@ public:
     Result<void> cancelScheduled(const QString& path, qint64 seq);
     Result<void> checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
                                      qint64 extraBytes) const;
+    // S1: an entity that requires sessions takes only messages with a SessionId (a send, a
+    // transfer); what reaches it otherwise is dead-lettered there (routeLocked).
+    static Result<void> checkSessionIdLocked(const Entity& entity, const OutgoingMessage& message);
     // The three steps a message takes into an entity, outermost first:
     // 1. scheduleOrDeliverLocked: a checked message arrives; it is scheduled when its
     //    ScheduledEnqueueTime is still ahead, else routed now. The result names its number.
@@ -174,6 +188,11 @@ public:
     void insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                              const OutgoingMessage& message, Instant now, MessageState state,
                              Instant scheduledAt, const DeliveryExtras& extras);
+    // S1: a message without a SessionId that reaches an entity requiring sessions by a forward
+    // or a topic's copy (a send is refused) is dead-lettered there as SessionIdMissing (or goes
+    // on to ForwardDeadLetteredMessagesTo), under the number `seq`.
+    void deadLetterWithoutSessionLocked(Entity& entity, qint64 seq, const OutgoingMessage& message,
+                                        Instant now, const DeliveryExtras& extras, int hop);
     Millis effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const;
     // L13: whether the entity saw this MessageId within its duplicate detection window (a send,
     // or a message forwarded to it); an id not seen is remembered. False without detection.
@@ -186,6 +205,10 @@ public:
     void activateLocked(Entity& entity, qint64 seq, Instant at);
 
     // ---- Receiving (BrokerReceive.cpp)
+    // Whether messages can be received from the entity at all (kind, status, its topic's).
+    static Result<void> checkReceivableLocked(const Entity& entity);
+    // How many messages one receive may ask for (1..10,000).
+    static Result<void> checkBatchSize(int maxCount);
     Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options);
     Result<MessageView> receiveDeferred(const QString& path, qint64 seq, const QString& receiver);
     Result<QList<MessageView>> peek(const QString& path, qint64 fromSeq, int maxCount);
@@ -226,6 +249,17 @@ public:
         std::vector<Taken> taken;
     };
     Result<QList<MessageView>> handedOut(const HandOut& handOut);
+    // After the mutex: waits until `ticket` is durable, reads what was handed out back, and
+    // removes receive-and-delete rows once read.
+    Result<QList<MessageView>> finishHandOut(const HandOut& handOut, quint64 ticket,
+                                             ReceiveMode mode);
+    // Hands out the deferred message `seq` under a lock for `receiver` into handOut (L8, T8);
+    // the error when it is not there, locked, or was taken away when asked for.
+    std::optional<Error> takeDeferredLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                                            const QString& receiver, HandOut& handOut);
+    // After the mutex: the deferred message handed out (or `failure`) once durable.
+    Result<MessageView> finishDeferredHandOut(const HandOut& handOut, quint64 ticket,
+                                              const std::optional<Error>& failure, qint64 seq);
 
     // ---- Settlement (BrokerSettle.cpp)
     enum class Settle { Complete, Abandon, DeadLetter, Defer };
@@ -260,6 +294,63 @@ public:
     std::optional<StoredMessage> loadWholeLocked(const Entity& entity, qint64 seq);
     Result<void> modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                                         const QVariantMap& changes);
+
+    // ---- Sessions (BrokerSessions.cpp: locks, waits and state; BrokerSessionReceive.cpp:
+    // receiving through a session; BrokerSessionReads.cpp: the explorer's reads)
+    Result<AcceptedSession> acceptSession(const QString& path, const SessionAcceptOptions& options);
+    quint64 acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                               Millis timeout, SessionAcceptCallback done);
+    bool cancelAcceptSession(quint64 waitId);
+    Result<Instant> renewSessionLock(const SessionRef& ref);
+    Result<void> releaseSession(const SessionRef& ref);
+    int releaseSessionsOf(const QString& receiver);
+    Result<QList<MessageView>> receiveFromSession(const SessionRef& ref, ReceiveMode mode,
+                                                  int maxCount);
+    Result<MessageView> receiveDeferredFromSession(const SessionRef& ref, qint64 seq);
+    Result<std::optional<QByteArray>> sessionState(const SessionRef& ref);
+    Result<void> setSessionState(const SessionRef& ref, const std::optional<QByteArray>& state);
+    // The main sub-queue of an entity that requires sessions, or why `path` is not one (S1).
+    Result<Entity*> sessionEntityLocked(const QString& path, Instant& now);
+    // The session `ref` names, locked by ref.receiver; SessionLockLost otherwise (S5).
+    struct HeldSession {
+        Entity* entity = nullptr;
+        SessionRecord* session = nullptr;
+    };
+    Result<HeldSession> checkSessionLocked(const SessionRef& ref, Instant& now);
+    // S3: the unlocked session with the oldest receivable message; null when none.
+    SessionRecord* nextAvailableSessionLocked(Entity& entity);
+    // Locks `session` for `receiver` from `at` for the entity's LockDuration.
+    AcceptedSession grantSessionLocked(Entity& entity, SessionRecord& session,
+                                       const QString& receiver, Instant at);
+    // Why a session lock ends (S5); the session is then available again.
+    enum class SessionEnd { Released, Expired, Lost };
+    // Ends the lock of the session `sessionId`: every message lock held in it is lost (settling
+    // it then fails with SessionLockLost), the released messages go back (L6, T6).
+    void endSessionLockLocked(Entity& entity, const QString& sessionId, Instant at, SessionEnd end);
+    // E5, L9, S5: every session lock of the entity ends.
+    void dropSessionLocksLocked(Entity& entity, Instant at);
+    // The waits for a session (acceptSessionAsync), oldest first.
+    struct AcceptWait {
+        qint64 entityId = 0;
+        QString path; // as the caller gave it, for AcceptedSession::entityPath
+        QString receiver;
+        Instant deadline = kNever;
+        SessionAcceptCallback done;
+    };
+    // Grants what became available to the waits, oldest first, as of `at`. Called after
+    // everything that can make a session available (a message arriving or coming back, a
+    // session lock ending) and after every timer event.
+    void serveAcceptWaitsLocked(Instant at);
+    // Ends a wait with `result` (its callback runs on m_callbacks, outside the mutex).
+    void endAcceptWaitLocked(std::map<quint64, AcceptWait>::iterator wait,
+                             Result<AcceptedSession> result);
+    // The entity went away: its waits end with MessagingEntityNotFound.
+    void failAcceptWaitsLocked(qint64 entityId, const QString& path);
+    // A message lock lost with its session: settling it reports SessionLockLost (S5) rather
+    // than MessageLockLost. Remembered for the most recent kLostSessionLocks tokens.
+    void rememberLostWithSessionLocked(const QUuid& token);
+    // The counts of one session's messages.
+    SessionInfo sessionInfoLocked(const Entity& entity, const SessionRecord& session) const;
 
     // ---- Operator tools (BrokerOperator.cpp)
     Result<void> deleteMessages(const QString& path, const QList<qint64>& seqs);
@@ -301,6 +392,16 @@ public:
     std::unordered_map<qint64, int> m_openDeliveryRecords;
     TimerQueue m_timers;
     std::size_t m_timerCompactionMark = 4096;
+    // Sessions: the waits for the next available session, by id (ids only grow: oldest first).
+    std::map<quint64, AcceptWait> m_acceptWaits;
+    quint64 m_nextAcceptWait = 1;
+    // Message lock tokens lost with their session, oldest first (rememberLostWithSessionLocked).
+    QSet<QUuid> m_lostWithSession;
+    std::deque<QUuid> m_lostWithSessionOrder;
+    static constexpr std::size_t kLostSessionLocks = 65536;
+    // Where wait callbacks run. Last member: destroyed first, so a running callback finishes
+    // while everything it may call is still there (~BrokerImpl stops it before anything else).
+    CallbackQueue m_callbacks;
 };
 
 // Whether an entity's status lets messages in (E3 Status).

@@ -64,6 +64,8 @@ Result<void> BrokerImpl::load() {
     if (loaded)
         loaded = loadScheduledTopicMessagesLocked();
     if (loaded)
+        loaded = loadSessionsLocked();
+    if (loaded)
         loaded = m_store->loadMessageIds([&](qint64 entityId, const QString& id, Instant at) {
             if (Entity* entity = entityByIdLocked(entityId)) {
                 entity->seenIds.insert(id, at);
@@ -206,6 +208,32 @@ Result<void> BrokerImpl::loadScheduledTopicMessagesLocked() {
             entity->scheduledTopicMessages.insert(row.sequenceNumber, outgoingFromStored(row));
     }
     return {};
+}
+
+Result<void> BrokerImpl::loadSessionsLocked() {
+    // Which session each message belongs to: read for entities that require sessions only.
+    for (auto& [id, entity] : m_entities) {
+        if (!entity->hasSessions())
+            continue;
+        Entity* raw = entity.get();
+        auto loaded = m_store->loadSessionIds(id, [raw](qint64 seq, const QString& sessionId) {
+            if (raw->main.find(seq))
+                raw->sessions.addMessage(sessionId, seq);
+        });
+        if (!loaded)
+            return loaded;
+    }
+    // S4: the states, without their bytes. A state of an entity that no longer requires
+    // sessions cannot be (E5 fixes it), but is left alone rather than refused.
+    return m_store->loadSessionStates([&](const Store::SessionStateKey& key) {
+        Entity* entity = entityByIdLocked(key.entityId);
+        if (!entity || !entity->hasSessions())
+            return;
+        SessionRecord& session = entity->sessions.obtain(key.sessionId);
+        session.hasState = true;
+        session.stateSize = key.size;
+        session.stateSetAt = key.setAt;
+    });
 }
 
 quint32 BrokerImpl::DeliveryJournal::deliveriesNotFolded(const Store::MessageKey& key) {

@@ -64,7 +64,11 @@ const auto kNothing = [](BrokerOperation&, const auto&) {};
 Broker::Broker(std::unique_ptr<BrokerImpl> impl)
     : m_impl(std::move(impl))
     , m_observer(std::make_unique<ObserverSlot>()) {}
-Broker::~Broker() = default;
+Broker::~Broker() {
+    // No session wait's callback may run once the broker starts going away: a running one
+    // finishes first, pending ones are dropped.
+    m_impl->m_callbacks.stop();
+}
 
 void Broker::setOperationObserver(std::shared_ptr<OperationObserver> observer) {
     std::lock_guard lock(m_observer->mutex);

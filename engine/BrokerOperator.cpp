@@ -125,6 +125,8 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
             if (row.state == MessageState::Scheduled && row.scheduledAt > now)
                 message.scheduledEnqueueTime = row.scheduledAt;
             const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
+            if (auto ok = checkSessionIdLocked(destination, message); !ok)
+                return ok.error();
             if (auto ok = checkSendableLocked(destination, message, batchBytes - credit); !ok)
                 return ok.error();
             batchBytes += messageSize(message) - credit;
@@ -138,6 +140,7 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
         for (OutgoingMessage& message : outgoing)
             results.append(scheduleOrDeliverLocked(destination, std::move(message), now));
         logProgressLocked(destination);
+        serveAcceptWaitsLocked(now);
         ticket = m_store->ticket();
     }
     if (auto durable = m_store->waitDurable(ticket); !durable)

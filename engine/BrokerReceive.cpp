@@ -12,7 +12,27 @@ namespace hourglass {
 namespace {
 constexpr int kMaxBatch = 10000;
 
-Result<void> checkReceivable(const Entity& entity) {
+// S1: a session entity hands its messages out through session locks only.
+Result<void> checkWithoutSession(const Entity& entity, SubQueue subQueue) {
+    if (subQueue == SubQueue::Main && entity.hasSessions())
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("'%1' requires sessions (S1): accept a session and "
+                                        "receive through it.")
+                             .arg(entity.path));
+    return {};
+}
+} // namespace
+
+Result<void> BrokerImpl::checkBatchSize(int maxCount) {
+    if (maxCount < 1 || maxCount > kMaxBatch)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("maxCount must be between 1 and %1; got %2.")
+                             .arg(kMaxBatch)
+                             .arg(maxCount));
+    return {};
+}
+
+Result<void> BrokerImpl::checkReceivableLocked(const Entity& entity) {
     if (entity.kind == EntityKind::Topic)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("Messages are received from the subscriptions of '%1', "
@@ -30,16 +50,6 @@ Result<void> checkReceivable(const Entity& entity) {
                              .arg(entity.topic->path)); // E5
     return {};
 }
-
-Result<void> checkBatchSize(int maxCount) {
-    if (maxCount < 1 || maxCount > kMaxBatch)
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("maxCount must be between 1 and %1; got %2.")
-                             .arg(kMaxBatch)
-                             .arg(maxCount));
-    return {};
-}
-} // namespace
 
 bool BrokerImpl::keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
                                        Moment moment) {
@@ -77,6 +87,8 @@ BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, q
     if (!lockHolder) {
         // L3: consumed now. The row is deleted once it has been read back.
         index.remove(seq);
+        if (subQueue == SubQueue::Main)
+            entity.sessions.removeMessage(seq);
         return taken;
     }
     // L4: deliveries under lock. The journal row `record` stores this one (D2).
@@ -162,6 +174,25 @@ Result<QList<MessageView>> BrokerImpl::handedOut(const HandOut& handOut) {
     return out;
 }
 
+Result<QList<MessageView>> BrokerImpl::finishHandOut(const HandOut& handOut, quint64 ticket,
+                                                     ReceiveMode mode) {
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    auto out = handedOut(handOut);
+    if (!out || mode == ReceiveMode::PeekLock || handOut.taken.empty())
+        return out;
+    // Receive-and-delete: the rows go once they have been read.
+    {
+        std::lock_guard lock(m_mutex);
+        for (const Taken& item : handOut.taken)
+            m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return out;
+}
+
 Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
     if (auto ok = checkBatchSize(options.maxCount); !ok)
         return ok.error();
@@ -174,7 +205,9 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
-        if (auto ok = checkReceivable(entity); !ok)
+        if (auto ok = checkReceivableLocked(entity); !ok)
+            return ok.error();
+        if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
             return ok.error();
         const Instant now = handOut.now;
         handOut.entityId = entity.id;
@@ -204,21 +237,33 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         // and what expired or was dead-lettered on the way.
         ticket = m_store->ticket();
     }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    auto out = handedOut(handOut);
-    if (!out || peekLock || handOut.taken.empty())
-        return out;
-    // Receive-and-delete: the rows go once they have been read.
-    {
-        std::lock_guard lock(m_mutex);
-        for (const Taken& item : handOut.taken)
-            m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return out;
+    return finishHandOut(handOut, ticket, options.mode);
+}
+
+std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue subQueue, qint64 seq,
+                                                    const QString& receiver, HandOut& handOut) {
+    const MessageMeta* meta = entity.index(subQueue).find(seq);
+    if (!meta || meta->state != MessageState::Deferred)
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("No deferred message with sequence number %1 in '%2'.")
+                             .arg(seq)
+                             .arg(subQueue == SubQueue::DeadLetter ? entity.path + kDeadLetterSuffix
+                                                                   : entity.path));
+    if (meta->locked)
+        return makeError(
+            ErrorCode::MessageNotFound,
+            QStringLiteral("The deferred message %1 is locked by another receiver.").arg(seq));
+    if (!keepDeliverableLocked(entity, subQueue, seq, handOut.now, Moment::HandOut))
+        // T8 (expired when asked for) or L6.
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("The deferred message %1 had expired or reached "
+                                        "MaxDeliveryCount; it is no longer deferred.")
+                             .arg(seq));
+    const qint64 record = m_nextDeliveryRecord++;
+    handOut.taken.push_back(handOutLocked(entity, subQueue, seq, &receiver, handOut.now, record));
+    recordDeliveriesLocked(entity, subQueue, handOut.taken, record);
+    m_feed->markCounts(entity.qualified());
+    return std::nullopt;
 }
 
 Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
@@ -232,40 +277,23 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
         if (!target)
             return target.error();
         Entity& entity = *target->entity;
-        if (auto ok = checkReceivable(entity); !ok)
+        if (auto ok = checkReceivableLocked(entity); !ok)
             return ok.error();
-        const Instant now = handOut.now;
+        if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
+            return ok.error();
         handOut.entityId = entity.id;
         handOut.subQueue = target->subQueue;
         handOut.entityPath = entity.path;
-        touchLocked(entity, now);
-        const MessageMeta* meta = entity.index(handOut.subQueue).find(seq);
-        if (!meta || meta->state != MessageState::Deferred) {
-            failure = makeError(ErrorCode::MessageNotFound,
-                                QStringLiteral("No deferred message with sequence number %1 in "
-                                               "'%2'.")
-                                    .arg(seq)
-                                    .arg(path));
-        } else if (meta->locked) {
-            failure = makeError(ErrorCode::MessageNotFound,
-                                QStringLiteral("The deferred message %1 is locked by another "
-                                               "receiver.")
-                                    .arg(seq));
-        } else if (!keepDeliverableLocked(entity, handOut.subQueue, seq, now, Moment::HandOut)) {
-            // T8 (expired when asked for) or L6.
-            failure = makeError(ErrorCode::MessageNotFound,
-                                QStringLiteral("The deferred message %1 had expired or reached "
-                                               "MaxDeliveryCount; it is no longer deferred.")
-                                    .arg(seq));
-        } else {
-            const qint64 record = m_nextDeliveryRecord++;
-            handOut.taken.push_back(
-                handOutLocked(entity, handOut.subQueue, seq, &receiver, now, record));
-            recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
-            m_feed->markCounts(entity.qualified());
-        }
+        touchLocked(entity, handOut.now);
+        failure = takeDeferredLocked(entity, handOut.subQueue, seq, receiver, handOut);
         ticket = m_store->ticket();
     }
+    return finishDeferredHandOut(handOut, ticket, failure, seq);
+}
+
+Result<MessageView> BrokerImpl::finishDeferredHandOut(const HandOut& handOut, quint64 ticket,
+                                                      const std::optional<Error>& failure,
+                                                      qint64 seq) {
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();
     if (failure)

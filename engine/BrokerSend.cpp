@@ -15,6 +15,10 @@ namespace {
 // Service Bus gives up forwarding after four hops (TransferHopCount).
 constexpr int kMaxTransferHops = 4;
 constexpr int kMaxMessageIdLength = 128;
+constexpr int kMaxSessionIdLength = 128;
+// S1: why a message that reached an entity requiring sessions by forwarding or a topic's copy,
+// without a SessionId, was dead-lettered there (a direct send is refused instead).
+const QString kSessionIdMissing = QStringLiteral("SessionIdMissing");
 } // namespace
 
 Millis BrokerImpl::effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const {
@@ -33,6 +37,11 @@ Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const Outgoin
         return makeError(
             ErrorCode::InvalidArgument,
             QStringLiteral("TimeToLive must be positive; got %1 ms.").arg(*message.timeToLive));
+    if (message.sessionId.size() > kMaxSessionIdLength)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("SessionId is %1 characters long; at most %2 are allowed.")
+                             .arg(message.sessionId.size())
+                             .arg(kMaxSessionIdLength));
     if (message.messageId.size() > kMaxMessageIdLength)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("MessageId is %1 characters long; at most %2 are allowed.")
@@ -76,6 +85,16 @@ Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const Outgoin
     return {};
 }
 
+Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
+                                              const OutgoingMessage& message) {
+    if (entity.hasSessions() && message.sessionId.isEmpty())
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("'%1' requires sessions (S1): the message needs a "
+                                        "SessionId.")
+                             .arg(entity.path));
+    return {};
+}
+
 Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                                                 const QList<OutgoingMessage>& batch) {
     QList<SendResult> results;
@@ -104,6 +123,8 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
         // All or nothing: check every message before storing any.
         qint64 batchBytes = 0;
         for (const OutgoingMessage& message : batch) {
+            if (auto ok = checkSessionIdLocked(entity, message); !ok)
+                return ok.error();
             if (auto ok = checkSendableLocked(entity, message, batchBytes); !ok)
                 return ok.error();
             batchBytes += messageSize(message);
@@ -122,6 +143,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
             results.append(scheduleOrDeliverLocked(entity, std::move(message), now));
         }
         logProgressLocked(entity);
+        serveAcceptWaitsLocked(now); // S3: a session may have messages now
         ticket = m_store->ticket();
     }
     if (auto durable = m_store->waitDurable(ticket); !durable)
@@ -251,8 +273,11 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
                 else
                     copySeq = takeSequenceNumberLocked(*subscription);
                 first = false;
-                insertMessageLocked(*subscription, SubQueue::Main, copySeq, copy, now,
-                                    MessageState::Active, 0, extras);
+                if (subscription->hasSessions() && copy.sessionId.isEmpty())
+                    deadLetterWithoutSessionLocked(*subscription, copySeq, copy, now, extras, hop);
+                else
+                    insertMessageLocked(*subscription, SubQueue::Main, copySeq, copy, now,
+                                        MessageState::Active, 0, extras);
                 logProgressLocked(*subscription);
             }
         }
@@ -266,6 +291,10 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
             failure = QStringLiteral("MaxTransferHopCountExceeded");
         else
             failure = forwardingFailureLocked(entity.namespaceName, forwardTo);
+        if (failure.isEmpty() && target->hasSessions() && message.sessionId.isEmpty())
+            failure = QStringLiteral("The forwarding destination '%1' requires sessions (S1) and "
+                                     "the message has no SessionId.")
+                          .arg(forwardTo);
         if (failure.isEmpty()) {
             touchLocked(*target, now); // a forwarded message is a send on the destination
             // T3: the TTL this entity lowered the message to is its own from here on, so a
@@ -294,8 +323,31 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
         return;
     }
     const qint64 seq = takeSequenceNumberLocked(entity);
-    insertMessageLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
+    if (entity.hasSessions() && message.sessionId.isEmpty())
+        deadLetterWithoutSessionLocked(entity, seq, message, now, extras, hop);
+    else
+        insertMessageLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0,
+                            extras);
     logProgressLocked(entity);
+}
+
+void BrokerImpl::deadLetterWithoutSessionLocked(Entity& entity, qint64 seq,
+                                                const OutgoingMessage& message, Instant now,
+                                                const DeliveryExtras& extras, int hop) {
+    DeliveryExtras dead = extras;
+    dead.deadLetterReason = kSessionIdMissing;
+    dead.deadLetterDescription =
+        QStringLiteral("'%1' requires sessions (S1) and the message has no SessionId.")
+            .arg(entity.path);
+    ++entity.flow.deadLettered;
+    // A dead letter like any other: ForwardDeadLetteredMessagesTo takes it on.
+    if (Entity* target = deadLetterDestinationLocked(entity)) {
+        dead.deadLetterSource = entity.path;
+        forwardDeadLetterLocked(*target, message, dead, now, hop + 1);
+        return;
+    }
+    insertMessageLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0,
+                        dead);
 }
 
 void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq,
@@ -339,6 +391,8 @@ void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 s
     meta.ownTtl = message.timeToLive.value_or(-1);
     meta.size = static_cast<quint32>(row.size);
     entity.index(subQueue).insert(seq, meta);
+    if (subQueue == SubQueue::Main && entity.hasSessions() && !message.sessionId.isEmpty())
+        entity.sessions.addMessage(message.sessionId, seq); // S2
     m_store->log(op::InsertMessage{std::move(row)});
 
     const auto id = static_cast<quint32>(entity.id);
@@ -383,6 +437,7 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
     active.activatesOrExpiresAt =
         addSaturating(at, effective); // T2: expires at scheduled time + TTL
     entity.main.insert(newSeq, active);
+    entity.sessions.renumber(seq, newSeq);
     m_store->log(op::Activate{entity.id, seq, newSeq, at, active.activatesOrExpiresAt, effective});
     logProgressLocked(entity);
     if (active.activatesOrExpiresAt != kNever)
@@ -426,8 +481,10 @@ void BrokerImpl::removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 s
         return;
     if (removed->state == MessageState::Scheduled)
         scheduleAutoDeleteLocked(entity); // A4: it may be idle again from its last activity
-    if (subQueue == SubQueue::Main)
+    if (subQueue == SubQueue::Main) {
         entity.scheduledTopicMessages.remove(seq);
+        entity.sessions.removeMessage(seq);
+    }
     m_store->log(op::DeleteMessage{entity.id, subQueue, seq});
     if (record != 0)
         settleDeliveryRecordLocked(record); // after the removal, so a crash never loses both

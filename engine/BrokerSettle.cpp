@@ -18,6 +18,11 @@ Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now
     if (ref.lockToken.isNull())
         return lockLost(QStringLiteral("no lock token was given."));
     const auto it = m_lockTokens.constFind(ref.lockToken);
+    if (it == m_lockTokens.cend() && m_lostWithSession.contains(ref.lockToken))
+        return makeError(ErrorCode::SessionLockLost,
+                         QStringLiteral("The lock supplied was lost with its session's lock: it "
+                                        "ran out, was released, or was lost (an update of the "
+                                        "entity or the holder's connection broke) (S5)."));
     if (it == m_lockTokens.cend())
         return lockLost(QStringLiteral("it expired, the message was already settled, or the lock "
                                        "was lost (an update of the entity or a restart)."));
@@ -45,6 +50,7 @@ Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
         processDueLocked(now);
         if (auto settled = settleLocked(ref, action, options, now); !settled)
             return settled;
+        serveAcceptWaitsLocked(now); // an abandoned message may free a session (S3)
         ticket = m_store->ticket();
     }
     return m_store->waitDurable(ticket);
@@ -59,6 +65,7 @@ QList<Result<void>> BrokerImpl::settleBatch(const QList<LockRef>& locks, Settle 
         processDueLocked(now);
         for (const LockRef& ref : locks)
             results.append(settleLocked(ref, action, {}, now));
+        serveAcceptWaitsLocked(now);
         ticket = m_store->ticket();
     }
     if (auto durable = m_store->waitDurable(ticket); !durable) {
@@ -180,6 +187,7 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
     MessageMeta moved = *found;
     moved.state = MessageState::Active;
     entity.main.remove(seq);
+    entity.sessions.removeMessage(seq); // a dead-letter queue has no sessions
     entity.deadLetter.insert(seq, moved);
     m_store->log(op::MoveToDeadLetter{entity.id, seq, reason, description});
     m_feed->markRemoved(entity.qualified());

@@ -5,6 +5,10 @@
 namespace hourglass {
 
 bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
+    if (event.kind == TimerKind::AcceptTimeout) {
+        const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
+        return wait != m_acceptWaits.end() && wait->second.deadline == event.due;
+    }
     const Entity* entity = entityByIdLocked(event.entityId);
     if (!entity)
         return false;
@@ -26,6 +30,12 @@ bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
     }
     case TimerKind::AutoDelete:
         return entity->autoDeleteEventAt == event.due;
+    case TimerKind::SessionLockExpire: {
+        const SessionRecord* session = entity->sessions.byOrdinal(event.seq);
+        return session && session->lock && session->lock->lockedUntil == event.due;
+    }
+    case TimerKind::AcceptTimeout:
+        break; // above
     }
     return false;
 }
@@ -33,6 +43,15 @@ bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
 bool BrokerImpl::handleEventLocked(const TimerEvent& event) {
     if (!eventLiveLocked(event))
         return false;
+    if (event.kind == TimerKind::AcceptTimeout) {
+        const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
+        const Entity* waited = entityByIdLocked(wait->second.entityId);
+        endAcceptWaitLocked(
+            wait, makeError(ErrorCode::ServiceTimeout,
+                            QStringLiteral("No session of '%1' became available in time (S3).")
+                                .arg(waited ? waited->path : wait->second.path)));
+        return true;
+    }
     Entity& entity = *entityByIdLocked(event.entityId);
     // Everything an event does happens at the event's own instant, not at "now": advancing the
     // clock by an hour replays the hour in order.
@@ -59,6 +78,13 @@ bool BrokerImpl::handleEventLocked(const TimerEvent& event) {
         deleteEntityLocked(&entity); // A1
         break;
     }
+    case TimerKind::SessionLockExpire: {
+        const QString id = entity.sessions.byOrdinal(event.seq)->id;
+        endSessionLockLocked(entity, id, at, SessionEnd::Expired); // S5
+        break;
+    }
+    case TimerKind::AcceptTimeout:
+        break; // above
     }
     return true;
 }
@@ -75,8 +101,12 @@ int BrokerImpl::processDueLocked(Instant now) {
     int handled = 0;
     while (m_timers.nextDue() <= now) {
         const TimerEvent event = m_timers.pop();
-        if (handleEventLocked(event))
+        if (handleEventLocked(event)) {
             ++handled;
+            // S3: what the event freed goes to the waits at the event's own instant, before any
+            // later wait runs out.
+            serveAcceptWaitsLocked(event.due);
+        }
     }
     return handled;
 }

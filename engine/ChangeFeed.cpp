@@ -6,7 +6,8 @@ namespace hourglass {
 
 bool ChangeBatch::isEmpty() const {
     return created.isEmpty() && updated.isEmpty() && deleted.isEmpty() && countsChanged.isEmpty() &&
-           messagesAdded.isEmpty() && messagesRemoved.isEmpty() && !namespacesChanged;
+           messagesAdded.isEmpty() && messagesRemoved.isEmpty() && sessionsChanged.isEmpty() &&
+           !namespacesChanged;
 }
 
 void ChangeBatch::merge(const ChangeBatch& other) {
@@ -16,6 +17,7 @@ void ChangeBatch::merge(const ChangeBatch& other) {
     countsChanged.unite(other.countsChanged);
     messagesAdded.unite(other.messagesAdded);
     messagesRemoved.unite(other.messagesRemoved);
+    sessionsChanged.unite(other.sessionsChanged);
     namespacesChanged = namespacesChanged || other.namespacesChanged;
 }
 
@@ -55,6 +57,9 @@ void ChangeFeed::markAdded(const QString& path) {
 }
 void ChangeFeed::markRemoved(const QString& path) {
     mark([&](ChangeBatch& b) { b.messagesRemoved.insert(path); });
+}
+void ChangeFeed::markSessions(const QString& path) {
+    mark([&](ChangeBatch& b) { b.sessionsChanged.insert(path); });
 }
 void ChangeFeed::markNamespaces() {
     mark([&](ChangeBatch& b) { b.namespacesChanged = true; });

@@ -20,6 +20,7 @@ struct ChangeBatch {
     QSet<QString> countsChanged;   // entity paths whose counts changed
     QSet<QString> messagesAdded;   // paths (including "/$deadletterqueue") that gained messages
     QSet<QString> messagesRemoved; // paths that lost messages (or whose messages changed state)
+    QSet<QString> sessionsChanged; // entity paths whose session locks or states changed (S2-S5)
     bool namespacesChanged = false;
 
     bool isEmpty() const;
@@ -39,6 +40,7 @@ public:
     void markCounts(const QString& path);
     void markAdded(const QString& path);
     void markRemoved(const QString& path);
+    void markSessions(const QString& path);
     void markNamespaces();
 
     // Takes what has accumulated without waiting for the event loop (headless callers, tests).

@@ -280,8 +280,6 @@ Result<void> EntityProperties::validate(EntityKind kind, Tier tier) const {
                                kMaxMessageSizeInKilobytesLimit);
         !r)
         return r;
-    if (requiresSession)
-        return invalid(QStringLiteral("RequiresSession: sessions are not supported"));
     if (tier == Tier::Basic && kind != EntityKind::Queue)
         return invalid(QStringLiteral("A Basic namespace has queues only, no topics or "
                                       "subscriptions (E5); use the Standard or Premium tier"));
@@ -298,6 +296,10 @@ Result<void> EntityProperties::validate(EntityKind kind, Tier tier) const {
         // route messages differently from what the caller asked for.
         if (!forwardTo.isEmpty())
             return invalid(QStringLiteral("ForwardTo is not supported on a topic"));
+        // Sessions are received: a topic's subscriptions require them, not the topic.
+        if (requiresSession)
+            return invalid(QStringLiteral("RequiresSession: a topic has no sessions; its "
+                                          "subscriptions may require them"));
         return {};
     }
 

@@ -35,7 +35,9 @@ struct EntityProperties {
     int maxSizeInMegabytes = 1024;
     int maxMessageSizeInKilobytes = 256;
     EntityStatus status = EntityStatus::Active;
-    bool requiresSession = false; // sessions are not supported: true is refused
+    // S1: messages need a SessionId and are received through session locks. Queues and
+    // subscriptions only; fixed at creation (E5).
+    bool requiresSession = false;
     // R5, subscriptions only: a filter or action that fails on a message dead-letters it in the
     // subscription (FilterException) when on, else the subscription drops it.
     bool deadLetteringOnFilterEvaluationExceptions = true;

@@ -67,6 +67,17 @@ public:
 
     // The lowest receivable sequence number, if any.
     std::optional<qint64> firstReceivable();
+    // The lowest receivable sequence number for which accept(seq) holds, if any. Passes over the
+    // others (the messages of locked sessions, S3) without moving the cursor past them.
+    template <typename Accept> std::optional<qint64> findReceivable(Accept accept) {
+        if (!firstReceivable())
+            return std::nullopt;
+        for (auto it = m_messages.lower_bound(m_cursor); it != m_messages.end(); ++it) {
+            if (it->second.state == MessageState::Active && !it->second.locked && accept(it->first))
+                return it->first;
+        }
+        return std::nullopt;
+    }
     // Locks a receivable (or deferred) message.
     void lock(qint64 seq, const LockInfo& info);
     // Releases a lock; an Active message becomes receivable again, a Deferred one stays deferred.

@@ -11,7 +11,7 @@ struct CodeName {
     ErrorCode code;
     const char* name;
 };
-constexpr std::array<CodeName, 10> kNames{{
+constexpr std::array<CodeName, 13> kNames{{
     {ErrorCode::MessagingEntityNotFound, "MessagingEntityNotFound"},
     {ErrorCode::MessagingEntityAlreadyExists, "MessagingEntityAlreadyExists"},
     {ErrorCode::MessagingEntityDisabled, "MessagingEntityDisabled"},
@@ -22,6 +22,9 @@ constexpr std::array<CodeName, 10> kNames{{
     {ErrorCode::InvalidArgument, "InvalidArgument"},
     {ErrorCode::ServiceBusy, "ServiceBusy"},
     {ErrorCode::GeneralError, "GeneralError"},
+    {ErrorCode::SessionLockLost, "SessionLockLost"},
+    {ErrorCode::SessionCannotBeLocked, "SessionCannotBeLocked"},
+    {ErrorCode::ServiceTimeout, "ServiceTimeout"},
 }};
 } // namespace
 
@@ -42,7 +45,8 @@ std::optional<ErrorCode> errorCodeFromName(const QString& name) {
 }
 
 bool errorCodeRetryable(ErrorCode code) {
-    return code == ErrorCode::QuotaExceeded || code == ErrorCode::ServiceBusy;
+    return code == ErrorCode::QuotaExceeded || code == ErrorCode::ServiceBusy ||
+           code == ErrorCode::ServiceTimeout;
 }
 
 Error Error::make(ErrorCode code, const QString& description) {

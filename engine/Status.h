@@ -22,12 +22,17 @@ enum class ErrorCode {
     InvalidArgument,
     ServiceBusy,
     GeneralError,
+    // Sessions (S2-S5).
+    SessionLockLost,
+    SessionCannotBeLocked,
+    ServiceTimeout,
 };
 
 // The code as written in scenario files and shown in the UI, e.g. "MessageLockLost".
 QString errorCodeName(ErrorCode code);
 std::optional<ErrorCode> errorCodeFromName(const QString& name);
-// Whether an error of this code can succeed when retried (QuotaExceeded, ServiceBusy).
+// Whether an error of this code can succeed when retried (QuotaExceeded, ServiceBusy,
+// ServiceTimeout: a session may be free by then).
 bool errorCodeRetryable(ErrorCode code);
 
 struct Error {

@@ -17,11 +17,22 @@
 
 namespace hourglass {
 
-enum class TimerKind : quint8 { Activate, Expire, LockExpire, AutoDelete };
+// SessionLockExpire: a session lock runs out (S5); AcceptTimeout: a wait for the next available
+// session ends without one (S3).
+enum class TimerKind : quint8 {
+    Activate,
+    Expire,
+    LockExpire,
+    AutoDelete,
+    SessionLockExpire,
+    AcceptTimeout
+};
 
 struct TimerEvent {
     Instant due = kNever;
-    qint64 seq = 0; // the message (unused for AutoDelete)
+    // The message; for SessionLockExpire the session's ordinal (SessionIndex.h), for
+    // AcceptTimeout the wait's id; unused for AutoDelete.
+    qint64 seq = 0;
     quint32 entityId = 0;
     TimerKind kind = TimerKind::Expire;
     quint8 subQueue = 0; // LockExpire: which sub-queue holds the lock
@@ -44,13 +55,18 @@ private:
         case TimerKind::Activate:
             return 0;
         case TimerKind::LockExpire:
+        case TimerKind::SessionLockExpire:
             return 1;
         case TimerKind::Expire:
             return 2;
         case TimerKind::AutoDelete:
             return 3;
+        case TimerKind::AcceptTimeout:
+            // Last: a session that becomes available at the very instant a wait ends is
+            // still granted to it.
+            return 4;
         }
-        return 4;
+        return 5;
     }
 };
 

@@ -22,6 +22,12 @@ QByteArray wireCondition(ErrorCode code) {
         return QByteArrayLiteral("com.microsoft:argument-error");
     case ErrorCode::ServiceBusy:
         return QByteArrayLiteral("com.microsoft:server-busy");
+    case ErrorCode::SessionLockLost:
+        return QByteArrayLiteral("com.microsoft:session-lock-lost");
+    case ErrorCode::SessionCannotBeLocked:
+        return QByteArrayLiteral("com.microsoft:session-cannot-be-locked");
+    case ErrorCode::ServiceTimeout:
+        return QByteArrayLiteral("com.microsoft:timeout");
     case ErrorCode::GeneralError:
         break;
     }
@@ -48,7 +54,11 @@ int wireStatusCode(ErrorCode code) {
     case ErrorCode::InvalidArgument:
         return 400;
     case ErrorCode::MessageLockLost:
+    case ErrorCode::SessionLockLost:
+    case ErrorCode::SessionCannotBeLocked:
         return 410;
+    case ErrorCode::ServiceTimeout:
+        return 408;
     case ErrorCode::QuotaExceeded:
         return 403;
     case ErrorCode::ServiceBusy:

@@ -132,6 +132,9 @@ Result<void> Store::initialise(Durability durability) {
     if (!fresh && *version < 3)
         change.insert(change.end(), schema::kUpgradeFrom2,
                       schema::kUpgradeFrom2 + schema::kUpgradeFrom2Count);
+    if (!fresh && *version < 4)
+        change.insert(change.end(), schema::kUpgradeFrom3,
+                      schema::kUpgradeFrom3 + schema::kUpgradeFrom3Count);
     if (fresh || *version < schema::kVersion) {
         if (const QString failed = changeSchema(change); !failed.isEmpty())
             return storeError(
@@ -160,6 +163,9 @@ Result<void> Store::initialise(Durability durability) {
     QString failed = m_readOne.prepare(m_read.handle(), one.constData());
     if (failed.isEmpty())
         failed = m_readOneBody.prepare(m_read.handle(), oneBody.constData());
+    if (failed.isEmpty())
+        failed = m_readSessionState.prepare(
+            m_read.handle(), "SELECT state FROM sessions WHERE entity_id=?1 AND session_id=?2");
     if (!failed.isEmpty())
         return storeError(
             QStringLiteral("%1 does not have the expected schema: %2").arg(m_path, failed));
@@ -223,6 +229,43 @@ Result<void> Store::loadSettings(const std::function<void(const QString&, const 
     if (rc != SQLITE_DONE)
         return storeError(
             QStringLiteral("cannot read the settings of %1 (the file may be corrupt): %2")
+                .arg(m_path, s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadSessionStates(const std::function<void(const SessionStateKey&)>& each) {
+    SqliteStatement s;
+    // length() of a blob reads its size from the record header, not the bytes.
+    if (const auto failed = s.prepare(
+            m_write.handle(), "SELECT entity_id, session_id, set_at, length(state) FROM sessions");
+        !failed.isEmpty())
+        return storeError(failed);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        each({s.columnInt(0), s.columnText(1), s.columnInt(2), s.columnInt(3)});
+    if (rc != SQLITE_DONE)
+        return storeError(
+            QStringLiteral("cannot read the session states of %1 (the file may be corrupt): %2")
+                .arg(m_path, s.lastError()));
+    return {};
+}
+
+Result<void> Store::loadSessionIds(qint64 entityId,
+                                   const std::function<void(qint64, const QString&)>& each) {
+    SqliteStatement s;
+    if (const auto failed =
+            s.prepare(m_write.handle(), "SELECT seq, session_id FROM messages WHERE entity_id=?1 "
+                                        "AND sub_queue=0 AND session_id IS NOT NULL");
+        !failed.isEmpty())
+        return storeError(failed);
+    s.bind(1, entityId);
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        each(s.columnInt(0), s.columnText(1));
+    if (rc != SQLITE_DONE)
+        return storeError(
+            QStringLiteral("cannot read the sessions of the messages of %1 (the file may be "
+                           "corrupt): %2")
                 .arg(m_path, s.lastError()));
     return {};
 }
@@ -450,6 +493,26 @@ Result<std::optional<StoredMessage>> Store::readOne(qint64 entityId, SubQueue su
                                                     bool withBody) {
     std::lock_guard lock(m_readMutex);
     return readOneHeld(entityId, subQueue, seq, withBody);
+}
+
+Result<std::optional<QByteArray>> Store::readSessionState(qint64 entityId,
+                                                          const QString& sessionId) {
+    std::lock_guard lock(m_readMutex);
+    SqliteStatement& s = m_readSessionState;
+    s.bind(1, entityId);
+    s.bindText(2, sessionId);
+    std::optional<QByteArray> state;
+    const int rc = s.step();
+    if (rc == SQLITE_ROW) {
+        state = s.columnBlob(0);
+        if (state->isNull())
+            state = QByteArray(""); // an empty state is a state
+    }
+    const QString error = (rc == SQLITE_ROW || rc == SQLITE_DONE) ? QString() : s.lastError();
+    s.reset();
+    if (!error.isEmpty())
+        return storeError(QStringLiteral("cannot read a session state: %1").arg(error));
+    return state;
 }
 
 Result<std::optional<StoredMessage>> Store::readOneHeld(qint64 entityId, SubQueue subQueue,

@@ -158,6 +158,13 @@ struct SetSetting {
     QString name;
     QString value;
 };
+// A session's state (S4); none removes it.
+struct SetSessionState {
+    qint64 entityId;
+    QString sessionId;
+    std::optional<QByteArray> state;
+    Instant setAt;
+};
 } // namespace op
 
 using WriteOp =
@@ -165,7 +172,7 @@ using WriteOp =
                  op::SetApplicationProperties, op::MoveToDeadLetter, op::Activate,
                  op::UpsertNamespace, op::DeleteNamespace, op::InsertEntity, op::UpdateEntity,
                  op::DeleteEntity, op::RememberMessageId, op::ForgetMessageIds,
-                 op::RecordDeliveries, op::ForgetDeliveries, op::SetSetting>;
+                 op::RecordDeliveries, op::ForgetDeliveries, op::SetSetting, op::SetSessionState>;
 
 class Store {
 public:
@@ -201,6 +208,18 @@ public:
     };
     Result<void> loadDeliveries(const std::function<void(const DeliveryRecord&)>& each);
     Result<void> loadSettings(const std::function<void(const QString&, const QString&)>& each);
+    // Every stored session state, without its bytes (S4): what memory keeps of it.
+    struct SessionStateKey {
+        qint64 entityId;
+        QString sessionId;
+        Instant setAt;
+        qint64 size;
+    };
+    Result<void> loadSessionStates(const std::function<void(const SessionStateKey&)>& each);
+    // The session of every message of the entity's main sub-queue that has one (for entities
+    // that require sessions only: the column is read nowhere else on open).
+    Result<void> loadSessionIds(qint64 entityId,
+                                const std::function<void(qint64, const QString&)>& each);
 
     // ---- Writes (call with the Broker mutex held, so that the log follows memory's order).
     void log(WriteOp operation);
@@ -232,6 +251,8 @@ public:
                                                 const std::vector<qint64>& seqs, bool withBodies);
     Result<std::optional<StoredMessage>> readOne(qint64 entityId, SubQueue subQueue, qint64 seq,
                                                  bool withBody);
+    // A session's committed state; none when it has none.
+    Result<std::optional<QByteArray>> readSessionState(qint64 entityId, const QString& sessionId);
 
     QString path() const { return m_path; }
 
@@ -268,8 +289,8 @@ private:
     std::optional<Error> m_failure; // guarded by m_commitMutex; sticky once set
 
     std::mutex m_readMutex;
-    SqliteConnection m_read;                  // guarded by m_readMutex
-    SqliteStatement m_readOne, m_readOneBody; // guarded by m_readMutex
+    SqliteConnection m_read;                                      // guarded by m_readMutex
+    SqliteStatement m_readOne, m_readOneBody, m_readSessionState; // guarded by m_readMutex
     Result<std::optional<StoredMessage>> readOneHeld(qint64 entityId, SubQueue subQueue, qint64 seq,
                                                      bool withBody);
 };

@@ -28,6 +28,7 @@ const char* const kCreateStatements[] = {
     "seen_at INTEGER NOT NULL, PRIMARY KEY(entity_id, message_id)) WITHOUT ROWID",
     kCreateDeliveries,
     kCreateSettings,
+    kCreateSessions,
 };
 const int kCreateStatementCount = sizeof(kCreateStatements) / sizeof(kCreateStatements[0]);
 
@@ -43,6 +44,11 @@ const char* const kUpgradeFrom2[] = {
     kCreateSettings,
 };
 const int kUpgradeFrom2Count = sizeof(kUpgradeFrom2) / sizeof(kUpgradeFrom2[0]);
+
+const char* const kUpgradeFrom3[] = {
+    kCreateSessions,
+};
+const int kUpgradeFrom3Count = sizeof(kUpgradeFrom3) / sizeof(kUpgradeFrom3[0]);
 
 QByteArray encodeSequenceNumbers(const std::vector<qint64>& seqs) {
     QByteArray blob(qsizetype(seqs.size() * sizeof(qint64)), Qt::Uninitialized);

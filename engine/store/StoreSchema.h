@@ -31,8 +31,9 @@ namespace hourglass::schema {
 
 // Bumped on every incompatible change; a database with a higher version is refused. Version 2
 // added `deliveries`, version 3 `bodies.wire` (what an AMQP sender set beyond Service Bus's
-// properties, Message.h wireExtras) and `settings`; an older database gets them when opened.
-inline constexpr int kVersion = 3;
+// properties, Message.h wireExtras) and `settings`, version 4 `sessions`; an older database gets
+// them when opened.
+inline constexpr int kVersion = 4;
 // PRAGMA application_id, "HGls": tells an Hourglass database from any other SQLite file.
 inline constexpr int kApplicationId = 0x48476c73;
 
@@ -46,11 +47,21 @@ inline constexpr const char* kCreateDeliveries =
 // Named settings of the database (the AMQP endpoint's key, ...), kept with the data they guard.
 inline constexpr const char* kCreateSettings =
     "CREATE TABLE settings(name TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)";
-// What turns a version 1 database into version 2, and a version 2 one into version 3.
+// Session states (S4): one row per session that has one, kept until it is set to null (the row
+// is then deleted). A rowid table, because a state may be as large as a message (a WITHOUT
+// ROWID table wants small rows); the state comes last so that opening reads every row's size
+// without its bytes. Session locks are volatile like message locks and are not stored.
+inline constexpr const char* kCreateSessions =
+    "CREATE TABLE sessions(entity_id INTEGER NOT NULL, session_id TEXT NOT NULL, "
+    "set_at INTEGER NOT NULL, state BLOB NOT NULL, UNIQUE(entity_id, session_id))";
+// What turns a version 1 database into version 2, a version 2 one into version 3, and a
+// version 3 one into version 4.
 extern const char* const kUpgradeFrom1[];
 extern const int kUpgradeFrom1Count;
 extern const char* const kUpgradeFrom2[];
 extern const int kUpgradeFrom2Count;
+extern const char* const kUpgradeFrom3[];
+extern const int kUpgradeFrom3Count;
 
 // Bodies live in a rowid table; the key packs the entity id above 40 bits of sequence number.
 inline constexpr qint64 bodyKey(qint64 entityId, qint64 sequenceNumber) {

@@ -12,7 +12,8 @@ struct Store::WriteStatements {
         setState, setProperties, moveToDeadLetter, activateMessage, activateBody, upsertNamespace,
         deleteNamespace, insertEntity, updateEntity, deleteEntityMessages, deleteEntityBodies,
         deleteEntityIds, deleteEntityDeliveries, deleteEntity, progress, rememberId, forgetIds,
-        recordDeliveries, forgetDeliveries, setSetting, deleteSetting, begin, commit, rollback;
+        recordDeliveries, forgetDeliveries, setSetting, deleteSetting, setSessionState,
+        deleteSessionState, deleteEntitySessions, begin, commit, rollback;
 
     // Writes one logged operation (StoreWrites.cpp); empty on success, else SQLite's message.
     QString apply(const op::InsertMessage& o);
@@ -32,6 +33,7 @@ struct Store::WriteStatements {
     QString apply(const op::RecordDeliveries& o);
     QString apply(const op::ForgetDeliveries& o);
     QString apply(const op::SetSetting& o);
+    QString apply(const op::SetSessionState& o);
 };
 
 } // namespace hourglass

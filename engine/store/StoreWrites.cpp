@@ -48,6 +48,10 @@ Result<void> Store::prepareWriteStatements() {
         {&w.forgetDeliveries, "DELETE FROM deliveries WHERE id=?1"},
         {&w.setSetting, "INSERT OR REPLACE INTO settings(name, value) VALUES(?1, ?2)"},
         {&w.deleteSetting, "DELETE FROM settings WHERE name=?1"},
+        {&w.setSessionState, "INSERT OR REPLACE INTO sessions(entity_id, session_id, set_at, "
+                             "state) VALUES(?1, ?2, ?3, ?4)"},
+        {&w.deleteSessionState, "DELETE FROM sessions WHERE entity_id=?1 AND session_id=?2"},
+        {&w.deleteEntitySessions, "DELETE FROM sessions WHERE entity_id=?1"},
         {&w.begin, "BEGIN IMMEDIATE"},
         {&w.commit, "COMMIT"},
         {&w.rollback, "ROLLBACK"},
@@ -223,6 +227,10 @@ QString Store::WriteStatements::apply(const op::DeleteEntity& o) {
         failed = deleteEntityDeliveries.run();
     }
     if (failed.isEmpty()) {
+        deleteEntitySessions.bind(1, o.id);
+        failed = deleteEntitySessions.run();
+    }
+    if (failed.isEmpty()) {
         deleteEntity.bind(1, o.id);
         failed = deleteEntity.run();
     }
@@ -263,6 +271,20 @@ QString Store::WriteStatements::apply(const op::SetSetting& o) {
     setSetting.bindText(1, o.name);
     setSetting.bindText(2, o.value);
     return setSetting.run();
+}
+
+QString Store::WriteStatements::apply(const op::SetSessionState& o) {
+    if (!o.state) {
+        deleteSessionState.bind(1, o.entityId);
+        deleteSessionState.bindText(2, o.sessionId);
+        return deleteSessionState.run();
+    }
+    setSessionState.bind(1, o.entityId);
+    setSessionState.bindText(2, o.sessionId);
+    setSessionState.bind(3, o.setAt);
+    // Never NULL: the column is NOT NULL, and an empty state is a state.
+    setSessionState.bindBlob(4, o.state->isNull() ? QByteArray("") : *o.state);
+    return setSessionState.run();
 }
 
 } // namespace hourglass

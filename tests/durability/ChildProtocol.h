@@ -7,6 +7,7 @@
 //   "C <messageId> <sequenceNumber>"            a peek-lock completion is durable
 //   "D <messageId> <sequenceNumber>"            a receive-and-delete handed the message out
 //   "L <messageId> <sequenceNumber> <lockToken>" a peek-lock receive locked the message
+//   "T <sessionId> <n>"                          the session's state is now stateFor(n) (S4)
 // Every line ends with '\n'. Lines that belong to one engine call are written with one write()
 // of less than PIPE_BUF bytes, so the test sees either all of them or none.
 
@@ -33,6 +34,29 @@ inline constexpr char kModeLock[] = "lock";                    // receive --batc
 // A receiver stuck on poison messages: receive --batch, print the 'L' lines, abandon each (so it
 // comes back until MaxDeliveryCount dead-letters it). Ends when the queue is empty.
 inline constexpr char kModePoison[] = "poison";
+// A session holder writing states (S4): accepts the sessions kSessions names on a queue that
+// requires sessions, then sets state n = 0, 1, 2... on session n % kSessionCount, printing a
+// 'T' line after each. Runs until killed.
+inline constexpr char kModeSessionState[] = "session-state";
+inline constexpr int kSessionCount = 3;
+inline QString sessionName(int n) {
+    return QStringLiteral("s%1").arg(n % kSessionCount);
+}
+
+// The state set by the n-th write: none for every fifth (a state set to null, S4), otherwise
+// "state-<n>|" repeated to a size that changes with n (up to 7.5 KB), so that a torn, stale
+// or swapped state shows.
+inline std::optional<QByteArray> stateFor(qint64 n) {
+    if (n % 5 == 4)
+        return std::nullopt;
+    const QByteArray unit = "state-" + QByteArray::number(n) + '|';
+    QByteArray state;
+    const qint64 size = 1 + (n % 4) * 2500;
+    while (state.size() < size)
+        state.append(unit);
+    state.truncate(size);
+    return state;
+}
 
 // Options (QCommandLineParser names).
 inline constexpr char kOptDatabase[] = "db";
@@ -41,6 +65,7 @@ inline constexpr char kOptClockStart[] = "clock-start"; // paused VirtualClock; 
 inline constexpr char kOptPrefix[] = "prefix";          // message id prefix, unique per round
 inline constexpr char kOptBatch[] = "batch";
 inline constexpr char kOptThreads[] = "threads";
+inline constexpr char kOptFirst[] = "first"; // session-state: the first n to write
 
 inline constexpr int kBodySize = 1024;
 
@@ -57,7 +82,7 @@ inline QByteArray bodyFor(const QString& messageId) {
 }
 
 struct AckLine {
-    char kind = 0; // 'S', 'C', 'D' or 'L'
+    char kind = 0; // 'S', 'C', 'D', 'L' or 'T' (messageId is then the session id)
     QString messageId;
     qint64 sequenceNumber = 0;
     QUuid lockToken; // 'L' only
@@ -92,7 +117,7 @@ inline std::optional<AckLine> parseAck(const QByteArray& line) {
         ack.lockToken = QUuid::fromString(QString::fromLatin1(parts[3]));
         if (ack.lockToken.isNull())
             return std::nullopt;
-    } else if (parts.size() != 3 || QByteArrayLiteral("SCD").indexOf(ack.kind) < 0) {
+    } else if (parts.size() != 3 || QByteArrayLiteral("SCDT").indexOf(ack.kind) < 0) {
         return std::nullopt;
     }
     return ack;

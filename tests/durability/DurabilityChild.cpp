@@ -170,6 +170,24 @@ void lockAll(Broker& broker, int batchSize, AfterLock after) {
     }
 }
 
+// S4: states written by a session holder. The sessions were unlocked by the crash (S5), so each
+// round accepts them again.
+void writeSessionStates(Broker& broker, qint64 first) {
+    QList<SessionRef> sessions;
+    for (int i = 0; i < kSessionCount; ++i) {
+        const auto accepted = broker.acceptSession(kQueuePath, {kReceiverName, sessionName(i)});
+        if (!accepted)
+            fail("acceptSession", accepted.error());
+        sessions.append(SessionRef::of(*accepted));
+    }
+    for (qint64 n = first; n < first + kMaxOperations; ++n) {
+        const auto set = broker.setSessionState(sessions[int(n % kSessionCount)], stateFor(n));
+        if (!set)
+            fail("setSessionState", set.error());
+        acknowledge(formatAck('T', sessionName(int(n)), n));
+    }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -191,6 +209,8 @@ int main(int argc, char* argv[]) {
                       QStringLiteral("n"), QStringLiteral("1")});
     parser.addOption({QString::fromLatin1(kOptThreads), QStringLiteral("sending threads"),
                       QStringLiteral("n"), QStringLiteral("4")});
+    parser.addOption({QString::fromLatin1(kOptFirst), QStringLiteral("first state number"),
+                      QStringLiteral("n"), QStringLiteral("0")});
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -231,6 +251,8 @@ int main(int argc, char* argv[]) {
         lockAll(broker, batch, AfterLock::Hold);
     else if (mode == QLatin1String(kModePoison))
         lockAll(broker, batch, AfterLock::Abandon);
+    else if (mode == QLatin1String(kModeSessionState))
+        writeSessionStates(broker, parser.value(QString::fromLatin1(kOptFirst)).toLongLong());
     else {
         std::fprintf(stderr, "unknown mode %s\n", qPrintable(mode));
         return 2;

@@ -1,7 +1,8 @@
 #pragma once
 // D1 and D2 under kill -9: what the crash tests share. The sends, settlements and locks tests are
 // in DurabilityCrashTest.cpp, the delivery counts of a poison-message loop in
-// DurabilityPoisonTest.cpp; the child they kill is DurabilityChild.cpp.
+// DurabilityPoisonTest.cpp, session states in DurabilitySessionTest.cpp; the child they kill is
+// DurabilityChild.cpp.
 
 #include "Broker.h"
 #include "ChildProtocol.h"
@@ -76,6 +77,8 @@ private slots:
     void durability_D2_locksLostAfterCrash();
     void durability_D2_deliveryCountsSurvivePoisonLoop_data();
     void durability_D2_deliveryCountsSurvivePoisonLoop();
+    void durability_D1_sessionStatesSurviveKill_data();
+    void durability_D1_sessionStatesSurviveKill();
 
 private:
     std::unique_ptr<hourglass::Broker> open(const QString& databasePath,

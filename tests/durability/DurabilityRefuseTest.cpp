@@ -103,6 +103,7 @@ private slots:
     void durability_D2_deliveryJournalAddsBackDeliveries();
     void durability_D2_schemaOneIsUpgraded();
     void durability_D1_schemaTwoIsUpgraded();
+    void durability_D1_schemaThreeIsUpgraded();
 
 private:
     // Writes a real Hourglass database (a queue with 1 KB messages) and closes it cleanly.
@@ -327,6 +328,7 @@ void DurabilityRefuseTest::durability_D2_schemaOneIsUpgraded() {
     const QString path = dir.filePath(QStringLiteral("broker.db"));
     createHourglassDatabase(path, 3);
     QCOMPARE(execSql(path, QStringLiteral("DROP TABLE deliveries; DROP TABLE settings; "
+                                          "DROP TABLE sessions; "
                                           "ALTER TABLE messages DROP COLUMN delivery_record; "
                                           "ALTER TABLE bodies DROP COLUMN wire; "
                                           "PRAGMA user_version=1;")),
@@ -355,8 +357,8 @@ void DurabilityRefuseTest::durability_D1_schemaTwoIsUpgraded() {
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("broker.db"));
     createHourglassDatabase(path, 3);
-    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE settings; ALTER TABLE bodies DROP COLUMN "
-                                          "wire; PRAGMA user_version=2;")),
+    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE settings; DROP TABLE sessions; ALTER TABLE "
+                                          "bodies DROP COLUMN wire; PRAGMA user_version=2;")),
              QString());
     {
         auto opened = openAt(path);
@@ -381,6 +383,40 @@ void DurabilityRefuseTest::durability_D1_schemaTwoIsUpgraded() {
     QCOMPARE(listed->at(3).messageId, QStringLiteral("extra"));
     QCOMPARE(listed->at(3).wireExtras, QByteArray("\x01\x02", 2));
     QCOMPARE(listed->at(3).body, QByteArray("body"));
+}
+
+// Schema 3 (before session states) opens: its messages stay, and a session state can be set and
+// survives a restart at once (S4).
+void DurabilityRefuseTest::durability_D1_schemaThreeIsUpgraded() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("broker.db"));
+    createHourglassDatabase(path, 3);
+    QCOMPARE(execSql(path, QStringLiteral("DROP TABLE sessions; PRAGMA user_version=3;")),
+             QString());
+    {
+        auto opened = openAt(path);
+        QVERIFY2(opened.ok(), errorText(opened).constData());
+        Broker& broker = *opened.value();
+        QCOMPARE(pragmaValue(path, "user_version"), qint64(schema::kVersion));
+        EntityProperties properties = EntityProperties::defaults(Tier::Standard);
+        properties.requiresSession = true;
+        QVERIFY(broker.createQueue(QStringLiteral("sq"), properties).ok());
+        const auto session =
+            broker.acceptSession(QStringLiteral("sq"), {QStringLiteral("r"), QStringLiteral("A")});
+        QVERIFY2(session.ok(), errorText(session).constData());
+        const auto set = broker.setSessionState(SessionRef::of(*session), QByteArray("upgraded"));
+        QVERIFY2(set.ok(), errorText(set).constData());
+    }
+    auto reopened = openAt(path);
+    QVERIFY2(reopened.ok(), errorText(reopened).constData());
+    Broker& broker = *reopened.value();
+    const auto info = broker.session(QStringLiteral("sq"), QStringLiteral("A"));
+    QVERIFY2(info.ok(), errorText(info).constData());
+    QCOMPARE(info->state, QByteArray("upgraded"));
+    const auto listed = broker.listMessages(QStringLiteral("q"), 0, 10);
+    QVERIFY2(listed.ok(), errorText(listed).constData());
+    QCOMPARE(listed->size(), 3);
 }
 
 QTEST_GUILESS_MAIN(DurabilityRefuseTest)

@@ -32,8 +32,9 @@ bool errorMatches(const Error& error, ErrorCode expected, QString* why) {
     if (error.trackingId.trimmed().isEmpty())
         problems << QStringLiteral("empty tracking id");
     // L1: only a full namespace or a busy engine can succeed on retry.
-    const bool retryable =
-        error.code == ErrorCode::QuotaExceeded || error.code == ErrorCode::ServiceBusy;
+    const bool retryable = error.code == ErrorCode::QuotaExceeded ||
+                           error.code == ErrorCode::ServiceBusy ||
+                           error.code == ErrorCode::ServiceTimeout;
     if (error.retryable != retryable)
         problems << QStringLiteral("retryable=%1 for %2")
                         .arg(error.retryable ? QStringLiteral("true") : QStringLiteral("false"),

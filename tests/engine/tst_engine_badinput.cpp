@@ -310,7 +310,7 @@ void TestEngineBadInput::badinput_E3_bounds_data() {
         {"DuplicateDetectionHistoryTimeWindow", seconds(20), true, true},
         {"DuplicateDetectionHistoryTimeWindow", days(7), true, true},
         {"DuplicateDetectionHistoryTimeWindow", days(7) + 1, false, true},
-        {"RequiresSession", 1, false, true},
+        {"RequiresSession", 1, true, true},
     };
     for (const char* target : {"create queue", "update queue", "create subscription",
                                "update subscription", "create topic", "update topic"}) {
@@ -322,8 +322,13 @@ void TestEngineBadInput::badinput_E3_bounds_data() {
             // Duplicate detection is a queue and topic property (E3).
             if (subscription && QByteArray(b.property).startsWith("Duplicate"))
                 continue;
+            // E5, S1: sessions are chosen when a queue or subscription is created; a topic has
+            // none, and an update cannot change them.
+            const bool valid = QByteArray(b.property) == "RequiresSession"
+                                   ? !topic && QByteArray(target).startsWith("create")
+                                   : b.valid;
             QTest::addRow("%s, %s = %lld", target, b.property, static_cast<long long>(b.value))
-                << target << b.property << b.value << b.valid;
+                << target << b.property << b.value << valid;
         }
     }
 }

@@ -308,10 +308,10 @@ private slots:
             << ErrorCode::InvalidArgument
             << QStringLiteral("UserConfig.Namespaces[0].Queues[1].Properties: LockDuration must be "
                               "between PT5S and PT5M");
-        QTest::newRow("sessions")
+        QTest::newRow("sessionsOnTopic")
             << configWith(
-                   R"("Queues": [ { "Name": "q", "Properties": { "RequiresSession": true } } ])")
-            << ErrorCode::InvalidArgument << QStringLiteral("sessions are not supported");
+                   R"("Topics": [ { "Name": "t", "Properties": { "RequiresSession": true } } ])")
+            << ErrorCode::InvalidArgument << QStringLiteral("a topic has no sessions");
         QTest::newRow("queueName")
             << configWith("\"Queues\": [ { \"Name\": \"a//b\" } ]") << ErrorCode::InvalidArgument
             << QStringLiteral("UserConfig.Namespaces[0].Queues[0].Name: ");

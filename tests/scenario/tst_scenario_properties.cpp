@@ -123,8 +123,10 @@ private slots:
         row("messageSize.max", R"({"MaxMessageSizeInKilobytes": 102400})", Q, standard, true, "");
         row("messageSize.over", R"({"MaxMessageSizeInKilobytes": 102401})", Q, standard, false,
             "MaxMessageSizeInKilobytes");
-        row("sessions", R"({"RequiresSession": true})", Q, standard, false,
-            "sessions are not supported");
+        row("sessions", R"({"RequiresSession": true})", Q, standard, true, "");
+        row("sessions.subscription", R"({"RequiresSession": true})", S, standard, true, "");
+        row("sessions.topic", R"({"RequiresSession": true})", T, standard, false,
+            "a topic has no sessions");
         row("sessions.off", R"({"RequiresSession": false})", Q, standard, true, "");
         row("forward.none", R"({"ForwardTo": ""})", Q, standard, true, "");
         row("forward.plain", R"({"ForwardTo": "orders"})", Q, standard, true, "");

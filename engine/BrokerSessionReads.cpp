@@ -1,0 +1,139 @@
+// The explorer's reads of sessions (SEMANTICS.md S2, S4): each session's messages by state, its
+// lock and its state, paged in session id order like the message lists. They take no lock,
+// change nothing and are no activity (A2).
+#include "BrokerImpl.h"
+
+namespace hourglass {
+
+namespace {
+Result<void> checkSessionsPath(const BrokerImpl::Target& target, const QString& path) {
+    if (target.subQueue == SubQueue::Main && target.entity->hasSessions())
+        return {};
+    return makeError(ErrorCode::InvalidArgument,
+                     QStringLiteral("'%1' has no sessions: only a queue or subscription that "
+                                    "requires sessions has them (S1).")
+                         .arg(path));
+}
+} // namespace
+
+SessionInfo BrokerImpl::sessionInfoLocked(const Entity& entity,
+                                          const SessionRecord& session) const {
+    SessionInfo info;
+    info.sessionId = session.id;
+    for (qint64 seq : session.messages) {
+        const MessageMeta* meta = entity.main.find(seq);
+        if (!meta)
+            continue;
+        if (meta->locked)
+            ++info.locked;
+        else if (meta->state == MessageState::Scheduled)
+            ++info.scheduled;
+        else if (meta->state == MessageState::Deferred)
+            ++info.deferred;
+        else
+            ++info.active;
+    }
+    if (session.lock) {
+        info.lockedBy = session.lock->holder;
+        info.lockedUntil = session.lock->lockedUntil;
+    }
+    info.hasState = session.hasState;
+    info.stateSize = session.stateSize;
+    info.stateSetAt = session.stateSetAt;
+    return info;
+}
+
+Result<QList<SessionInfo>> Broker::listSessions(const QString& path, const QString& fromSessionId,
+                                                int maxCount,
+                                                std::optional<Instant> stateSetSince) const {
+    if (maxCount < 1)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
+    const auto& d = *m_impl;
+    auto listed = m_impl->readTarget(
+        path, [&](const BrokerImpl::Target& target) -> Result<QList<SessionInfo>> {
+            if (auto ok = checkSessionsPath(target, path); !ok)
+                return ok.error();
+            const auto& sessions = target.entity->sessions.sessions();
+            QList<SessionInfo> out;
+            for (auto it = sessions.lower_bound(fromSessionId);
+                 it != sessions.end() && out.size() < maxCount; ++it) {
+                const SessionRecord& session = it->second;
+                if (stateSetSince && (!session.hasState || session.stateSetAt < *stateSetSince))
+                    continue;
+                out.append(d.sessionInfoLocked(*target.entity, session));
+            }
+            return out;
+        });
+    if (!listed)
+        return listed.error();
+    return *listed;
+}
+
+Result<SessionInfo> Broker::session(const QString& path, const QString& sessionId) const {
+    auto& d = *m_impl;
+    std::optional<SessionInfo> info;
+    qint64 entityId = 0;
+    quint64 ticket;
+    {
+        std::lock_guard lock(d.m_mutex);
+        Instant now;
+        auto target = d.fireDueAndResolveLocked(path, now);
+        if (!target)
+            return target.error();
+        if (auto ok = checkSessionsPath(*target, path); !ok)
+            return ok.error();
+        const Entity& entity = *target->entity;
+        entityId = entity.id;
+        if (const SessionRecord* session = entity.sessions.find(sessionId))
+            info = d.sessionInfoLocked(entity, *session);
+        ticket = d.m_store->readTicket(); // only earlier writes need to be readable
+    }
+    if (!info) {
+        SessionInfo unused; // any id names a session; one nobody used is empty (S3)
+        unused.sessionId = sessionId;
+        return unused;
+    }
+    if (!info->hasState)
+        return *info;
+    if (auto durable = d.m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    auto state = d.m_store->readSessionState(entityId, sessionId);
+    if (!state)
+        return state.error();
+    // Set to null meanwhile: the read says so rather than show a size without bytes.
+    if (!*state) {
+        info->hasState = false;
+        info->stateSize = 0;
+        info->stateSetAt = 0;
+    } else {
+        info->state = **state;
+    }
+    return *info;
+}
+
+Result<Broker::SessionPages> Broker::sessionPages(const QString& path, int stride) const {
+    if (stride < 1)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("stride must be at least 1; got %1.").arg(stride));
+    auto paged =
+        m_impl->readTarget(path, [&](const BrokerImpl::Target& target) -> Result<SessionPages> {
+            if (auto ok = checkSessionsPath(target, path); !ok)
+                return ok.error();
+            const auto& sessions = target.entity->sessions.sessions();
+            SessionPages pages;
+            pages.stride = stride;
+            pages.total = static_cast<qint64>(sessions.size());
+            qint64 position = 0;
+            for (const auto& [id, session] : sessions) {
+                if (position++ % stride == 0)
+                    pages.anchors.append(id);
+            }
+            return pages;
+        });
+    if (!paged)
+        return paged.error();
+    return *paged;
+}
+
+} // namespace hourglass

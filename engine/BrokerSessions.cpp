@@ -1,0 +1,457 @@
+// Sessions (SEMANTICS.md S2-S5): accepting a session (a named one, or the next available one at
+// once or after a wait on the broker's clock), renewing and releasing its lock, what is lost
+// with it, and its state.
+//
+// A session lock is volatile like a message lock (L9): it is kept in memory only, so a restart
+// loses it. The message locks taken under it are ordinary message locks (L4-L10) that end with
+// it; their tokens are remembered for a while so that settling one says SessionLockLost.
+#include "BrokerImpl.h"
+
+namespace hourglass {
+
+namespace {
+// Service Bus's limit on a SessionId.
+constexpr int kMaxSessionIdLength = 128;
+
+Error invalid(const QString& what) {
+    return makeError(ErrorCode::InvalidArgument, what);
+}
+
+Error sessionLockLost(const QString& why) {
+    return makeError(ErrorCode::SessionLockLost,
+                     QStringLiteral("The session lock was lost: %1").arg(why));
+}
+
+Error noSessionAvailable(const QString& path) {
+    return makeError(ErrorCode::ServiceTimeout,
+                     QStringLiteral("No session of '%1' is available: every session with "
+                                    "messages to receive is locked, or there is none.")
+                         .arg(path));
+}
+
+Result<void> checkSessionId(const QString& id) {
+    if (id.isEmpty())
+        return invalid(QStringLiteral("A session id cannot be empty."));
+    if (id.size() > kMaxSessionIdLength)
+        return invalid(QStringLiteral("A session id is at most %1 characters long; got %2.")
+                           .arg(kMaxSessionIdLength)
+                           .arg(id.size()));
+    return {};
+}
+} // namespace
+
+SessionRef SessionRef::of(const AcceptedSession& session) {
+    return {session.entityPath, session.sessionId, session.receiver};
+}
+
+// ---- Finding sessions and checking their locks
+
+Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& now) {
+    auto target = fireDueAndResolveLocked(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (target->subQueue == SubQueue::DeadLetter)
+        return invalid(QStringLiteral("A dead-letter queue has no sessions: receive from '%1' "
+                                      "without one.")
+                           .arg(path));
+    if (auto ok = checkReceivableLocked(entity); !ok)
+        return ok.error();
+    if (!entity.hasSessions())
+        return invalid(QStringLiteral("'%1' does not require sessions (S1): receive from it "
+                                      "without a session.")
+                           .arg(entity.path));
+    return &entity;
+}
+
+Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionLocked(const SessionRef& ref,
+                                                               Instant& now) {
+    auto entity = sessionEntityLocked(ref.entityPath, now);
+    if (!entity)
+        return entity.error();
+    // Locks that ran out are gone: fireDueAndResolveLocked fired their expiry.
+    SessionRecord* session = (*entity)->sessions.find(ref.sessionId);
+    if (!session || !session->lock)
+        return sessionLockLost(QStringLiteral("the session '%1' is not locked; its lock ran out, "
+                                              "was released, or was lost (an update of the "
+                                              "entity, a restart, or the holder's connection "
+                                              "broke).")
+                                   .arg(ref.sessionId));
+    if (session->lock->holder != ref.receiver)
+        return sessionLockLost(QStringLiteral("the session '%1' is locked by another receiver "
+                                              "('%2').")
+                                   .arg(ref.sessionId, session->lock->holder));
+    return HeldSession{*entity, session};
+}
+
+SessionRecord* BrokerImpl::nextAvailableSessionLocked(Entity& entity) {
+    SessionRecord* found = nullptr;
+    // S3: the receivable messages in sequence order give the sessions oldest message first.
+    entity.main.findReceivable([&](qint64 seq) {
+        const QString* id = entity.sessions.sessionOf(seq);
+        SessionRecord* session = id ? entity.sessions.find(*id) : nullptr;
+        if (!session || session->lock)
+            return false;
+        found = session;
+        return true;
+    });
+    return found;
+}
+
+AcceptedSession BrokerImpl::grantSessionLocked(Entity& entity, SessionRecord& session,
+                                               const QString& receiver, Instant at) {
+    const Instant lockedUntil = addSaturating(at, entity.properties.lockDuration);
+    session.lock = SessionLock{receiver, QUuid::createUuid(), lockedUntil};
+    m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
+                   TimerKind::SessionLockExpire, 0});
+    touchLocked(entity, at); // A2: taking a session is receiving
+    m_feed->markSessions(entity.qualified());
+    return {entity.path, session.id, receiver, lockedUntil};
+}
+
+void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, Instant at,
+                                      SessionEnd end) {
+    SessionRecord* session = entity.sessions.find(sessionId);
+    if (!session || !session->lock)
+        return;
+    std::vector<qint64> locked;
+    for (qint64 seq : session->messages) {
+        if (entity.main.lockOf(seq))
+            locked.push_back(seq);
+    }
+    // The message locks go first, while the session is still locked: a release may move a
+    // message away (L6, T6), and a session that still holds its lock is never forgotten.
+    for (qint64 seq : locked) {
+        rememberLostWithSessionLocked(entity.main.lockOf(seq)->token);
+        releaseLockLocked(entity, SubQueue::Main, seq, at);
+    }
+    session = entity.sessions.find(sessionId);
+    session->lock.reset();
+    entity.sessions.forgetIfUnused(sessionId);
+    if (end != SessionEnd::Released)
+        m_feed->markCounts(entity.qualified());
+    m_feed->markSessions(entity.qualified());
+}
+
+void BrokerImpl::dropSessionLocksLocked(Entity& entity, Instant at) {
+    std::vector<QString> held;
+    for (const auto& [id, session] : entity.sessions.sessions()) {
+        if (session.lock)
+            held.push_back(id);
+    }
+    for (const QString& id : held)
+        endSessionLockLocked(entity, id, at, SessionEnd::Lost);
+}
+
+void BrokerImpl::rememberLostWithSessionLocked(const QUuid& token) {
+    if (m_lostWithSession.contains(token))
+        return;
+    m_lostWithSession.insert(token);
+    m_lostWithSessionOrder.push_back(token);
+    while (m_lostWithSessionOrder.size() > kLostSessionLocks) {
+        m_lostWithSession.remove(m_lostWithSessionOrder.front());
+        m_lostWithSessionOrder.pop_front();
+    }
+}
+
+// ---- Accepting
+
+Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
+                                                  const SessionAcceptOptions& options) {
+    if (options.sessionId)
+        if (auto ok = checkSessionId(*options.sessionId); !ok)
+            return ok.error();
+    std::optional<Result<AcceptedSession>> result;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto entity = sessionEntityLocked(path, now);
+        if (!entity)
+            return entity.error();
+        touchLocked(**entity, now); // A2: an attempt is a receive, an empty one too
+        SessionRecord* session = nullptr;
+        if (options.sessionId) {
+            session = (*entity)->sessions.find(*options.sessionId);
+            if (session && session->lock)
+                result = makeError(ErrorCode::SessionCannotBeLocked,
+                                   QStringLiteral("The requested session '%1' cannot be "
+                                                  "accepted. It may be locked by another "
+                                                  "receiver.")
+                                       .arg(*options.sessionId));
+            else
+                session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
+        } else {
+            session = nextAvailableSessionLocked(**entity);
+            if (!session)
+                result = noSessionAvailable(path);
+        }
+        if (!result) {
+            AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
+            granted.entityPath = path; // as given: it resolves the same way again
+            result = granted;
+        }
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return *result;
+}
+
+quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                                       Millis timeout, SessionAcceptCallback done) {
+    std::lock_guard lock(m_mutex);
+    const auto id = m_nextAcceptWait++;
+    const auto answer = [&](Result<AcceptedSession> result) {
+        const quint64 ticket = m_store->ticket();
+        m_callbacks.post([this, ticket, done = std::move(done), result = std::move(result)] {
+            (void)m_store->waitDurable(ticket); // what the grant logged (A2), off the caller
+            done(result);
+        });
+        return id;
+    };
+    if (options.sessionId)
+        return answer(invalid(QStringLiteral("Only the next available session is waited for; "
+                                             "accept the session '%1' with acceptSession().")
+                                  .arg(*options.sessionId)));
+    if (timeout < 0)
+        return answer(
+            invalid(QStringLiteral("A wait cannot be negative; got %1 ms.").arg(timeout)));
+    Instant now;
+    auto entity = sessionEntityLocked(path, now);
+    if (!entity)
+        return answer(entity.error());
+    // Older waits on the entity would have taken an available session already: it is served
+    // after every change that can make one available.
+    if (SessionRecord* session = nextAvailableSessionLocked(**entity)) {
+        AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
+        granted.entityPath = path;
+        return answer(granted);
+    }
+    touchLocked(**entity, now);
+    if (timeout == 0)
+        return answer(noSessionAvailable(path));
+    const Instant deadline = addSaturating(now, timeout);
+    m_acceptWaits.emplace(
+        id, AcceptWait{(*entity)->id, path, options.receiver, deadline, std::move(done)});
+    m_timers.push({deadline, static_cast<qint64>(id), static_cast<quint32>((*entity)->id),
+                   TimerKind::AcceptTimeout, 0});
+    return id;
+}
+
+bool BrokerImpl::cancelAcceptSession(quint64 waitId) {
+    std::lock_guard lock(m_mutex);
+    return m_acceptWaits.erase(waitId) > 0;
+}
+
+void BrokerImpl::endAcceptWaitLocked(std::map<quint64, AcceptWait>::iterator wait,
+                                     Result<AcceptedSession> result) {
+    SessionAcceptCallback done = std::move(wait->second.done);
+    m_acceptWaits.erase(wait);
+    const quint64 ticket = m_store->ticket();
+    m_callbacks.post([this, ticket, done = std::move(done), result = std::move(result)] {
+        (void)m_store->waitDurable(ticket);
+        done(result);
+    });
+}
+
+void BrokerImpl::serveAcceptWaitsLocked(Instant at) {
+    if (m_acceptWaits.empty())
+        return;
+    // An entity with nothing available stays so for the rest of this pass: look once.
+    std::vector<qint64> exhausted;
+    for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
+        const qint64 entityId = it->second.entityId;
+        Entity* entity = entityByIdLocked(entityId);
+        SessionRecord* session = nullptr;
+        if (entity && std::find(exhausted.begin(), exhausted.end(), entityId) == exhausted.end() &&
+            entity->hasSessions() && checkReceivableLocked(*entity).ok())
+            session = nextAvailableSessionLocked(*entity);
+        if (!session) {
+            exhausted.push_back(entityId);
+            ++it;
+            continue;
+        }
+        AcceptedSession granted = grantSessionLocked(*entity, *session, it->second.receiver, at);
+        granted.entityPath = it->second.path;
+        const auto next = std::next(it);
+        endAcceptWaitLocked(it, granted);
+        it = next;
+    }
+}
+
+void BrokerImpl::failAcceptWaitsLocked(qint64 entityId, const QString& path) {
+    for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
+        const auto next = std::next(it);
+        if (it->second.entityId == entityId)
+            endAcceptWaitLocked(it, makeError(ErrorCode::MessagingEntityNotFound,
+                                              QStringLiteral("The messaging entity '%1' was "
+                                                             "deleted while waiting for a "
+                                                             "session.")
+                                                  .arg(path)));
+        it = next;
+    }
+}
+
+// ---- Renewing and releasing
+
+Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
+    Instant lockedUntil;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto held = checkSessionLocked(ref, now);
+        if (!held)
+            return held.error();
+        Entity& entity = *held->entity;
+        SessionRecord& session = *held->session;
+        lockedUntil = addSaturating(now, entity.properties.lockDuration); // S2, as L10
+        session.lock->lockedUntil = lockedUntil;
+        m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
+                       TimerKind::SessionLockExpire, 0});
+        touchLocked(entity, now);
+        m_feed->markSessions(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    return lockedUntil;
+}
+
+Result<void> BrokerImpl::releaseSession(const SessionRef& ref) {
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto held = checkSessionLocked(ref, now);
+        if (!held)
+            return held.error();
+        touchLocked(*held->entity, now);
+        endSessionLockLocked(*held->entity, ref.sessionId, now, SessionEnd::Released);
+        serveAcceptWaitsLocked(now);
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+int BrokerImpl::releaseSessionsOf(const QString& receiver) {
+    int released = 0;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        const Instant now = m_clock->now();
+        processDueLocked(now);
+        for (auto& [id, entity] : m_entities) {
+            if (!entity->hasSessions())
+                continue;
+            std::vector<QString> held;
+            for (const auto& [sessionId, session] : entity->sessions.sessions()) {
+                if (session.lock && session.lock->holder == receiver)
+                    held.push_back(sessionId);
+            }
+            for (const QString& sessionId : held)
+                endSessionLockLocked(*entity, sessionId, now, SessionEnd::Lost);
+            released += static_cast<int>(held.size());
+        }
+        serveAcceptWaitsLocked(now);
+        ticket = m_store->ticket();
+    }
+    (void)m_store->waitDurable(ticket);
+    return released;
+}
+
+// ---- State (S4)
+
+Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref) {
+    qint64 entityId;
+    bool hasState;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto held = checkSessionLocked(ref, now);
+        if (!held)
+            return held.error();
+        touchLocked(*held->entity, now);
+        entityId = held->entity->id;
+        hasState = held->session->hasState;
+        ticket = m_store->ticket();
+    }
+    // The state is read from the store once every state set before is committed there.
+    if (auto durable = m_store->waitDurable(ticket); !durable)
+        return durable.error();
+    if (!hasState)
+        return std::optional<QByteArray>();
+    return m_store->readSessionState(entityId, ref.sessionId);
+}
+
+Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
+                                         const std::optional<QByteArray>& state) {
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto held = checkSessionLocked(ref, now);
+        if (!held)
+            return held.error();
+        Entity& entity = *held->entity;
+        SessionRecord& session = *held->session;
+        const qint64 limit = qint64(entity.properties.maxMessageSizeInKilobytes) * 1024;
+        if (state && state->size() > limit)
+            return makeError(ErrorCode::MessageSizeExceeded,
+                             QStringLiteral("The session state is %1 bytes; '%2' accepts at most "
+                                            "%3 bytes (MaxMessageSizeInKilobytes=%4).")
+                                 .arg(state->size())
+                                 .arg(entity.path)
+                                 .arg(limit)
+                                 .arg(entity.properties.maxMessageSizeInKilobytes));
+        touchLocked(entity, now);
+        session.hasState = state.has_value();
+        session.stateSize = state ? state->size() : 0;
+        session.stateSetAt = state ? now : 0;
+        m_store->log(op::SetSessionState{entity.id, session.id, state, now});
+        m_feed->markSessions(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+// ---- Broker facade (not observed: OperationObserver.h has no session operations yet)
+
+Result<AcceptedSession> Broker::acceptSession(const QString& path,
+                                              const SessionAcceptOptions& options) {
+    return m_impl->acceptSession(path, options);
+}
+
+quint64 Broker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                                   Millis timeout, SessionAcceptCallback done) {
+    return m_impl->acceptSessionAsync(path, options, timeout, std::move(done));
+}
+
+bool Broker::cancelAcceptSession(quint64 waitId) {
+    return m_impl->cancelAcceptSession(waitId);
+}
+
+Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
+    return m_impl->renewSessionLock(session);
+}
+
+Result<void> Broker::releaseSession(const SessionRef& session) {
+    return m_impl->releaseSession(session);
+}
+
+int Broker::releaseSessionsOf(const QString& receiver) {
+    return m_impl->releaseSessionsOf(receiver);
+}
+
+Result<std::optional<QByteArray>> Broker::sessionState(const SessionRef& session) {
+    return m_impl->sessionState(session);
+}
+
+Result<void> Broker::setSessionState(const SessionRef& session,
+                                     const std::optional<QByteArray>& state) {
+    return m_impl->setSessionState(session, state);
+}
+
+} // namespace hourglass

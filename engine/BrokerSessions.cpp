@@ -169,7 +169,7 @@ Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
         auto entity = sessionEntityLocked(path, now);
         if (!entity)
             return entity.error();
-        touchLocked(**entity, now); // A2: an attempt is a receive, an empty one too
+        // A refused accept changes nothing; a granted one is activity (grantSessionLocked).
         SessionRecord* session = nullptr;
         if (options.sessionId) {
             session = (*entity)->sessions.find(*options.sessionId);
@@ -228,7 +228,6 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
         granted.entityPath = path;
         return answer(granted);
     }
-    touchLocked(**entity, now);
     if (timeout == 0)
         return answer(noSessionAvailable(path));
     const Instant deadline = addSaturating(now, timeout);

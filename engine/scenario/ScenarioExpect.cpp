@@ -125,6 +125,35 @@ void checkMessage(const Broker& broker, Instant start, const QString& entity, qs
         check("DeadLetterReason", *expected.deadLetterReason, deadLetterReasonOf(view));
 }
 
+// A text or null, as Sessions expectations write LockedBy and State.
+QJsonValue textOrNull(const std::optional<QString>& text) {
+    return text ? QJsonValue(*text) : QJsonValue(QJsonValue::Null);
+}
+
+void checkSession(const Broker& broker, const QString& entity, const QString& sessionId,
+                  const ExpectedSession& expected, ExpectationRecorder& recorder) {
+    const QString prefix = QStringLiteral("Sessions.%1.").arg(sessionId);
+    const auto info = broker.session(entity, sessionId);
+    const auto check = [&](const char* name, const QJsonValue& want, const QJsonValue& actual) {
+        recorder.check(prefix + QLatin1String(name), want, actual);
+    };
+    const auto actual = [&](const QJsonValue& value) {
+        return info ? value : errorValue(info.error());
+    };
+    if (expected.active)
+        check("Active", *expected.active, actual(info ? info->active : 0));
+    if (expected.lockedBy) {
+        const std::optional<QString> holder =
+            info && !info->lockedBy.isEmpty() ? std::optional(info->lockedBy) : std::nullopt;
+        check("LockedBy", textOrNull(*expected.lockedBy), actual(textOrNull(holder)));
+    }
+    if (expected.state) {
+        const std::optional<QString> state =
+            info && info->hasState ? std::optional(QString::fromUtf8(info->state)) : std::nullopt;
+        check("State", textOrNull(*expected.state), actual(textOrNull(state)));
+    }
+}
+
 } // namespace
 
 ExpectationRecorder::ExpectationRecorder(ScenarioReport& report, const ScenarioStep& step,
@@ -174,6 +203,8 @@ void checkExpectations(const Broker& broker, Instant start, const ExpectStep& ex
     }
     for (qsizetype i = 0; i < expect.messages.size(); ++i)
         checkMessage(broker, start, expect.entity, i, expect.messages[i], recorder);
+    for (auto it = expect.sessions.cbegin(); it != expect.sessions.cend(); ++it)
+        checkSession(broker, expect.entity, it.key(), it.value(), recorder);
 }
 
 } // namespace hourglass

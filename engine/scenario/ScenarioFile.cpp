@@ -18,9 +18,11 @@ using namespace scenario_parsing;
 
 // The step names as written in files, in the order of the StepAction alternatives, so that a
 // name's index is its alternative's index.
-constexpr std::array<const char*, 13> kStepNames{
-    "Send",   "Receive", "ReceiveDeferred", "Settle", "CancelScheduled", "Create", "Update",
-    "Delete", "AddRule", "RemoveRule",      "Peek",   "Restart",         "Expect",
+constexpr std::array<const char*, 16> kStepNames{
+    "Send",         "Receive", "ReceiveDeferred", "Settle",        "CancelScheduled",
+    "Create",       "Update",  "Delete",          "AddRule",       "RemoveRule",
+    "Peek",         "Restart", "Expect",          "AcceptSession", "ReleaseSession",
+    "SessionState",
 };
 static_assert(std::variant_size_v<StepAction> == kStepNames.size());
 
@@ -71,6 +73,12 @@ StepAction parseStepBody(int type, const QJsonValue& value, const QString& path,
         action = parseRemoveRule(reader);
     else if (type == typeIndex<PeekStep>())
         action = parsePeek(reader);
+    else if (type == typeIndex<AcceptSessionStep>())
+        action = parseAcceptSession(reader);
+    else if (type == typeIndex<ReleaseSessionStep>())
+        action = parseReleaseSession(reader);
+    else if (type == typeIndex<SessionStateStep>())
+        action = parseSessionState(reader);
     else
         action = parseExpect(reader);
     reader.refuseUnread();

@@ -108,6 +108,26 @@ struct PeekStep {
 
 struct RestartStep {};
 
+// Sessions (S2-S5). A receiver holds at most one session per entity: while it holds one, its
+// Receive and ReceiveDeferred steps on that entity go through the session.
+struct AcceptSessionStep {
+    QString from;
+    std::optional<QString> sessionId; // none: the next available session (S3)
+    QString receiver;
+};
+
+struct ReleaseSessionStep {
+    QString from;
+    QString receiver;
+};
+
+// The holder sets its session's state (S4): the text's UTF-8 bytes, or none to remove it.
+struct SessionStateStep {
+    QString from;
+    QString receiver;
+    std::optional<QString> state;
+};
+
 enum class MessagePlace { Entity, DeadLetter, Gone };
 QString messagePlaceName(MessagePlace place);
 
@@ -123,6 +143,14 @@ struct ExpectedMessage {
     std::optional<QString> deadLetterReason;
 };
 
+// What an Expect step says of one session. For lockedBy and state, an inner none is the file's
+// null: nobody holds the lock, the session has no state.
+struct ExpectedSession {
+    std::optional<qint64> active;
+    std::optional<std::optional<QString>> lockedBy;
+    std::optional<std::optional<QString>> state;
+};
+
 struct ExpectStep {
     QString entity;
     std::optional<bool> exists;
@@ -134,11 +162,13 @@ struct ExpectStep {
     // The whole map must match: a reason the file does not list is a difference too.
     std::optional<QMap<QString, qint64>> deadLetterReasons;
     QList<ExpectedMessage> messages;
+    QMap<QString, ExpectedSession> sessions; // by session id
 };
 
-using StepAction = std::variant<SendStep, ReceiveStep, ReceiveDeferredStep, SettleStep,
-                                CancelScheduledStep, CreateStep, UpdateStep, DeleteStep,
-                                AddRuleStep, RemoveRuleStep, PeekStep, RestartStep, ExpectStep>;
+using StepAction =
+    std::variant<SendStep, ReceiveStep, ReceiveDeferredStep, SettleStep, CancelScheduledStep,
+                 CreateStep, UpdateStep, DeleteStep, AddRuleStep, RemoveRuleStep, PeekStep,
+                 RestartStep, ExpectStep, AcceptSessionStep, ReleaseSessionStep, SessionStateStep>;
 
 // The step's name as written in files ("Send", "Receive", ...).
 QString stepName(const StepAction& action);

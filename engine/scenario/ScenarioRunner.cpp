@@ -45,6 +45,16 @@ QString scheduledKey(const QString& entity, const QString& messageId) {
     return entity.toLower() + u'\n' + messageId;
 }
 
+QString sessionKey(const QString& receiver, const QString& path) {
+    return receiver + u'\n' + path.toLower();
+}
+
+Error noSession(const QString& receiver, const QString& path) {
+    return makeError(
+        ErrorCode::SessionLockLost,
+        QStringLiteral("receiver '%1' accepted no session on '%2'").arg(receiver, path));
+}
+
 // The main path a step works on, for the lines printed about it.
 QString describe(const ScenarioStep& step) {
     const StepAction& a = step.action;
@@ -75,6 +85,12 @@ QString describe(const ScenarioStep& step) {
         path = s->from;
     else if (const auto* s = std::get_if<ExpectStep>(&a))
         path = s->entity;
+    else if (const auto* s = std::get_if<AcceptSessionStep>(&a))
+        path = s->from;
+    else if (const auto* s = std::get_if<ReleaseSessionStep>(&a))
+        path = s->from;
+    else if (const auto* s = std::get_if<SessionStateStep>(&a))
+        path = s->from;
     return path.isEmpty() ? stepName(a) : stepName(a) + u' ' + path;
 }
 
@@ -248,6 +264,12 @@ Result<void> ScenarioRunner::execute(const ScenarioStep& step) {
     }
     if (std::holds_alternative<RestartStep>(a))
         return restart();
+    if (const auto* s = std::get_if<AcceptSessionStep>(&a))
+        return acceptSession(*s);
+    if (const auto* s = std::get_if<ReleaseSessionStep>(&a))
+        return releaseSession(*s);
+    if (const auto* s = std::get_if<SessionStateStep>(&a))
+        return setSessionState(*s);
     return {}; // Expect is checked by runStep
 }
 
@@ -305,7 +327,10 @@ Result<void> ScenarioRunner::settleHeld(const LockRef& lock, Settlement action,
 }
 
 Result<void> ScenarioRunner::receive(const ReceiveStep& step) {
-    const auto received = m_broker->receive(step.from, {step.mode, step.count, step.receiver});
+    const std::optional<SessionRef> session = sessionOf(step.receiver, step.from);
+    const auto received =
+        session ? m_broker->receiveFromSession(*session, step.mode, step.count)
+                : m_broker->receive(step.from, {step.mode, step.count, step.receiver});
     if (!received)
         return received.error();
     if (step.mode == ReceiveMode::ReceiveAndDelete)
@@ -335,7 +360,10 @@ Result<void> ScenarioRunner::receiveDeferred(const ReceiveDeferredStep& step) {
                 QStringLiteral("no deferred message '%1' in '%2'").arg(step.messageId, step.from));
         sequenceNumber = found->sequenceNumber;
     }
-    const auto received = m_broker->receiveDeferred(step.from, sequenceNumber, step.receiver);
+    const std::optional<SessionRef> session = sessionOf(step.receiver, step.from);
+    const auto received = session
+                              ? m_broker->receiveDeferredFromSession(*session, sequenceNumber)
+                              : m_broker->receiveDeferred(step.from, sequenceNumber, step.receiver);
     if (!received)
         return received.error();
     if (step.then == Settlement::Hold) {
@@ -417,6 +445,42 @@ Result<void> ScenarioRunner::restart() {
         return opened.error();
     }
     return {};
+}
+
+std::optional<SessionRef> ScenarioRunner::sessionOf(const QString& receiver,
+                                                    const QString& path) const {
+    const auto it = m_sessions.constFind(sessionKey(receiver, path));
+    if (it == m_sessions.cend())
+        return std::nullopt;
+    return it.value();
+}
+
+Result<void> ScenarioRunner::acceptSession(const AcceptSessionStep& step) {
+    const auto accepted = m_broker->acceptSession(step.from, {step.receiver, step.sessionId});
+    if (!accepted)
+        return accepted.error();
+    // A receiver that accepts another session on the entity lets go of the one it held here
+    // (its lock stays until it runs out, as a client's abandoned receiver's would).
+    m_sessions.insert(sessionKey(step.receiver, step.from), SessionRef::of(*accepted));
+    return {};
+}
+
+Result<void> ScenarioRunner::releaseSession(const ReleaseSessionStep& step) {
+    const auto session = sessionOf(step.receiver, step.from);
+    if (!session)
+        return noSession(step.receiver, step.from);
+    m_sessions.remove(sessionKey(step.receiver, step.from));
+    return m_broker->releaseSession(*session);
+}
+
+Result<void> ScenarioRunner::setSessionState(const SessionStateStep& step) {
+    const auto session = sessionOf(step.receiver, step.from);
+    if (!session)
+        return noSession(step.receiver, step.from);
+    std::optional<QByteArray> state;
+    if (step.state)
+        state = step.state->toUtf8();
+    return m_broker->setSessionState(*session, state);
 }
 
 ScenarioReport ScenarioRunner::report() const {

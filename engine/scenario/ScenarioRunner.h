@@ -74,6 +74,12 @@ private:
     Result<void> create(const CreateStep& step);
     Result<void> update(const UpdateStep& step);
     Result<void> restart();
+    Result<void> acceptSession(const AcceptSessionStep& step);
+    Result<void> releaseSession(const ReleaseSessionStep& step);
+    Result<void> setSessionState(const SessionStateStep& step);
+    // The session `receiver` accepted on `path`, when it did (kept after the lock ends, as a
+    // client keeps its receiver: the broker then says SessionLockLost).
+    std::optional<SessionRef> sessionOf(const QString& receiver, const QString& path) const;
     void runStep(const ScenarioStep& step);
 
     Scenario m_scenario;
@@ -88,6 +94,8 @@ private:
     // Sequence numbers returned by scheduling sends, by "entity\nmessageId" (lower-case entity),
     // as a client keeps them to cancel later (L11).
     QMap<QString, QList<qint64>> m_scheduled;
+    // The sessions receivers accepted, by "receiver\npath" (lower-case path).
+    QMap<QString, SessionRef> m_sessions;
     ScenarioReport m_report; // expectations so far
 };
 

@@ -82,6 +82,33 @@ void readDeadLetterDetails(JsonReader& reader, Settlement settlement, QString& r
     }
 }
 
+// A string, or null (given as such: absent is "not checked", which the caller tells by has()).
+std::optional<QString> readStringOrNull(JsonReader& reader, const QString& key) {
+    const QJsonValue value = reader.value(key);
+    if (value.isNull() || value.isUndefined())
+        return std::nullopt;
+    if (!value.isString()) {
+        reader.fail(key,
+                    QStringLiteral("expected a string or null, got %1").arg(jsonTypeName(value)));
+        return std::nullopt;
+    }
+    return value.toString();
+}
+
+ExpectedSession parseExpectedSession(const QJsonObject& json, const QString& path,
+                                     ParseError& error) {
+    JsonReader reader(json, path, error);
+    ExpectedSession expected;
+    expected.active =
+        reader.integer(QStringLiteral("Active"), 0, std::numeric_limits<qint64>::max());
+    if (reader.has(QStringLiteral("LockedBy")))
+        expected.lockedBy = readStringOrNull(reader, QStringLiteral("LockedBy"));
+    if (reader.has(QStringLiteral("State")))
+        expected.state = readStringOrNull(reader, QStringLiteral("State"));
+    reader.refuseUnread();
+    return expected;
+}
+
 std::optional<Millis> readOffsetOrNever(JsonReader& reader, const QString& key) {
     const QJsonValue value = reader.value(key);
     if (value.isString() && value.toString() == QLatin1String("Never"))
@@ -317,6 +344,20 @@ ExpectStep parseExpect(JsonReader& reader) {
             map.insert(reason, reasonReader.integer(reason, 0, max).value_or(0));
         step.deadLetterReasons = map;
     }
+    if (const auto sessions = reader.object(QStringLiteral("Sessions"))) {
+        const QString sessionsPath = reader.pathOf(QStringLiteral("Sessions"));
+        for (auto it = sessions->begin(); it != sessions->end() && !reader.error().failed(); ++it) {
+            const QString itemPath = memberPath(sessionsPath, it.key());
+            if (!it.value().isObject()) {
+                reader.error().set(
+                    itemPath,
+                    QStringLiteral("expected an object, got %1").arg(jsonTypeName(it.value())));
+                break;
+            }
+            step.sessions.insert(
+                it.key(), parseExpectedSession(it.value().toObject(), itemPath, reader.error()));
+        }
+    }
     if (const auto messages = reader.array(QStringLiteral("Messages"))) {
         const QString arrayPath = reader.pathOf(QStringLiteral("Messages"));
         for (qsizetype i = 0; i < messages->size() && !reader.error().failed(); ++i) {
@@ -331,6 +372,31 @@ ExpectStep parseExpect(JsonReader& reader) {
                 parseExpectedMessage(item.toObject(), indexPath(arrayPath, i), reader.error()));
         }
     }
+    return step;
+}
+
+AcceptSessionStep parseAcceptSession(JsonReader& reader) {
+    AcceptSessionStep step;
+    step.from = readPath(reader, QStringLiteral("From"));
+    step.sessionId = reader.string(QStringLiteral("SessionId"));
+    step.receiver = reader.string(QStringLiteral("Receiver")).value_or(QString());
+    return step;
+}
+
+ReleaseSessionStep parseReleaseSession(JsonReader& reader) {
+    ReleaseSessionStep step;
+    step.from = readPath(reader, QStringLiteral("From"));
+    step.receiver = reader.string(QStringLiteral("Receiver")).value_or(QString());
+    return step;
+}
+
+SessionStateStep parseSessionState(JsonReader& reader) {
+    SessionStateStep step;
+    step.from = readPath(reader, QStringLiteral("From"));
+    step.receiver = reader.string(QStringLiteral("Receiver")).value_or(QString());
+    if (!reader.has(QStringLiteral("State")))
+        reader.fail(QStringLiteral("State"), QStringLiteral("missing (null removes the state)"));
+    step.state = readStringOrNull(reader, QStringLiteral("State"));
     return step;
 }
 

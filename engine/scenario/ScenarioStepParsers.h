@@ -25,6 +25,9 @@ DeleteStep parseDelete(JsonReader& reader);
 AddRuleStep parseAddRule(JsonReader& reader);
 RemoveRuleStep parseRemoveRule(JsonReader& reader);
 PeekStep parsePeek(JsonReader& reader);
+AcceptSessionStep parseAcceptSession(JsonReader& reader);
+ReleaseSessionStep parseReleaseSession(JsonReader& reader);
+SessionStateStep parseSessionState(JsonReader& reader);
 ExpectStep parseExpect(JsonReader& reader);
 
 } // namespace hourglass::scenario_parsing

@@ -68,6 +68,16 @@ inline QList<MalformedScenario> malformedScenarios() {
          withSteps(
              R"({ "At": "PT0S", "Receive": { "From": "jobs", "Mode": "ReceiveAndDelete", "Then": "Complete" } })"),
          2, QStringLiteral("Scenario.Steps[0].Receive.Then")},
+        {"sessionStateWithoutState",
+         withSteps(R"({ "At": "PT0S", "SessionState": { "From": "jobs", "Receiver": "r" } })"), 2,
+         QStringLiteral("Scenario.Steps[0].SessionState.State: missing")},
+        {"sessionExpectationNotAnObject",
+         withSteps(R"({ "At": "PT0S", "Expect": { "Entity": "jobs", "Sessions": { "A": 1 } } })"),
+         2, QStringLiteral("Scenario.Steps[0].Expect.Sessions.A: expected an object")},
+        {"sessionExpectationUnknownField",
+         withSteps(
+             R"({ "At": "PT0S", "Expect": { "Entity": "jobs", "Sessions": { "A": { "Locked": 1 } } } })"),
+         2, QStringLiteral("Scenario.Steps[0].Expect.Sessions.A.Locked: unknown member")},
         {"settleWithoutAction",
          withSteps(R"({ "At": "PT0S", "Settle": { "Receiver": "r", "MessageId": "m" } })"), 2,
          QStringLiteral("Scenario.Steps[0].Settle.Action: missing")},

@@ -376,6 +376,38 @@ private slots:
         VERIFY_ALL_PASSED(report, 9);
     }
 
+    // S1-S6 as scenario steps: AcceptSession (named or next available), Receive and
+    // ReceiveDeferred through the session, SessionState, ReleaseSession, and the Sessions
+    // expectation; a session lock runs out, a restart loses one, the state stays.
+    void sessions_S1_S6_sessionStepsAndExpectations() {
+        const auto report = runDocument(scenarioWith(
+            R"({ "Name": "orders", "Properties": { "RequiresSession": true, "LockDuration": "PT30S" } })",
+            "", R"(
+            { "At": "PT0S", "Send": { "To": "orders", "Count": 3, "MessageId": "a-{n}", "SessionId": "A" } },
+            { "At": "PT0S", "Send": { "To": "orders", "MessageId": "b-1", "SessionId": "B" } },
+            { "At": "PT0S", "Send": { "To": "orders", "MessageId": "x" }, "ExpectError": "InvalidArgument" },
+            { "At": "PT0S", "Receive": { "From": "orders", "Receiver": "r" }, "ExpectError": "InvalidArgument" },
+            { "At": "PT1S", "AcceptSession": { "From": "orders", "Receiver": "r" } },
+            { "At": "PT1S", "AcceptSession": { "From": "orders", "SessionId": "A", "Receiver": "s" }, "ExpectError": "SessionCannotBeLocked" },
+            { "At": "PT2S", "Receive": { "From": "orders", "Count": 2, "Receiver": "r", "Then": "Complete" } },
+            { "At": "PT2S", "Receive": { "From": "orders", "Receiver": "r", "Then": "Defer" } },
+            { "At": "PT3S", "SessionState": { "From": "orders", "Receiver": "r", "State": "step-3" } },
+            { "At": "PT3S", "Expect": { "Entity": "orders", "Sessions": {
+                "A": { "Active": 0, "LockedBy": "r", "State": "step-3" },
+                "B": { "Active": 1, "LockedBy": null, "State": null } } } },
+            { "At": "PT4S", "ReceiveDeferred": { "From": "orders", "MessageId": "a-3", "Receiver": "r", "Then": "Complete" } },
+            { "At": "PT4S", "ReleaseSession": { "From": "orders", "Receiver": "r" } },
+            { "At": "PT5S", "Expect": { "Entity": "orders", "Sessions": { "A": { "Active": 0, "LockedBy": null, "State": "step-3" } } } },
+            { "At": "PT5S", "AcceptSession": { "From": "orders", "Receiver": "s" } },
+            { "At": "PT40S", "Expect": { "Entity": "orders", "Sessions": { "B": { "LockedBy": null } } } },
+            { "At": "PT40S", "SessionState": { "From": "orders", "Receiver": "s", "State": null }, "ExpectError": "SessionLockLost" },
+            { "At": "PT41S", "AcceptSession": { "From": "orders", "SessionId": "A", "Receiver": "t" } },
+            { "At": "PT41S", "Restart": {} },
+            { "At": "PT41S", "Expect": { "Entity": "orders", "Sessions": { "A": { "Active": 0, "LockedBy": null, "State": "step-3" } } } },
+            { "At": "PT41S", "SessionState": { "From": "orders", "Receiver": "t", "State": "x" }, "ExpectError": "SessionLockLost" })"));
+        VERIFY_ALL_PASSED(report, 18);
+    }
+
     void receiveAndDeleteAndPeek() {
         const auto report = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
             { "At": "PT0S", "Send": { "To": "jobs", "Count": 3 } },

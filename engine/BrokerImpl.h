@@ -3,7 +3,9 @@
 // receive, settle, time, reads). Internal: not part of the engine's public API.
 //
 // Locking: m_mutex guards every member below except m_store (which has its own locks), m_clock
-// (thread-safe) and m_feed (thread-safe). Every method named ...Locked() expects m_mutex held.
+// (thread-safe), m_feed (thread-safe) and m_callbacks (thread-safe; a session wait's callback
+// is posted to it under m_mutex and runs outside it). Every method named ...Locked() expects
+// m_mutex held.
 // No disk sync is ever waited for under m_mutex: acknowledgement (Store::waitDurable, sync)
 // happens after m_mutex is released, so that other callers keep working while a disk sync runs
 // (group commit, L2). Code under m_mutex that needs a whole message reads it with

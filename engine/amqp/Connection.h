@@ -74,8 +74,16 @@ private:
         bool waiting = false;   // the last receive found nothing: retry when messages arrive
         QByteArray partial;     // a transfer arriving in several frames
         quint64 maxMessageSize = 0;
-        // Inbound: unsettled transfers waiting for their broker call, by job id.
-        std::map<quint64, pn_delivery_t*> pendingTransfers;
+        // Inbound: decoded transfers waiting for the link's send call, and those in it. One call
+        // at a time per link: messages are stored in the order they arrived, and those that
+        // arrive meanwhile share the next call's disk sync (L2).
+        struct QueuedSend {
+            pn_delivery_t* delivery = nullptr;
+            QList<OutgoingMessage> messages;
+            bool batch = false; // a batch envelope: all or nothing
+        };
+        std::vector<QueuedSend> queuedSends;
+        std::vector<pn_delivery_t*> sendingNow;
         // Outbound: unsettled deliveries and the lock each carries.
         std::unordered_map<pn_delivery_t*, QUuid> deliveredLocks;
         std::deque<QByteArray> queuedReplies; // responses waiting for credit
@@ -122,11 +130,17 @@ private:
     void sendReply(const QString& replyTo, const QByteArray& encoded);
     void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
     void replenishCredit(Link& link);
+    void flushSends(Link& link);
 
     // ---- ConnectionDeliveries.cpp
     void flowChanged(Link& link);
     void pump(Link& link);
-    void deliverMessages(quint64 linkId, Result<QList<MessageView>> messages);
+    // A receive call's messages, and each one encoded for its delivery (by the worker).
+    struct ReceivedBatch {
+        Result<QList<MessageView>> messages;
+        QList<QByteArray> encoded;
+    };
+    void deliverMessages(quint64 linkId, ReceivedBatch batch);
     void dispositionArrived(Link& link, pn_delivery_t* delivery);
     void settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
                         const Result<void>& outcome, uint64_t acceptedState);

@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
+#include <QThreadPool>
 #include <QTreeView>
 
 using namespace hourglass;
@@ -244,6 +245,9 @@ private slots:
                                       QStringLiteral("my-own-key"), 5000);
             QVERIFY(!QSettings().contains(QStringLiteral("amqp/key")));
         }
+        // The key is in the broker's memory before it is on disk: the write (off the GUI
+        // thread, holding the broker) ends before the database is opened again.
+        QThreadPool::globalInstance()->waitForDone();
         MainWindow again;
         again.setClient(std::make_unique<BrokerClient>(
             testing::openUiTestBroker(dir, std::make_shared<VirtualClock>(), QString())));

@@ -26,9 +26,11 @@
 #include <proton/event.h>
 #include <proton/link.h>
 
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -116,6 +118,7 @@ private:
     void refuseLink(pn_link_t* link, const QByteArray& condition, const QString& description);
     void detach(Link& link, const QByteArray& condition, const QString& description);
     void releaseAllLocks();
+    void dropTransport();
     void publishSnapshot();
     void closeIfNeverOpened();
     // Runs `work` (returning R) on a worker; `done` runs on the proactor thread with its result,
@@ -170,6 +173,9 @@ private:
     bool m_retryAll = false;
     bool m_snapshotRequested = false;
     bool m_closeRequested = false;
+    // After the operator's close: when the socket goes if the peer has not answered by then.
+    std::optional<std::chrono::steady_clock::time_point> m_dropAt;
+    static constexpr std::chrono::seconds kCloseAnswerTime{2};
     qint64 m_openedAtMs = 0;
     QString m_keyName; // set by the first valid put-token
 };

@@ -224,6 +224,10 @@ public:
     // All or nothing: every message is checked before any is stored; one disk sync for all.
     Result<QList<SendResult>> sendBatch(const QString& path, const QList<OutgoingMessage>& batch);
     Result<SendResult> schedule(const QString& path, OutgoingMessage message, Instant enqueueAt);
+    // Independent sends to one path (not a batch: each is checked and stored on its own, and
+    // one refused leaves the others), acknowledged together once durable: one disk sync for
+    // all. The wire uses it for pipelined transfers. One result per message, in order.
+    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages);
     Result<void> cancelScheduled(const QString& path, qint64 sequenceNumber);
 
     // ---- Receiving (L3-L6, L8, T5, T8)

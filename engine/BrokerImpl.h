@@ -170,6 +170,10 @@ public:
 
     // ---- Sending (BrokerSend.cpp)
     Result<QList<SendResult>> sendBatch(const QString& path, const QList<OutgoingMessage>& batch);
+    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages);
+    // sendBatch's work under the lock, without waiting for durability.
+    Result<QList<SendResult>> sendBatchLocked(const QString& path,
+                                              const QList<OutgoingMessage>& batch);
     Result<void> cancelScheduled(const QString& path, qint64 seq);
     Result<void> checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
                                      qint64 extraBytes) const;

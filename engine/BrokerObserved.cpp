@@ -173,6 +173,40 @@ Result<QList<SendResult>> Broker::sendBatch(const QString& path,
     });
 }
 
+QList<Result<SendResult>> Broker::sendEach(const QString& path,
+                                           const QList<OutgoingMessage>& messages) {
+    Observation seen(*this, Kind::Send, path);
+    if (!seen)
+        return m_impl->sendEach(path, messages);
+    // As sendBatch: the observer learns every MessageId, so missing ones are made up here; one
+    // then refused for its size is sent again as given, on its own.
+    QList<OutgoingMessage> named = messages;
+    for (OutgoingMessage& message : named) {
+        if (message.messageId.isEmpty())
+            message.messageId = QUuid::createUuid().toString(QUuid::Id128);
+    }
+    QList<Result<SendResult>> results = m_impl->sendEach(path, named);
+    for (qsizetype i = 0; i < results.size(); ++i) {
+        const bool sizeRefused =
+            !results[i] && (results[i].error().code == ErrorCode::MessageSizeExceeded ||
+                            results[i].error().code == ErrorCode::QuotaExceeded);
+        if (sizeRefused && messages[i].messageId.isEmpty()) {
+            named[i] = messages[i];
+            auto again = m_impl->sendBatch(path, {named[i]});
+            results[i] = again ? Result<SendResult>(again->front()) : again.error();
+        }
+    }
+    for (qsizetype i = 0; i < results.size(); ++i) {
+        if (results[i]) {
+            seen->messages.append(named[i]);
+            seen->sendResults.append(*results[i]);
+        }
+    }
+    if (!seen->messages.isEmpty())
+        seen.report();
+    return results;
+}
+
 Result<SendResult> Broker::schedule(const QString& path, OutgoingMessage message,
                                     Instant enqueueAt) {
     message.scheduledEnqueueTime = enqueueAt;

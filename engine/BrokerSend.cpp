@@ -9,6 +9,8 @@
 #include <QScopeGuard>
 #include <QUuid>
 
+#include <optional>
+
 namespace hourglass {
 
 namespace {
@@ -97,57 +99,89 @@ Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
 
 Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                                                 const QList<OutgoingMessage>& batch) {
-    QList<SendResult> results;
+    std::optional<Result<QList<SendResult>>> results;
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (target->subQueue == SubQueue::DeadLetter)
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("Messages cannot be sent to a dead-letter queue; "
-                                            "resubmit them to '%1' instead.")
-                                 .arg(entity.path));
-        if (entity.kind == EntityKind::Subscription)
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("Messages are sent to the topic '%1', not to its "
-                                            "subscription.")
-                                 .arg(entity.topic ? entity.topic->path : entity.path));
-        if (!acceptsSends(entity))
-            return makeError(ErrorCode::MessagingEntityDisabled,
-                             QStringLiteral("'%1' is %2: it accepts no messages.")
-                                 .arg(entity.path, entityStatusName(entity.properties.status)));
-        // All or nothing: check every message before storing any.
-        qint64 batchBytes = 0;
-        for (const OutgoingMessage& message : batch) {
-            if (auto ok = checkSessionIdLocked(entity, message); !ok)
-                return ok.error();
-            if (auto ok = checkSendableLocked(entity, message, batchBytes); !ok)
-                return ok.error();
-            batchBytes += messageSize(message);
-        }
-
-        touchLocked(entity, now); // A2: a send (or a schedule) is activity
-        for (OutgoingMessage message : batch) {
-            if (message.messageId.isEmpty())
-                message.messageId = QUuid::createUuid().toString(QUuid::Id128);
-            if (seenBeforeLocked(entity, message.messageId, now)) {
-                SendResult duplicate;
-                duplicate.duplicate = true; // L13: acknowledged and dropped
-                results.append(duplicate);
-                continue;
-            }
-            results.append(scheduleOrDeliverLocked(entity, std::move(message), now));
-        }
-        logProgressLocked(entity);
-        serveAcceptWaitsLocked(now); // S3: a session may have messages now
+        results.emplace(sendBatchLocked(path, batch));
+        if (!*results)
+            return std::move(*results);
         ticket = m_store->ticket();
     }
     if (auto durable = m_store->waitDurable(ticket); !durable)
         return durable.error();
+    return std::move(*results);
+}
+
+QList<Result<SendResult>> BrokerImpl::sendEach(const QString& path,
+                                               const QList<OutgoingMessage>& messages) {
+    QList<Result<SendResult>> results;
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const OutgoingMessage& message : messages) {
+            auto sent = sendBatchLocked(path, {message});
+            results.append(sent ? Result<SendResult>(sent->front())
+                                : Result<SendResult>(sent.error()));
+        }
+        ticket = m_store->ticket();
+    }
+    // One disk sync for all of them (L2); should it fail, none of them is acknowledged.
+    if (auto durable = m_store->waitDurable(ticket); !durable) {
+        for (auto& result : results) {
+            if (result)
+                result = durable.error();
+        }
+    }
+    return results;
+}
+
+Result<QList<SendResult>> BrokerImpl::sendBatchLocked(const QString& path,
+                                                      const QList<OutgoingMessage>& batch) {
+    QList<SendResult> results;
+    Instant now;
+    auto target = fireDueAndResolveLocked(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (target->subQueue == SubQueue::DeadLetter)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Messages cannot be sent to a dead-letter queue; "
+                                        "resubmit them to '%1' instead.")
+                             .arg(entity.path));
+    if (entity.kind == EntityKind::Subscription)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Messages are sent to the topic '%1', not to its "
+                                        "subscription.")
+                             .arg(entity.topic ? entity.topic->path : entity.path));
+    if (!acceptsSends(entity))
+        return makeError(ErrorCode::MessagingEntityDisabled,
+                         QStringLiteral("'%1' is %2: it accepts no messages.")
+                             .arg(entity.path, entityStatusName(entity.properties.status)));
+    // All or nothing: check every message before storing any.
+    qint64 batchBytes = 0;
+    for (const OutgoingMessage& message : batch) {
+        if (auto ok = checkSessionIdLocked(entity, message); !ok)
+            return ok.error();
+        if (auto ok = checkSendableLocked(entity, message, batchBytes); !ok)
+            return ok.error();
+        batchBytes += messageSize(message);
+    }
+
+    touchLocked(entity, now); // A2: a send (or a schedule) is activity
+    for (OutgoingMessage message : batch) {
+        if (message.messageId.isEmpty())
+            message.messageId = QUuid::createUuid().toString(QUuid::Id128);
+        if (seenBeforeLocked(entity, message.messageId, now)) {
+            SendResult duplicate;
+            duplicate.duplicate = true; // L13: acknowledged and dropped
+            results.append(duplicate);
+            continue;
+        }
+        results.append(scheduleOrDeliverLocked(entity, std::move(message), now));
+    }
+    logProgressLocked(entity);
+    serveAcceptWaitsLocked(now); // S3: a session may have messages now
     return results;
 }
 

@@ -52,12 +52,17 @@ void Connection::handle(pn_event_t* event) {
             pn_condition_set_name(condition, "amqp:connection:forced");
             pn_condition_set_description(condition, "Closed by the operator in Hourglass.");
             pn_connection_close(m_connection);
-            // A peer that never opened gets no close frame: drop its socket.
+            // The operator's close is final: the locks go back now (L14), not when the peer
+            // answers, and a peer that never answers loses its socket a little later.
+            releaseAllLocks();
+            m_dropAt = std::chrono::steady_clock::now() + kCloseAnswerTime;
+            // A peer that never opened gets no close frame: drop its socket now.
             if (!(pn_connection_state(m_connection) & PN_REMOTE_ACTIVE))
-                if (pn_transport_t* transport = pn_connection_transport(m_connection)) {
-                    pn_transport_close_tail(transport);
-                    pn_transport_close_head(transport);
-                }
+                dropTransport();
+        }
+        if (m_dropAt && std::chrono::steady_clock::now() >= *m_dropAt) {
+            m_dropAt.reset();
+            dropTransport();
         }
         if (std::exchange(m_snapshotRequested, false))
             publishSnapshot();
@@ -104,6 +109,13 @@ void Connection::handle(pn_event_t* event) {
     }
     default:
         break;
+    }
+}
+
+void Connection::dropTransport() {
+    if (pn_transport_t* transport = pn_connection_transport(m_connection)) {
+        pn_transport_close_tail(transport);
+        pn_transport_close_head(transport);
     }
 }
 
@@ -300,8 +312,9 @@ WireConnection Connection::snapshot() const {
                                ? QStringLiteral("peek-lock")
                                : QStringLiteral("receive-and-delete");
         w.credit = pn_link_credit(pnLink);
-        w.inFlight = int(link->role == Role::Inbound ? link->pendingTransfers.size()
-                                                     : link->deliveredLocks.size());
+        w.inFlight =
+            int(link->role == Role::Inbound ? link->queuedSends.size() + link->sendingNow.size()
+                                            : link->deliveredLocks.size());
         w.messages = link->messagesThrough;
         w.receiverName = link->receiverName;
         w.locks = locksByLink.value(w.name);

@@ -26,9 +26,11 @@
 #include <proton/event.h>
 #include <proton/link.h>
 
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -74,8 +76,16 @@ private:
         bool waiting = false;   // the last receive found nothing: retry when messages arrive
         QByteArray partial;     // a transfer arriving in several frames
         quint64 maxMessageSize = 0;
-        // Inbound: unsettled transfers waiting for their broker call, by job id.
-        std::map<quint64, pn_delivery_t*> pendingTransfers;
+        // Inbound: decoded transfers waiting for the link's send call, and those in it. One call
+        // at a time per link: messages are stored in the order they arrived, and those that
+        // arrive meanwhile share the next call's disk sync (L2).
+        struct QueuedSend {
+            pn_delivery_t* delivery = nullptr;
+            QList<OutgoingMessage> messages;
+            bool batch = false; // a batch envelope: all or nothing
+        };
+        std::vector<QueuedSend> queuedSends;
+        std::vector<pn_delivery_t*> sendingNow;
         // Outbound: unsettled deliveries and the lock each carries.
         std::unordered_map<pn_delivery_t*, QUuid> deliveredLocks;
         std::deque<QByteArray> queuedReplies; // responses waiting for credit
@@ -108,6 +118,7 @@ private:
     void refuseLink(pn_link_t* link, const QByteArray& condition, const QString& description);
     void detach(Link& link, const QByteArray& condition, const QString& description);
     void releaseAllLocks();
+    void dropTransport();
     void publishSnapshot();
     void closeIfNeverOpened();
     // Runs `work` (returning R) on a worker; `done` runs on the proactor thread with its result,
@@ -122,11 +133,17 @@ private:
     void sendReply(const QString& replyTo, const QByteArray& encoded);
     void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
     void replenishCredit(Link& link);
+    void flushSends(Link& link);
 
     // ---- ConnectionDeliveries.cpp
     void flowChanged(Link& link);
     void pump(Link& link);
-    void deliverMessages(quint64 linkId, Result<QList<MessageView>> messages);
+    // A receive call's messages, and each one encoded for its delivery (by the worker).
+    struct ReceivedBatch {
+        Result<QList<MessageView>> messages;
+        QList<QByteArray> encoded;
+    };
+    void deliverMessages(quint64 linkId, ReceivedBatch batch);
     void dispositionArrived(Link& link, pn_delivery_t* delivery);
     void settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
                         const Result<void>& outcome, uint64_t acceptedState);
@@ -156,6 +173,9 @@ private:
     bool m_retryAll = false;
     bool m_snapshotRequested = false;
     bool m_closeRequested = false;
+    // After the operator's close: when the socket goes if the peer has not answered by then.
+    std::optional<std::chrono::steady_clock::time_point> m_dropAt;
+    static constexpr std::chrono::seconds kCloseAnswerTime{2};
     qint64 m_openedAtMs = 0;
     QString m_keyName; // set by the first valid put-token
 };

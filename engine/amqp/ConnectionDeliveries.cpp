@@ -73,13 +73,25 @@ void Connection::pump(Link& link) {
     const QString path = link.address.entityPath;
     const quint64 linkId = link.id;
     Broker& broker = m_context.broker;
-    submit([&broker, path, options] { return broker.receive(path, options); },
-           [linkId](Connection& connection, Result<QList<MessageView>> messages) {
-               connection.deliverMessages(linkId, std::move(messages));
-           });
+    // The messages are encoded on the worker too: the proactor thread, which serves every
+    // connection, only hands the bytes over.
+    submit(
+        [&broker, path, options] {
+            ReceivedBatch batch{broker.receive(path, options), {}};
+            if (batch.messages) {
+                batch.encoded.reserve(batch.messages->size());
+                for (const MessageView& message : *batch.messages)
+                    batch.encoded.append(encodeMessage(message, Handover::Delivery));
+            }
+            return batch;
+        },
+        [linkId](Connection& connection, ReceivedBatch batch) {
+            connection.deliverMessages(linkId, std::move(batch));
+        });
 }
 
-void Connection::deliverMessages(quint64 linkId, Result<QList<MessageView>> messages) {
+void Connection::deliverMessages(quint64 linkId, ReceivedBatch batch) {
+    const Result<QList<MessageView>>& messages = batch.messages;
     Link* link = findLink(linkId);
     if (!link) {
         // The receiver left while the broker handed messages out: give the locks back now
@@ -106,8 +118,9 @@ void Connection::deliverMessages(quint64 linkId, Result<QList<MessageView>> mess
                wireDescription(messages.error(), link->address.entityPath));
         return;
     }
-    for (const MessageView& message : *messages) {
-        const QByteArray encoded = encodeMessage(message, Handover::Delivery);
+    for (qsizetype i = 0; i < messages->size(); ++i) {
+        const MessageView& message = messages->at(i);
+        const QByteArray& encoded = batch.encoded.at(i);
         QByteArray tag;
         if (link->mode == ReceiveMode::PeekLock) {
             tag = lockTokenToDeliveryTag(message.lockToken);

@@ -116,32 +116,61 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
         messages.append(std::move(*message));
     }
 
-    const quint64 jobId = m_context.nextId++;
-    link.pendingTransfers.emplace(jobId, delivery);
+    link.queuedSends.push_back({delivery, std::move(messages), batch});
+    if (link.sendingNow.empty())
+        flushSends(link);
+}
+
+namespace {
+// One link's queued transfers as broker calls, in order: each run of plain messages is one
+// sendEach (one disk sync), each batch envelope one sendBatch (all or nothing). One outcome per
+// transfer.
+QList<Result<void>> storeTransfers(Broker& broker, const QString& path,
+                                   const std::vector<QList<OutgoingMessage>>& transfers,
+                                   const std::vector<bool>& batches) {
+    QList<Result<void>> outcomes;
+    std::size_t i = 0;
+    while (i < transfers.size()) {
+        if (batches[i]) {
+            const auto sent = broker.sendBatch(path, transfers[i]);
+            outcomes.append(sent ? Result<void>() : Result<void>(sent.error()));
+            ++i;
+            continue;
+        }
+        QList<OutgoingMessage> run;
+        for (; i < transfers.size() && !batches[i]; ++i)
+            run.append(transfers[i].first());
+        for (const auto& sent : broker.sendEach(path, run))
+            outcomes.append(sent ? Result<void>() : Result<void>(sent.error()));
+    }
+    return outcomes;
+}
+} // namespace
+
+void Connection::flushSends(Link& link) {
+    if (link.queuedSends.empty() || !link.sendingNow.empty())
+        return;
+    std::vector<QList<OutgoingMessage>> transfers;
+    std::vector<bool> batches;
+    for (Link::QueuedSend& queued : link.queuedSends) {
+        link.sendingNow.push_back(queued.delivery);
+        transfers.push_back(std::move(queued.messages));
+        batches.push_back(queued.batch);
+    }
+    link.queuedSends.clear();
     const quint64 linkId = link.id;
-    const QString path = link.address.entityPath;
     Broker& broker = m_context.broker;
     submit(
-        [&broker, path, messages = std::move(messages), batch]() -> Result<void> {
-            if (batch) {
-                const auto sent = broker.sendBatch(path, messages);
-                return sent ? Result<void>() : Result<void>(sent.error());
-            }
-            const OutgoingMessage& message = messages.first();
-            const auto sent = message.scheduledEnqueueTime
-                                  ? broker.schedule(path, message, *message.scheduledEnqueueTime)
-                                  : broker.send(path, message);
-            return sent ? Result<void>() : Result<void>(sent.error());
-        },
-        [linkId, jobId](Connection& connection, Result<void> outcome) {
+        [&broker, path = link.address.entityPath, transfers = std::move(transfers),
+         batches = std::move(batches)] { return storeTransfers(broker, path, transfers, batches); },
+        [linkId](Connection& connection, QList<Result<void>> outcomes) {
             Link* link = connection.findLink(linkId);
             if (!link)
-                return; // the link went away; its delivery went with it
-            const auto it = link->pendingTransfers.find(jobId);
-            if (it == link->pendingTransfers.end())
-                return;
-            connection.settleInbound(it->second, outcome);
-            link->pendingTransfers.erase(it);
+                return; // the link went away; its deliveries went with it
+            const std::vector<pn_delivery_t*> done = std::exchange(link->sendingNow, {});
+            for (std::size_t i = 0; i < done.size() && i < std::size_t(outcomes.size()); ++i)
+                connection.settleInbound(done[i], outcomes[qsizetype(i)]);
+            connection.flushSends(*link);
         });
 }
 

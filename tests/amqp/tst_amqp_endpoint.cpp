@@ -238,6 +238,28 @@ private slots:
         QVERIFY2(published, "no snapshot in 1.5 s of steady changes");
     }
 
+    // The operator's Close connection is final even when the peer never answers the close:
+    // its socket goes within seconds (and its locks at once, L14).
+    void anOperatorCloseIsFinalWhenThePeerIsSilent() {
+        EndpointOptions options;
+        options.port = 0;
+        AmqpEndpoint endpoint(*m_broker, options);
+        const auto port = endpoint.start();
+        QVERIFY(port.ok());
+        RawSocket silent(*port);
+        // The AMQP header and an open (descriptor 0x10, container-id "x"), then nothing more.
+        QVERIFY(silent.write(kAmqpHeader));
+        QVERIFY(silent.write(QByteArray("\x00\x00\x00\x11\x02\x00\x00\x00"
+                                        "\x00\x53\x10\xc0\x04\x01\xa1\x01x",
+                                        17)));
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.snapshot().connections.size(), 1, 5000);
+        endpoint.closeConnection(endpoint.snapshot().connections.first().id);
+        QByteArray answer;
+        QVERIFY(silent.closedByPeerWithin(6000, &answer));
+        QVERIFY(answer.contains(QByteArray("amqp:connection:forced")));
+        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 0, 5000);
+    }
+
 private:
     // A SASL frame (type 1) holding sasl-init (descriptor 0x41) with just the mechanism.
     static QByteArray saslInitFrame(const QByteArray& mechanism) {

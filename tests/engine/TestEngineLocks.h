@@ -37,6 +37,7 @@ private slots:
     void locks_L1_batchIsAllOrNothing();
     void locks_L2_batchSettlesEachMessage();
     void locks_L2_concurrentSendersEachSettle();
+    void locks_L2_pipelinedSendsSettleEachOnTheirOwn();
     void locks_L3_receiveAndDeleteConsumesAtOnce_data();
     void locks_L3_receiveAndDeleteConsumesAtOnce();
     void locks_L4_peekLockHandsOutExclusiveLocks();

@@ -267,6 +267,41 @@ void TestEngineLocks::locks_L2_concurrentSendersEachSettle() {
     QCOMPARE(counts->active, qint64(kThreads * kPerThread));
 }
 
+// Pipelined sends arriving together (the wire's sendEach) are not a batch: each is checked and
+// stored on its own, one refused leaves the others, and they keep their order.
+void TestEngineLocks::locks_L2_pipelinedSendsSettleEachOnTheirOwn() {
+    TestBroker tb;
+    EntityProperties small;
+    small.maxMessageSizeInKilobytes = 1;
+    HG_VERIFY_OK(tb->createQueue(kQueue, small));
+    QList<OutgoingMessage> messages;
+    for (int i = 0; i < 20; ++i)
+        messages << TestBroker::message(QStringLiteral("m%1").arg(i), QByteArray::number(i));
+    messages[7].body = QByteArray(4096, 'x'); // over the queue's 1 KB
+    const auto results = tb->sendEach(kQueue, messages);
+    QCOMPARE(results.size(), 20);
+    for (int i = 0; i < 20; ++i) {
+        if (i == 7) {
+            QVERIFY(!results[i]);
+            QCOMPARE(results[i].error().code, ErrorCode::MessageSizeExceeded);
+        } else {
+            HG_VERIFY_OK(results[i]);
+            if (i > 0 && i != 8)
+                QVERIFY(results[i]->sequenceNumber > results[i - 1]->sequenceNumber);
+        }
+    }
+    const auto listed = tb->listMessages(kQueue, 0, 100);
+    HG_VERIFY_OK(listed);
+    QCOMPARE(listed->size(), 19);
+    QCOMPARE(listed->at(6).messageId, QStringLiteral("m6"));
+    QCOMPARE(listed->at(7).messageId, QStringLiteral("m8"));
+    // An unknown entity refuses each of them, and nothing is stored anywhere.
+    const auto nowhere = tb->sendEach(QStringLiteral("missing"), messages.mid(0, 2));
+    QCOMPARE(nowhere.size(), 2);
+    QCOMPARE(nowhere[0].error().code, ErrorCode::MessagingEntityNotFound);
+    QCOMPARE(nowhere[1].error().code, ErrorCode::MessagingEntityNotFound);
+}
+
 void TestEngineLocks::locks_L3_receiveAndDeleteConsumesAtOnce_data() {
     addRestartRows();
 }

@@ -13,6 +13,15 @@ const QString kHostKey = QStringLiteral("amqp/host");
 const QString kPortKey = QStringLiteral("amqp/port");
 // Before the key moved into the database it was kept here; it is removed on the next save.
 const QString kOldKeyKey = QStringLiteral("amqp/key");
+
+// The endpoint's reasons come from the socket layer and may lack the full stop that the
+// sentences around them need ("... Address already in use - listen on 127.0.0.1:5672").
+QString asSentence(QString text) {
+    text = text.trimmed();
+    if (!text.isEmpty() && !text.endsWith(QLatin1Char('.')) && !text.endsWith(QLatin1Char(')')))
+        text += QLatin1Char('.');
+    return text;
+}
 } // namespace
 
 AmqpSettings AmqpSettings::load() {
@@ -101,7 +110,7 @@ void AmqpService::restart() {
         if (started) {
             m_endpoint = std::move(endpoint);
         } else {
-            m_problem = started.error().description;
+            m_problem = asSentence(started.error().description);
             emit failed(tr("The AMQP endpoint is not serving: %1 The window works on; change "
                            "the port in View > AMQP endpoint…")
                             .arg(m_problem));
@@ -110,13 +119,25 @@ void AmqpService::restart() {
     emit statusChanged();
 }
 
-QString AmqpService::statusText() const {
+AmqpService::State AmqpService::state() const {
     if (!m_settings.enabled)
-        return tr("AMQP off");
+        return State::Off;
     if (!m_broker)
+        return State::NoDatabase;
+    return m_endpoint ? State::Serving : State::NotServing;
+}
+
+QString AmqpService::statusText() const {
+    switch (state()) {
+    case State::Off:
+        return tr("AMQP off");
+    case State::NoDatabase:
         return tr("AMQP: no database");
-    if (!m_endpoint)
+    case State::NotServing:
         return tr("AMQP: not serving on port %1").arg(m_settings.port);
+    case State::Serving:
+        break;
+    }
     const int connections = m_endpoint->connectionCount();
     const QString host =
         amqp::isLoopbackHost(m_settings.host) ? QStringLiteral("localhost") : m_settings.host;

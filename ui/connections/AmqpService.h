@@ -40,11 +40,14 @@ public:
     void apply(const AmqpSettings& settings);
     const AmqpSettings& settings() const { return m_settings; }
 
+    // What the endpoint is doing, for views that say it in words.
+    enum class State { Off, NoDatabase, NotServing, Serving };
+    State state() const;
     // Null when not serving (off, no database, or the port could not be bound).
     amqp::AmqpEndpoint* endpoint() const { return m_endpoint.get(); }
     // "AMQP localhost:5672 · 2 connections", "AMQP off", "AMQP: port 5672 busy"...
     QString statusText() const;
-    // Why the endpoint is not serving although it should; empty otherwise.
+    // Why the endpoint is not serving although it should, as a sentence; empty otherwise.
     QString problem() const { return m_problem; }
 
 signals:

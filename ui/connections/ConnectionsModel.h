@@ -4,6 +4,11 @@
 // each receiver link holds (sequence number, entity, time left). Fed with the endpoint's
 // snapshots; rows are updated in place by id, name and token, so expansion and selection stay
 // while the snapshot changes under them.
+//
+// Order: connections by id (the order they came in), links as they appeared (a new one below
+// the others), locks by sequence number (the order the entity delivered them). A row that
+// appears arrives whole: a new connection with its links and locks is one row insertion, a new
+// lock of a known link is inserted under that link.
 
 #include "EndpointSnapshot.h"
 
@@ -11,9 +16,10 @@
 
 #include <functional>
 #include <memory>
-#include <vector>
 
 namespace hourglass::ui {
+
+struct ConnectionsNode; // one row and its children (ConnectionsModel.cpp)
 
 class ConnectionsModel : public QAbstractItemModel {
     Q_OBJECT
@@ -40,11 +46,14 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    struct Node;
-    template <typename Item, typename KeyOf, typename Fill>
-    void sync(Node& parent, const QList<Item>& items, KeyOf keyOf, Fill fill);
+    using Node = ConnectionsNode;
+    // Makes `parent`'s children the rows of `wanted`, in that order: rows gone are removed,
+    // rows kept are moved into place and refreshed, new rows are inserted whole.
+    template <typename Item>
+    void syncChildren(Node& parent, const QList<Item>& wanted, const QModelIndex& parentIndex);
+    template <typename Item> void refresh(Node& node, const Item& item);
     QModelIndex indexOf(const Node* node, int column) const;
-    void refreshCountdowns(const Node& node);
+    void refreshCountdowns(const Node& node, const QModelIndex& nodeIndex);
 
     std::function<Instant()> m_now;
     std::unique_ptr<Node> m_root;

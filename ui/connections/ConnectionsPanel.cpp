@@ -1,22 +1,27 @@
 #include "ConnectionsPanel.h"
 
 #include "AmqpService.h"
+#include "ConnectionsEmptyState.h"
 #include "ConnectionsModel.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QLabel>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace hourglass::ui {
 
 namespace {
 constexpr int kRefreshMs = 500;
+// Lines of text the view has room for when it first opens: a connection with its links and a
+// few locks, without scrolling.
+constexpr int kLinesShown = 14;
 } // namespace
 
 ConnectionsPanel::ConnectionsPanel(AmqpService& service, std::function<Instant()> now,
@@ -26,7 +31,7 @@ ConnectionsPanel::ConnectionsPanel(AmqpService& service, std::function<Instant()
     , m_model(new ConnectionsModel(std::move(now), this))
     , m_pages(new QStackedWidget)
     , m_view(new QTreeView)
-    , m_empty(new QLabel)
+    , m_empty(new ConnectionsEmptyState)
     , m_copy(new QPushButton(tr("Copy connection string")))
     , m_close(new QPushButton(tr("Close connection"))) {
     setObjectName(QStringLiteral("connectionsView"));
@@ -34,15 +39,10 @@ ConnectionsPanel::ConnectionsPanel(AmqpService& service, std::function<Instant()
     m_view->setModel(m_model);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(ConnectionsModel::Name, QHeaderView::Stretch);
-    for (int column = ConnectionsModel::Role; column < ConnectionsModel::ColumnCount; ++column)
-        m_view->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    m_empty->setObjectName(QStringLiteral("connectionsEmpty"));
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setWordWrap(true);
-    m_empty->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_empty->setMargin(16);
+    QHeaderView* header = m_view->header();
+    header->setStretchLastSection(false);
+    for (int column = 0; column < ConnectionsModel::ColumnCount; ++column)
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_pages->addWidget(m_empty);
     m_pages->addWidget(m_view);
     m_copy->setObjectName(QStringLiteral("copyConnectionString"));
@@ -64,8 +64,17 @@ ConnectionsPanel::ConnectionsPanel(AmqpService& service, std::function<Instant()
             QApplication::clipboard()->setText(endpoint->connectionString());
     });
     connect(m_close, &QPushButton::clicked, this, &ConnectionsPanel::closeSelected);
+    connect(m_empty, &ConnectionsEmptyState::settingsRequested, this,
+            &ConnectionsPanel::settingsRequested);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this] { m_close->setEnabled(m_view->currentIndex().isValid()); });
+            &ConnectionsPanel::updateButtons);
+    // A connection or link that arrives shows what it holds; one the operator collapsed stays
+    // collapsed.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex& parent, int first, int last) {
+                for (int row = first; row <= last; ++row)
+                    m_view->expandRecursively(m_model->index(row, 0, parent));
+            });
     connect(&m_service, &AmqpService::statusChanged, this, &ConnectionsPanel::refresh);
     connect(&m_timer, &QTimer::timeout, this, &ConnectionsPanel::refresh);
     m_timer.start(kRefreshMs);
@@ -76,26 +85,52 @@ void ConnectionsPanel::refresh() {
     const auto* endpoint = m_service.endpoint();
     const QList<amqp::WireConnection> connections =
         endpoint ? endpoint->snapshot().connections : QList<amqp::WireConnection>();
-    const bool hadRows = m_model->rowCount() > 0;
     m_model->setSnapshot(connections);
     m_model->refreshCountdowns();
-    if (!hadRows && m_model->rowCount() > 0)
-        m_view->expandAll();
-    m_copy->setEnabled(endpoint != nullptr);
-    m_close->setEnabled(m_view->currentIndex().isValid());
     if (m_model->rowCount() > 0) {
         m_pages->setCurrentWidget(m_view);
-        return;
-    }
-    if (!endpoint) {
-        m_empty->setText(m_service.problem().isEmpty()
-                             ? tr("The AMQP endpoint is off (View > AMQP endpoint…).")
-                             : tr("The AMQP endpoint is not serving: %1").arg(m_service.problem()));
+        fitNameColumn();
     } else {
-        m_empty->setText(tr("No application is connected.\n\nPoint your application at:\n%1")
-                             .arg(endpoint->connectionString()));
+        m_empty->show(m_service.state(), endpoint ? endpoint->connectionString() : QString(),
+                      m_service.problem());
+        m_pages->setCurrentWidget(m_empty);
     }
-    m_pages->setCurrentWidget(m_empty);
+    updateButtons();
+}
+
+QSize ConnectionsPanel::sizeHint() const {
+    const QSize hint = QWidget::sizeHint();
+    return {hint.width(), std::max(hint.height(), fontMetrics().lineSpacing() * kLinesShown)};
+}
+
+void ConnectionsPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitNameColumn();
+}
+
+void ConnectionsPanel::fitNameColumn() {
+    // The names take the room the other columns leave. When that is less than they need (a
+    // narrow dock), the tree scrolls sideways instead: a peer's address cut short says nothing.
+    QHeaderView* header = m_view->header();
+    int others = 0;
+    for (int column = ConnectionsModel::Role; column < ConnectionsModel::ColumnCount; ++column)
+        others += header->sectionSize(column);
+    // QTreeView keeps its override protected; QAbstractItemView's is public and virtual.
+    const QAbstractItemView* asItemView = m_view;
+    const int needed = std::max(asItemView->sizeHintForColumn(ConnectionsModel::Name),
+                                header->sectionSizeHint(ConnectionsModel::Name));
+    const bool roomy = m_view->viewport()->width() - others >= needed;
+    const auto mode = roomy ? QHeaderView::Stretch : QHeaderView::ResizeToContents;
+    if (header->sectionResizeMode(ConnectionsModel::Name) != mode)
+        header->setSectionResizeMode(ConnectionsModel::Name, mode);
+}
+
+void ConnectionsPanel::updateButtons() {
+    const bool listing = m_pages->currentWidget() == m_view;
+    m_copy->setEnabled(m_service.endpoint() != nullptr);
+    // Nothing to close while nothing is listed: the button would only puzzle.
+    m_close->setVisible(listing);
+    m_close->setEnabled(listing && m_view->currentIndex().isValid());
 }
 
 void ConnectionsPanel::closeSelected() {

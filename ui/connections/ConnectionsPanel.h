@@ -1,7 +1,9 @@
 #pragma once
 // The Connections view (View > Connections): the applications connected to the window's AMQP
 // endpoint, their links and the locks they hold, live; the operator can close a connection and
-// watch its locks come back (L14). Empty, it says what to point an application at.
+// watch its locks come back (L14). With nothing to list it says why in a sentence
+// (ConnectionsEmptyState): what to point an application at, or that the endpoint is off or not
+// serving.
 
 #include "Time.h"
 
@@ -10,7 +12,6 @@
 
 #include <functional>
 
-class QLabel;
 class QPushButton;
 class QStackedWidget;
 class QTreeView;
@@ -18,6 +19,7 @@ class QTreeView;
 namespace hourglass::ui {
 
 class AmqpService;
+class ConnectionsEmptyState;
 class ConnectionsModel;
 
 class ConnectionsPanel : public QWidget {
@@ -30,15 +32,25 @@ public:
     QTreeView* view() const { return m_view; }
     // Takes a snapshot now (the timer does it twice a second).
     void refresh();
+    QSize sizeHint() const override;
+
+signals:
+    // The empty state's "AMQP endpoint settings…": the window opens its dialog.
+    void settingsRequested();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void closeSelected();
+    void updateButtons();
+    void fitNameColumn();
 
     AmqpService& m_service;
     ConnectionsModel* m_model;
     QStackedWidget* m_pages;
     QTreeView* m_view;
-    QLabel* m_empty;
+    ConnectionsEmptyState* m_empty;
     QPushButton* m_copy;
     QPushButton* m_close;
     QTimer m_timer;

@@ -13,6 +13,7 @@
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
@@ -44,6 +45,7 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     , m_empty(new QLabel(this))
     , m_stack(new QStackedWidget(this))
     , m_chartsPage(new QWidget(this))
+    , m_chartsScroll(new QScrollArea(this))
     , m_saveAction(new QAction(tr("Save Charts as PNG..."), this)) {
     m_title->setObjectName(QStringLiteral("chartsTitle"));
     m_title->setTextFormat(Qt::PlainText);
@@ -82,8 +84,15 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     reasons->legend()->hide();
     applyChartTheme();
 
+    // Each chart keeps the size it reads at; a workspace shorter than the three together (a
+    // small window, or one with the Connections dock open) scrolls them, rather than making
+    // the whole window grow past the size it was given.
+    m_chartsScroll->setObjectName(QStringLiteral("chartsScroll"));
+    m_chartsScroll->setWidgetResizable(true);
+    m_chartsScroll->setFrameShape(QFrame::NoFrame);
+    m_chartsScroll->setWidget(m_chartsPage);
     m_stack->addWidget(m_empty);
-    m_stack->addWidget(m_chartsPage);
+    m_stack->addWidget(m_chartsScroll);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addWidget(m_stack, 1);
@@ -141,7 +150,7 @@ void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeMod
     m_title->setText(tr("%1 \u2014 engine time, one sample per %2 s")
                          .arg(m_path)
                          .arg(double(ChartHistories::kInterval) / 1000.0));
-    m_stack->setCurrentWidget(m_chartsPage);
+    m_stack->setCurrentWidget(m_chartsScroll);
     m_saveAction->setEnabled(true);
 }
 

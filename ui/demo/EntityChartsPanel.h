@@ -15,7 +15,7 @@
 // A DeadLetterQueue node charts its owner entity; a topic or namespace shows why there is
 // nothing to chart; an empty path shows the empty state.
 //
-// Object names for tests: "chartsTitle", "chartsEmpty", chart views "countsChart",
+// Object names for tests: "chartsTitle", "chartsEmpty", "chartsScroll", chart views "countsChart",
 // "throughputChart", "reasonsChart", action "saveChartsPng", dialog "saveChartsDialog".
 
 #include "Status.h"
@@ -29,6 +29,7 @@ class QAction;
 class QChart;
 class QChartView;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 
 namespace hourglass {
@@ -93,6 +94,7 @@ private:
     QLabel* m_empty;
     QStackedWidget* m_stack;
     QWidget* m_chartsPage;
+    QScrollArea* m_chartsScroll; // holds m_chartsPage
     QList<QChartView*> m_views;
     QAction* m_saveAction;
 };

@@ -268,9 +268,11 @@ void MainWindow::serveAmqp() {
     // View > Connections: who is connected, their links and locks (below the workspace).
     auto* dock = new QDockWidget(tr("Connections"), this);
     dock->setObjectName(QStringLiteral("connectionsDock"));
-    dock->setWidget(new ConnectionsPanel(*m_amqp, [this] {
+    auto* connections = new ConnectionsPanel(*m_amqp, [this] {
         return m_client ? m_client->clock().now() : QDateTime::currentMSecsSinceEpoch();
-    }));
+    });
+    connect(connections, &ConnectionsPanel::settingsRequested, this, &MainWindow::openAmqpSettings);
+    dock->setWidget(connections);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     // Open or closed as it was left.
     const QString visibleKey = QStringLiteral("window/connectionsVisible");

@@ -1,0 +1,181 @@
+// The Connections view when there is nothing to list: it says why in a sentence (no
+// application yet, with the connection string to copy; the endpoint off; its port busy; no
+// database) and offers the settings where they help. And the window keeps the size it was given
+// with the Connections dock open, whatever the workspace's tabs would like.
+
+#include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "connections/AmqpService.h"
+#include "connections/ConnectionsPanel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MainWindow.h"
+
+#include <QAction>
+#include <QDialog>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+
+namespace {
+
+std::unique_ptr<BrokerClient> clientOn(const QTemporaryDir& dir) {
+    auto broker = testing::openUiTestBroker(dir, std::make_shared<VirtualClock>());
+    if (!broker->createQueue(QStringLiteral("orders"), {}))
+        qFatal("createQueue failed");
+    return std::make_unique<BrokerClient>(std::move(broker));
+}
+
+AmqpSettings anyFreePort() {
+    AmqpSettings settings;
+    settings.port = 0;
+    return settings;
+}
+
+struct EmptyState {
+    QString headline;
+    QString detail;
+    QLineEdit* connectionString = nullptr;
+    QPushButton* settings = nullptr;
+};
+
+EmptyState emptyStateOf(ConnectionsPanel* panel) {
+    panel->refresh();
+    return {panel->findChild<QLabel*>(QStringLiteral("connectionsEmpty"))->text(),
+            panel->findChild<QLabel*>(QStringLiteral("connectionsEmptyDetail"))->text(),
+            panel->findChild<QLineEdit*>(QStringLiteral("connectionsEmptyString")),
+            panel->findChild<QPushButton*>(QStringLiteral("openAmqpSettings"))};
+}
+
+ConnectionsPanel* panelOf(const MainWindow& window) {
+    return window.findChild<ConnectionsPanel*>(QStringLiteral("connectionsView"));
+}
+
+} // namespace
+
+class UiConnectionsPanelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init() {
+        QSettings().remove(QStringLiteral("amqp"));
+        QSettings().remove(QStringLiteral("window"));
+    }
+
+    void servingWithoutConnectionsOffersTheConnectionString() {
+        anyFreePort().save();
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        const EmptyState empty = emptyStateOf(panelOf(window));
+        QCOMPARE(empty.headline, QStringLiteral("No application is connected."));
+        QVERIFY(empty.detail.contains(QStringLiteral("connection string")));
+        QVERIFY(!empty.connectionString->isHidden());
+        QVERIFY(empty.connectionString->isReadOnly());
+        QCOMPARE(empty.connectionString->text(), window.amqp()->endpoint()->connectionString());
+        QVERIFY(empty.settings->isHidden());
+        // Nothing listed, nothing to close.
+        QVERIFY(panelOf(window)
+                    ->findChild<QPushButton*>(QStringLiteral("closeConnection"))
+                    ->isHidden());
+    }
+
+    void offSaysSoAndOffersTheSettings() {
+        AmqpSettings settings = anyFreePort();
+        settings.enabled = false;
+        settings.save();
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        const EmptyState empty = emptyStateOf(panelOf(window));
+        QCOMPARE(empty.headline, QStringLiteral("The AMQP endpoint is off."));
+        QVERIFY(empty.connectionString->isHidden());
+        QVERIFY(!empty.settings->isHidden());
+        QVERIFY(!panelOf(window)
+                     ->findChild<QPushButton*>(QStringLiteral("copyConnectionString"))
+                     ->isEnabled());
+        empty.settings->click();
+        auto* dialog = window.findChild<QDialog*>(QStringLiteral("amqpSettings"));
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        dialog->reject();
+    }
+
+    void aBusyPortIsSaidWithTheReason() {
+        QTemporaryDir other;
+        auto holder = testing::openUiTestBroker(other, std::make_shared<VirtualClock>());
+        amqp::EndpointOptions options;
+        options.port = 0;
+        amqp::AmqpEndpoint occupying(*holder, options);
+        const auto busy = occupying.start();
+        QVERIFY(busy.ok());
+        AmqpSettings settings;
+        settings.port = *busy;
+        settings.save();
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        const EmptyState empty = emptyStateOf(panelOf(window));
+        QCOMPARE(empty.headline, QStringLiteral("The AMQP endpoint is not serving."));
+        QVERIFY2(empty.detail.contains(QString::number(*busy)), qPrintable(empty.detail));
+        QVERIFY(empty.connectionString->isHidden());
+        QVERIFY(!empty.settings->isHidden());
+    }
+
+    void withoutADatabaseItSaysSo() {
+        anyFreePort().save();
+        MainWindow window;
+        window.serveAmqp();
+        const EmptyState empty = emptyStateOf(panelOf(window));
+        QCOMPARE(empty.headline, QStringLiteral("No database is open."));
+        QVERIFY(empty.connectionString->isHidden());
+        QVERIFY(empty.settings->isHidden());
+    }
+
+    // A 1280x800 window with View > Connections open stays 1280x800: no panel of the workspace
+    // (the charts least of all) asks for more height than the window has to give.
+    void theConnectionsDockLeavesTheWindowItsSize_data() {
+        QTest::addColumn<QSize>("given");
+        QTest::addColumn<int>("tab");
+        QTest::newRow("1280x800, messages")
+            << QSize(1280, 800) << int(EntityWorkspace::MessagesTab);
+        QTest::newRow("1280x800, charts") << QSize(1280, 800) << int(EntityWorkspace::ChartsTab);
+    }
+    void theConnectionsDockLeavesTheWindowItsSize() {
+        QFETCH(QSize, given);
+        QFETCH(int, tab);
+        anyFreePort().save();
+        QTemporaryDir dir;
+        MainWindow window;
+        window.setClient(clientOn(dir));
+        window.serveAmqp();
+        window.workspace()->tabs()->setCurrentIndex(tab);
+        window.resize(given);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* toggle = window.findChild<QAction*>(QStringLiteral("connectionsAction"));
+        QVERIFY(!toggle->isChecked());
+        toggle->trigger();
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("connectionsDock"));
+        QTRY_VERIFY(dock->isVisible());
+        QCoreApplication::processEvents();
+        QVERIFY2(
+            window.minimumSizeHint().height() <= given.height(),
+            qPrintable(QStringLiteral("minimum height %1").arg(window.minimumSizeHint().height())));
+        QCOMPARE(window.size(), given);
+        QVERIFY(dock->height() > 0);
+    }
+};
+
+QTEST_MAIN(UiConnectionsPanelTest)
+#include "tst_ui_connections_panel.moc"

@@ -14,6 +14,7 @@
 #include "Broker.h"
 #include "CallbackQueue.h"
 #include "EntityPath.h"
+#include "LockTokenSource.h"
 #include "MessageIndex.h"
 #include "SessionIndex.h"
 #include "TimerQueue.h"
@@ -395,6 +396,7 @@ public:
     // The delivery journal (StoreSchema.h): the next row's id (above every id stored), and for
     // each row not yet forgotten, how many of its messages are still locked under it.
     qint64 m_nextDeliveryRecord = 1;
+    LockTokenSource m_tokenSource; // lock and session lock tokens (m_mutex)
     std::unordered_map<qint64, int> m_openDeliveryRecords;
     TimerQueue m_timers;
     std::size_t m_timerCompactionMark = 4096;

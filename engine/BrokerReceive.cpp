@@ -93,7 +93,7 @@ BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, q
     }
     // L4: deliveries under lock. The journal row `record` stores this one (D2).
     meta->deliveryCount = taken.deliveryCount;
-    LockInfo info{QUuid::createUuid(), *lockHolder,
+    LockInfo info{m_tokenSource.next(), *lockHolder,
                   addSaturating(now, entity.properties.lockDuration), record};
     index.lock(seq, info);
     m_lockTokens.insert(info.token, {entity.id, subQueue, seq});

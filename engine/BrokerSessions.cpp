@@ -101,7 +101,7 @@ SessionRecord* BrokerImpl::nextAvailableSessionLocked(Entity& entity) {
 AcceptedSession BrokerImpl::grantSessionLocked(Entity& entity, SessionRecord& session,
                                                const QString& receiver, Instant at) {
     const Instant lockedUntil = addSaturating(at, entity.properties.lockDuration);
-    session.lock = SessionLock{receiver, QUuid::createUuid(), lockedUntil};
+    session.lock = SessionLock{receiver, m_tokenSource.next(), lockedUntil};
     m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
                    TimerKind::SessionLockExpire, 0});
     touchLocked(entity, at); // A2: taking a session is receiving

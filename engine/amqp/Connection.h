@@ -57,6 +57,12 @@ public:
     WireConnection snapshot() const;
     // Asks for a snapshot or the connection's end on its next wake (the loop then wakes it).
     void requestSnapshot() { m_snapshotRequested = true; }
+    // After the last event of a batch the loop handed this connection: the broker calls that
+    // the batch's events asked for go out now, one per link (and one for all accepted
+    // dispositions). A client that grants credit or accepts one message at a time sends many
+    // such frames in one read; answering each at once would make calls of one message, each
+    // waiting for its own disk sync.
+    void endOfBatch();
     void requestClose() { m_closeRequested = true; }
 
 private:
@@ -71,10 +77,11 @@ private:
         Role role = Role::Inbound;
         EntityAddress address;
         ReceiveMode mode = ReceiveMode::PeekLock;
-        QString receiverName;   // the lock holder the broker records (L9)
-        bool receiving = false; // a receive call is out
-        bool waiting = false;   // the last receive found nothing: retry when messages arrive
-        QByteArray partial;     // a transfer arriving in several frames
+        QString receiverName;       // the lock holder the broker records (L9)
+        bool receiving = false;     // a receive call is out
+        bool waiting = false;       // the last receive found nothing: retry when messages arrive
+        bool dueAtBatchEnd = false; // in m_linksDue: pump or flush sends at the batch's end
+        QByteArray partial;         // a transfer arriving in several frames
         quint64 maxMessageSize = 0;
         // Inbound: decoded transfers waiting for the link's send call, and those in it. One call
         // at a time per link: messages are stored in the order they arrived, and those that
@@ -149,6 +156,7 @@ private:
                         const Result<void>& outcome, uint64_t acceptedState);
     void flushReplies(Link& link);
     void flushCompletes();
+    void dueAtBatchEnd(Link& link);
 
     EndpointContext& m_context;
     pn_connection_t* m_connection;
@@ -168,6 +176,7 @@ private:
         LockRef lock;
     };
     std::vector<PendingComplete> m_completes;
+    std::vector<quint64> m_linksDue; // links whose credit or transfers wait for endOfBatch
     bool m_completing = false;
     QSet<QString> m_arrivals; // noted by noteArrivals, used on the next wake
     bool m_retryAll = false;

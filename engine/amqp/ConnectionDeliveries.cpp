@@ -33,7 +33,28 @@ void Connection::flowChanged(Link& link) {
     if (link.address.kind != EntityAddress::Kind::Entity)
         return;
     link.waiting = false;
-    pump(link);
+    dueAtBatchEnd(link);
+}
+
+void Connection::dueAtBatchEnd(Link& link) {
+    if (std::exchange(link.dueAtBatchEnd, true))
+        return;
+    m_linksDue.push_back(link.id);
+}
+
+void Connection::endOfBatch() {
+    for (const quint64 id : std::exchange(m_linksDue, {})) {
+        Link* link = findLink(id);
+        if (!link)
+            continue;
+        link->dueAtBatchEnd = false;
+        if (link->role == Role::Inbound)
+            flushSends(*link);
+        else
+            pump(*link);
+    }
+    if (!m_completing)
+        flushCompletes();
 }
 
 void Connection::noteArrivals(const QSet<QString>& paths) {
@@ -176,9 +197,7 @@ void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
     std::function<Result<void>()> settle;
     switch (state) {
     case PN_ACCEPTED:
-        m_completes.push_back({link.id, delivery, token, lock});
-        if (!m_completing)
-            flushCompletes();
+        m_completes.push_back({link.id, delivery, token, lock}); // sent at endOfBatch
         return;
     case PN_RELEASED:
         settle = [&broker, lock] { return broker.abandon(lock); };

@@ -117,8 +117,7 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
     }
 
     link.queuedSends.push_back({delivery, std::move(messages), batch});
-    if (link.sendingNow.empty())
-        flushSends(link);
+    dueAtBatchEnd(link); // with the other transfers of this read: one call, one disk sync
 }
 
 namespace {

@@ -102,13 +102,29 @@ void EndpointLoop::run() {
     bool finished = false;
     while (!finished) {
         pn_event_batch_t* events = pn_proactor_wait(m_proactor);
+        // A batch holds one connection's events; should another's follow, the first one's
+        // batch ends there.
+        pn_connection_t* batchConnection = nullptr;
         while (pn_event_t* event = pn_event_batch_next(events)) {
             if (pn_event_type(event) == PN_PROACTOR_INACTIVE && m_stopped)
                 finished = true;
+            pn_connection_t* connection = pn_event_connection(event);
+            if (connection && connection != batchConnection) {
+                endOfBatch(batchConnection);
+                batchConnection = connection;
+            }
             handle(event);
         }
+        endOfBatch(batchConnection);
         pn_proactor_done(m_proactor, events);
     }
+}
+
+void EndpointLoop::endOfBatch(pn_connection_t* pnConnection) {
+    // Only a live connection: PN_TRANSPORT_CLOSED deleted the others. Its Proton objects stay
+    // valid until pn_proactor_done.
+    if (const auto live = m_live.find(pnConnection); live != m_live.end())
+        live->second->endOfBatch();
 }
 
 void EndpointLoop::retryWaitingReceivers() {

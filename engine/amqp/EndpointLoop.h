@@ -51,6 +51,7 @@ public:
 private:
     void run();
     void handle(pn_event_t* event);
+    void endOfBatch(pn_connection_t* connection); // the connection's calls of the batch go out
     void listenerFinished(Result<quint16> result);
     void retryWaitingReceivers();
     void scheduleNextTick();

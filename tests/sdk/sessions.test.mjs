@@ -151,6 +151,14 @@ test("S5: renewing a lost session lock says SessionLockLost", T, async () => {
   await rejectsWithCode(receiver.renewSessionLock(), "SessionLockLost");
 });
 
+test("S5: a receiver waiting when its session lock runs out is detached (SessionLockLost)", T, async () => {
+  const receiver = await accept("qs-expiry", "idle");
+  const started = Date.now();
+  await rejectsWithCode(receiver.receiveMessages(1, { maxWaitTimeInMs: 9000 }), "SessionLockLost");
+  assert.ok(Date.now() - started < 8000, "told when the lock ran out, not at the end of the wait");
+  await rejectsWithCode(receiver.receiveMessages(1, { maxWaitTimeInMs: 500 }), "SessionLockLost");
+});
+
 test("peekMessages through a session receiver sees that session's messages only", T, async () => {
   await ctx.sender("qs-peek").sendMessages([
     { body: "p-1", sessionId: "mine" }, { body: "o-1", sessionId: "other" },

@@ -1,5 +1,6 @@
 #include "Connection.h"
 
+#include "SessionLinks.h"
 #include "WireErrors.h"
 
 #include <QDateTime>
@@ -55,6 +56,7 @@ void Connection::handle(pn_event_t* event) {
             // The operator's close is final: the locks go back now (L14), not when the peer
             // answers, and a peer that never answers loses its socket a little later.
             releaseAllLocks();
+            releaseAllSessions();
             m_dropAt = std::chrono::steady_clock::now() + kCloseAnswerTime;
             // A peer that never opened gets no close frame: drop its socket now.
             if (!(pn_connection_state(m_connection) & PN_REMOTE_ACTIVE))
@@ -126,6 +128,7 @@ void Connection::transportClosed() {
         m_context.board.connections.erase(m_id);
     }
     releaseAllLocks();
+    releaseAllSessions();
     m_linksById.clear();
     m_links.clear();
 }
@@ -254,6 +257,17 @@ void Connection::linkOpened(pn_link_t* pnLink) {
                            .arg(link->address.entityPath));
             return;
         }
+        if (link->address.kind == EntityAddress::Kind::Entity) {
+            const bool sessionEntity = requiresSessions(*entity, link->address.entityPath);
+            if (!clientReceives) {
+                link->requiresSession = sessionEntity;
+            } else if (const auto refusal =
+                           sessionMismatch(pnLink, sessionEntity, link->address.entityPath)) {
+                describeRefusedSession(pnLink, Refusal::NoFilter); // AMQP.md: never echoed
+                refuseLink(pnLink, kNotAllowed, *refusal);
+                return;
+            }
+        }
     }
 
     if (clientReceives) {
@@ -262,6 +276,10 @@ void Connection::linkOpened(pn_link_t* pnLink) {
         link->mode = pn_link_remote_snd_settle_mode(pnLink) == PN_SND_SETTLED
                          ? ReceiveMode::ReceiveAndDelete
                          : ReceiveMode::PeekLock;
+        if (const auto filter = requestedSession(pnLink)) {
+            attachSessionReceiver(std::move(link), filter->sessionId, filter->timeout);
+            return;
+        }
     } else {
         link->maxMessageSize = kDefaultMaxMessageSize;
         pn_link_set_max_message_size(pnLink, link->maxMessageSize);
@@ -280,6 +298,8 @@ void Connection::linkClosed(pn_link_t* pnLink) {
         return;
     // The locks its deliveries carry stay with the connection: the client may still settle
     // them through $management, and they go back when the connection ends or they run out.
+    // A session link's session goes back now, and the message locks in it with it (S5).
+    releaseSessionOf(*it->second);
     m_linksById.remove(it->second->id);
     m_links.erase(it);
 }

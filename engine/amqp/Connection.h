@@ -4,7 +4,8 @@
 // the loop's events; broker calls go to the worker pool and come back through the mailbox.
 // Split by what the client does: Connection.cpp (events, links, claims, locks),
 // ConnectionSends.cpp (transfers to the broker: sends, batches, CBS and management requests),
-// ConnectionDeliveries.cpp (messages to receivers: credit, drain, settlement).
+// ConnectionDeliveries.cpp (messages to receivers: credit, drain, settlement),
+// ConnectionSessions.cpp (session receivers: accepting, granting, releasing a session).
 
 #include "EndpointContext.h"
 #include "EndpointSnapshot.h"
@@ -98,6 +99,13 @@ private:
         std::deque<QByteArray> queuedReplies; // responses waiting for credit
         quint64 nextTag = 0;
         quint64 messagesThrough = 0;
+        // Inbound to a session entity: every message needs a SessionId (S1).
+        bool requiresSession = false;
+        // Outbound session receivers (ConnectionSessions.cpp): the attach is answered once the
+        // broker grants a session; until then the link takes no credit.
+        bool acceptingSession = false;
+        quint64 acceptWaitId = 0;          // acceptSessionAsync's wait; 0 when none (yet)
+        std::optional<SessionRef> session; // the session this link holds, once granted
     };
 
     // A lock one of this connection's receivers holds, and what the window shows of it.
@@ -141,6 +149,17 @@ private:
     void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
     void replenishCredit(Link& link);
     void flushSends(Link& link);
+
+    // ---- ConnectionSessions.cpp
+    // A receiver attach on a session entity, asking for `sessionId` (none: the next available
+    // one). Keeps the link, unanswered, until the broker grants or refuses a session.
+    void attachSessionReceiver(std::unique_ptr<Link> link, std::optional<QString> sessionId,
+                               std::chrono::milliseconds timeout);
+    void sessionAnswered(quint64 linkId, const Result<AcceptedSession>& accepted);
+    // The link no longer needs its session (it closed, or the connection ended): any wait ends
+    // and the session goes back (a worker does it; nothing waits for it).
+    void releaseSessionOf(const Link& link);
+    void releaseAllSessions();
 
     // ---- ConnectionDeliveries.cpp
     void flowChanged(Link& link);

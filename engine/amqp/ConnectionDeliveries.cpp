@@ -81,7 +81,7 @@ void Connection::retryWaitingReceivers() {
 
 void Connection::pump(Link& link) {
     if (link.role != Role::Outbound || link.address.kind != EntityAddress::Kind::Entity ||
-        link.receiving)
+        link.receiving || link.acceptingSession)
         return;
     const int credit = pn_link_credit(link.link);
     if (credit <= 0)
@@ -93,12 +93,16 @@ void Connection::pump(Link& link) {
     options.receiver = link.receiverName;
     const QString path = link.address.entityPath;
     const quint64 linkId = link.id;
+    const std::optional<SessionRef> session = link.session; // a session receiver's (S2)
     Broker& broker = m_context.broker;
     // The messages are encoded on the worker too: the proactor thread, which serves every
     // connection, only hands the bytes over.
     submit(
-        [&broker, path, options] {
-            ReceivedBatch batch{broker.receive(path, options), {}};
+        [&broker, path, options, session] {
+            ReceivedBatch batch{
+                session ? broker.receiveFromSession(*session, options.mode, options.maxCount)
+                        : broker.receive(path, options),
+                {}};
             if (batch.messages) {
                 batch.encoded.reserve(batch.messages->size());
                 for (const MessageView& message : *batch.messages)
@@ -235,7 +239,8 @@ void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
 
 void Connection::settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
                                 const Result<void>& outcome, uint64_t acceptedState) {
-    if (outcome.ok() || outcome.error().code == ErrorCode::MessageLockLost)
+    if (outcome.ok() || outcome.error().code == ErrorCode::MessageLockLost ||
+        outcome.error().code == ErrorCode::SessionLockLost)
         m_locks.remove(token);
     if (!findLink(linkId))
         return; // the link and its deliveries are gone; the broker has the outcome

@@ -116,6 +116,17 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
         messages.append(std::move(*message));
     }
 
+    if (link.requiresSession) {
+        for (const OutgoingMessage& message : messages) {
+            if (message.sessionId.isEmpty()) {
+                reject(delivery, kNotAllowed,
+                       QStringLiteral("'%1' requires sessions: every message needs a SessionId "
+                                      "(S1).")
+                           .arg(link.address.entityPath));
+                return;
+            }
+        }
+    }
     link.queuedSends.push_back({delivery, std::move(messages), batch});
     dueAtBatchEnd(link); // with the other transfers of this read: one call, one disk sync
 }

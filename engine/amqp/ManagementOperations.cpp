@@ -3,6 +3,7 @@
 #include "AmqpValue.h"
 #include "MessageCodec.h"
 #include "RuleCodec.h"
+#include "SessionManagement.h"
 #include "WireErrors.h"
 
 #include <QDateTime>
@@ -283,6 +284,8 @@ static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& reque
     const QString operation = request.operation.startsWith(kPrefix)
                                   ? request.operation.mid(kPrefix.size())
                                   : request.operation;
+    if (auto session = runSessionOperation(broker, operation, request, context))
+        return std::move(*session);
     if (operation == QLatin1String("peek-message"))
         return peek(broker, request, context);
     if (operation == QLatin1String("renew-lock"))

@@ -1,0 +1,135 @@
+// Session receivers (AMQP.md, Sessions; SEMANTICS.md S2-S5). The attach of a receiver with a
+// session filter is held, unanswered, while the broker finds the session: a named one at once, the
+// next available one by a wait on the broker's clock (acceptSessionAsync) that ends with a grant
+// or a time-out. The answer then grants (the filter holds the session id, the properties the
+// lock's end in .NET ticks) or refuses (attach, then detach with the condition). A client that
+// gave up first has closed the link: the answer finds no link and the session goes back.
+//
+// Once granted, the link's credit is served by receiveFromSession (ConnectionDeliveries.cpp's
+// pump) and its dispositions settle the session's message locks like any others; the broker
+// answers SessionLockLost once the session lock is gone. When the link closes, or the connection
+// ends (L14), the session goes back: releaseSessionsOf(the link's receiver), after ending any
+// wait, in one worker task so that a grant the wait made just before is released too.
+
+#include "Connection.h"
+
+#include "SessionLinks.h"
+#include "WireErrors.h"
+
+#include <proton/condition.h>
+
+namespace hourglass::amqp {
+
+void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
+                                       std::optional<QString> sessionId,
+                                       std::chrono::milliseconds timeout) {
+    Link& link = *owned;
+    link.acceptingSession = true;
+    m_linksById.insert(link.id, owned.get());
+    m_links.emplace(link.link, std::move(owned));
+
+    SessionAcceptOptions options;
+    options.receiver = link.receiverName;
+    options.sessionId = sessionId;
+    const QString path = link.address.entityPath;
+    const quint64 linkId = link.id;
+    Broker& broker = m_context.broker;
+    if (sessionId) {
+        submit([&broker, path, options] { return broker.acceptSession(path, options); },
+               [linkId](Connection& connection, Result<AcceptedSession> accepted) {
+                   connection.sessionAnswered(linkId, accepted);
+               });
+        return;
+    }
+    // The wait's answer comes on the broker's callback thread; the mailbox brings it here.
+    std::shared_ptr<Mailbox> mailbox = m_mailbox;
+    const QString receiver = link.receiverName;
+    submit(
+        [&broker, path, options, timeout, mailbox, linkId] {
+            return broker.acceptSessionAsync(
+                path, options, Millis(timeout.count()),
+                [mailbox, linkId](const Result<AcceptedSession>& accepted) {
+                    mailbox->post([linkId, accepted](Connection& connection) {
+                        connection.sessionAnswered(linkId, accepted);
+                    });
+                });
+        },
+        [linkId, receiver](Connection& connection, quint64 waitId) {
+            Link* waiting = connection.findLink(linkId);
+            if (waiting && waiting->acceptingSession) {
+                waiting->acceptWaitId = waitId;
+                return;
+            }
+            if (waiting)
+                return; // answered already
+            // The client gave up before the wait was known: end it, and give back a session
+            // it may have granted meanwhile.
+            Broker& broker = connection.m_context.broker;
+            connection.m_context.workers.submit([&broker, waitId, receiver] {
+                broker.cancelAcceptSession(waitId);
+                broker.releaseSessionsOf(receiver);
+            });
+        });
+}
+
+void Connection::sessionAnswered(quint64 linkId, const Result<AcceptedSession>& accepted) {
+    Link* link = findLink(linkId);
+    if (!link || !link->acceptingSession) {
+        // The client gave up (its link closed): never attach now. linkClosed already asked
+        // for the receiver's sessions back; a grant that came after that goes back here.
+        if (accepted) {
+            Broker& broker = m_context.broker;
+            const SessionRef session = SessionRef::of(*accepted);
+            m_context.workers.submit([&broker, session] { (void)broker.releaseSession(session); });
+        }
+        return;
+    }
+    link->acceptingSession = false;
+    link->acceptWaitId = 0;
+    pn_link_t* pnLink = link->link;
+    if (!accepted) {
+        const Error& error = accepted.error();
+        QString description = wireDescription(error, link->address.entityPath);
+        Refusal refusal = Refusal::NoFilter;
+        if (error.code == ErrorCode::SessionCannotBeLocked)
+            description = QStringLiteral("The requested session '%1' cannot be accepted. It may be "
+                                         "locked by another receiver.")
+                              .arg(requestedSession(pnLink)
+                                       .value_or(SessionRequest{})
+                                       .sessionId.value_or(QString()));
+        if (error.code == ErrorCode::ServiceTimeout)
+            refusal = Refusal::NullSource;
+        describeRefusedSession(pnLink, refusal);
+        m_linksById.remove(link->id);
+        m_links.erase(pnLink); // link is gone from here on
+        refuseLink(pnLink, wireCondition(error.code), description);
+        return;
+    }
+    link->session = SessionRef::of(*accepted);
+    describeGrantedSession(pnLink, *accepted);
+    pn_link_open(pnLink);
+    pump(*link); // credit the client gave while it waited
+}
+
+void Connection::releaseSessionOf(const Link& link) {
+    if (!link.acceptingSession && !link.session)
+        return;
+    Broker& broker = m_context.broker;
+    const quint64 waitId = link.acceptWaitId;
+    const QString receiver = link.receiverName;
+    m_context.workers.submit([&broker, waitId, receiver] {
+        if (waitId != 0)
+            broker.cancelAcceptSession(waitId);
+        broker.releaseSessionsOf(receiver);
+    });
+}
+
+void Connection::releaseAllSessions() {
+    for (auto& [pnLink, link] : m_links) {
+        releaseSessionOf(*link);
+        link->acceptingSession = false;
+        link->session.reset();
+    }
+}
+
+} // namespace hourglass::amqp

@@ -1,0 +1,49 @@
+#pragma once
+// What a session receiver's attach says and how it is answered (AMQP.md, Sessions): the source
+// filter `com.microsoft:session-filter` (a session id, or null for the next available one), the
+// attach properties `com.microsoft:timeout` (ms) and, in the answer, the granted id in the
+// filter and `com.microsoft:locked-until-utc` as .NET ticks. Proactor thread only (it touches
+// Proton links); no broker calls.
+
+#include "Broker.h"
+
+#include <QString>
+
+#include <proton/link.h>
+
+#include <chrono>
+#include <optional>
+
+namespace hourglass::amqp {
+
+struct SessionRequest {
+    std::optional<QString> sessionId; // none: the next available session
+    std::chrono::milliseconds timeout{60000};
+};
+
+// The session a receiver attach asks for; none when its source carries no session filter.
+std::optional<SessionRequest> requestedSession(pn_link_t* link);
+
+// Whether receivers of `entity` (reached through `linkPath`) must hold sessions: a session
+// entity's main queue does, its dead-letter queue does not.
+bool requiresSessions(const EntityInfo& entity, const QString& linkPath);
+
+// Why a receiver attach does not fit the entity (a session filter on a plain entity, or none on
+// a session entity); none when it fits.
+std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,
+                                       const QString& linkPath);
+
+// The attach that grants `session`: the filter holds its id, the properties its lock's end.
+void describeGrantedSession(pn_link_t* link, const AcceptedSession& session);
+// The attach that refuses: no filter echoed; for a time-out, no source at all.
+enum class Refusal { NoFilter, NullSource };
+void describeRefusedSession(pn_link_t* link, Refusal refusal);
+
+// An instant (ms since the Unix epoch) as .NET ticks (100 ns since 0001-01-01).
+qint64 dotNetTicks(Instant instant);
+
+inline constexpr char kSessionFilter[] = "com.microsoft:session-filter";
+inline constexpr char kLockedUntilUtc[] = "com.microsoft:locked-until-utc";
+inline constexpr char kTimeoutProperty[] = "com.microsoft:timeout";
+
+} // namespace hourglass::amqp

@@ -1,0 +1,206 @@
+#include "SessionManagement.h"
+
+#include "AmqpValue.h"
+#include "MessageCodec.h"
+
+#include <QDateTime>
+
+namespace hourglass::amqp {
+
+namespace {
+const QString kSessionIdKey = QStringLiteral("session-id");
+// Pages of this many messages are peeked to find one session's messages.
+constexpr int kPeekPage = 100;
+// At most this many messages per peek answer, as for a plain peek.
+constexpr qint64 kMaxPeek = 1000;
+
+ManagementOutcome ok(QVariant body = {}) {
+    ManagementOutcome outcome;
+    outcome.response.statusDescription = QStringLiteral("OK");
+    outcome.response.body = std::move(body);
+    return outcome;
+}
+
+ManagementOutcome noContent(const QString& what) {
+    ManagementOutcome outcome = ok();
+    outcome.response.statusCode = 204;
+    outcome.response.statusDescription = what;
+    return outcome;
+}
+
+ManagementOutcome failed(const Error& error, const ManagementContext& context) {
+    ManagementOutcome outcome;
+    outcome.response = ManagementResponse::failure(error, context.entityPath);
+    return outcome;
+}
+
+ManagementOutcome badRequest(const QString& description) {
+    ManagementOutcome outcome;
+    outcome.response = ManagementResponse::failure(
+        400, QByteArrayLiteral("com.microsoft:argument-error"), description);
+    return outcome;
+}
+
+// Integers arrive as int, uint or long depending on the SDK.
+std::optional<qint64> integer(const QVariant& value) {
+    bool isNumber = false;
+    const qint64 number = value.toLongLong(&isNumber);
+    if (!isNumber || value.typeId() == QMetaType::QString)
+        return std::nullopt;
+    return number;
+}
+
+SessionRef sessionOf(const QVariantMap& body, const ManagementContext& context) {
+    return {context.entityPath, body.value(kSessionIdKey).toString(), context.receiverName};
+}
+
+bool namesSession(const QVariantMap& body) {
+    const QVariant id = body.value(kSessionIdKey);
+    return id.typeId() == QMetaType::QString;
+}
+
+ManagementOutcome renewSessionLock(Broker& broker, const QVariantMap& body,
+                                   const ManagementContext& context) {
+    const auto until = broker.renewSessionLock(sessionOf(body, context));
+    if (!until)
+        return failed(until.error(), context);
+    return ok(QVariantMap{
+        {QStringLiteral("expiration"), QDateTime::fromMSecsSinceEpoch(*until, Qt::UTC)}});
+}
+
+ManagementOutcome getSessionState(Broker& broker, const QVariantMap& body,
+                                  const ManagementContext& context) {
+    const auto state = broker.sessionState(sessionOf(body, context));
+    if (!state)
+        return failed(state.error(), context);
+    const QVariant value = *state ? QVariant(**state) : QVariant::fromValue(nullptr);
+    return ok(QVariantMap{{QStringLiteral("session-state"), value}});
+}
+
+ManagementOutcome setSessionState(Broker& broker, const QVariantMap& body,
+                                  const ManagementContext& context) {
+    const QVariant value = body.value(QStringLiteral("session-state"));
+    std::optional<QByteArray> state;
+    if (value.typeId() == QMetaType::QByteArray)
+        state = value.toByteArray();
+    else if (value.isValid() && value.typeId() != QMetaType::Nullptr)
+        return badRequest(QStringLiteral("session-state must be binary or null."));
+    if (const auto set = broker.setSessionState(sessionOf(body, context), state); !set)
+        return failed(set.error(), context);
+    return ok();
+}
+
+ManagementOutcome getMessageSessions(Broker& broker, const QVariantMap& body,
+                                     const ManagementContext& context) {
+    const qint64 skip = integer(body.value(QStringLiteral("skip"))).value_or(0);
+    const qint64 top = integer(body.value(QStringLiteral("top"))).value_or(100);
+    if (skip < 0 || top <= 0)
+        return badRequest(QStringLiteral("get-message-sessions needs skip >= 0 and top > 0."));
+    // With a last-updated-time, only the sessions whose state was set since then (as Service
+    // Bus does); without one, every session.
+    std::optional<Instant> since;
+    const QDateTime updated = body.value(QStringLiteral("last-updated-time")).toDateTime();
+    if (updated.isValid())
+        since = updated.toMSecsSinceEpoch();
+    const int wanted = int(qMin<qint64>(skip + top, 100000));
+    const auto sessions = broker.listSessions(context.entityPath, {}, wanted, since);
+    if (!sessions)
+        return failed(sessions.error(), context);
+    AmqpArray ids{{}, PN_STRING};
+    for (qint64 i = skip; i < sessions->size() && ids.items.size() < top; ++i)
+        ids.items.append(sessions->at(i).sessionId);
+    if (ids.items.isEmpty())
+        return noContent(QStringLiteral("No sessions"));
+    return ok(QVariantMap{{QStringLiteral("skip"), int(skip + ids.items.size())},
+                          {QStringLiteral("sessions-ids"), QVariant::fromValue(ids)}});
+}
+
+// peek-message inside one session: the session's messages from the sequence number on.
+ManagementOutcome peekSession(Broker& broker, const QVariantMap& body,
+                              const ManagementContext& context) {
+    const auto from = integer(body.value(QStringLiteral("from-sequence-number")));
+    const auto count = integer(body.value(QStringLiteral("message-count")));
+    if (!from || !count || *count <= 0)
+        return badRequest(QStringLiteral("peek-message needs from-sequence-number and a positive "
+                                         "message-count."));
+    const QString sessionId = body.value(kSessionIdKey).toString();
+    const qint64 wanted = qMin(*count, kMaxPeek);
+    QVariantList list;
+    qint64 next = *from;
+    while (list.size() < wanted) {
+        const auto page = broker.peek(context.entityPath, next, kPeekPage);
+        if (!page)
+            return failed(page.error(), context);
+        for (const MessageView& message : *page) {
+            if (message.sessionId == sessionId && list.size() < wanted)
+                list.append(QVariantMap{
+                    {QStringLiteral("message"), encodeMessage(message, Handover::Peek)}});
+        }
+        if (page->size() < kPeekPage)
+            break;
+        next = page->last().sequenceNumber + 1;
+    }
+    if (list.isEmpty())
+        return noContent(QStringLiteral("No messages"));
+    return ok(QVariantMap{{QStringLiteral("messages"), list}});
+}
+
+// receive-by-sequence-number through the session's lock (S6).
+ManagementOutcome receiveDeferredFromSession(Broker& broker, const QVariantMap& body,
+                                             const ManagementContext& context) {
+    QList<qint64> numbers;
+    for (const QVariant& item : body.value(QStringLiteral("sequence-numbers")).toList()) {
+        const auto number = integer(item);
+        if (!number)
+            return badRequest(QStringLiteral("sequence-numbers must be integers."));
+        numbers.append(*number);
+    }
+    const bool receiveAndDelete =
+        integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
+    const SessionRef session = sessionOf(body, context);
+    ManagementOutcome outcome = ok();
+    QVariantList list;
+    for (const qint64 number : numbers) {
+        const auto message = broker.receiveDeferredFromSession(session, number);
+        if (!message) {
+            outcome.response = ManagementResponse::failure(message.error(), context.entityPath);
+            return outcome; // locks already taken stay in locksTaken, so they are tracked
+        }
+        const LockRef lock = LockRef::of(*message);
+        if (receiveAndDelete) {
+            if (const auto done = broker.complete(lock); !done) {
+                outcome.response = ManagementResponse::failure(done.error(), context.entityPath);
+                return outcome;
+            }
+        } else {
+            outcome.locksTaken.append({lock, message->sequenceNumber, message->lockedUntil});
+        }
+        list.append(
+            QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
+                        {QStringLiteral("message"), encodeMessage(*message, Handover::Delivery)}});
+    }
+    outcome.response.body = QVariantMap{{QStringLiteral("messages"), list}};
+    return outcome;
+}
+} // namespace
+
+std::optional<ManagementOutcome> runSessionOperation(Broker& broker, const QString& operation,
+                                                     const ManagementRequest& request,
+                                                     const ManagementContext& context) {
+    const QVariantMap body = request.body.toMap();
+    if (operation == QLatin1String("renew-session-lock"))
+        return renewSessionLock(broker, body, context);
+    if (operation == QLatin1String("get-session-state"))
+        return getSessionState(broker, body, context);
+    if (operation == QLatin1String("set-session-state"))
+        return setSessionState(broker, body, context);
+    if (operation == QLatin1String("get-message-sessions"))
+        return getMessageSessions(broker, body, context);
+    if (operation == QLatin1String("peek-message") && namesSession(body))
+        return peekSession(broker, body, context);
+    if (operation == QLatin1String("receive-by-sequence-number") && namesSession(body))
+        return receiveDeferredFromSession(broker, body, context);
+    return std::nullopt;
+}
+
+} // namespace hourglass::amqp

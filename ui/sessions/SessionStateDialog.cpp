@@ -138,6 +138,10 @@ void SessionStateDialog::onFormatChanged() {
         m_format->setCurrentIndex(m_format->findData(int(m_shownFormat)));
         return;
     }
+    if (typed->isEmpty()) { // nothing typed yet: any format will do
+        m_shownFormat = format();
+        return;
+    }
     const StateText shown = stateToText(*typed, format());
     if (!shown.ok) {
         showInlineError(m_error, makeError(ErrorCode::InvalidArgument, shown.text));

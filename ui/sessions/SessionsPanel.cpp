@@ -101,10 +101,10 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
         return metrics.horizontalAdvance(text) + 24;
     };
     m_view->setColumnWidth(SessionListModel::SessionIdColumn,
-                           widthFor(QStringLiteral("customer-0000")));
+                           widthFor(QStringLiteral("customer-00")));
     for (int column : {SessionListModel::ActiveColumn, SessionListModel::DeferredColumn,
                        SessionListModel::ScheduledColumn, SessionListModel::LockedColumn})
-        m_view->setColumnWidth(column, widthFor(QStringLiteral("Scheduled")));
+        m_view->setColumnWidth(column, metrics.horizontalAdvance(QStringLiteral("Scheduled")) + 14);
     m_view->setColumnWidth(SessionListModel::HolderColumn,
                            widthFor(QStringLiteral("receiver-name")));
     m_view->setColumnWidth(SessionListModel::SessionLockColumn,

@@ -15,6 +15,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace hourglass::ui {
 
 namespace {
@@ -69,17 +71,27 @@ SessionReceiverBar::SessionReceiverBar(BrokerClient& client, HeldSessions& sessi
     m_view->setFocusPolicy(Qt::NoFocus);
     m_view->verticalHeader()->hide();
     m_view->setAlternatingRowColors(true);
-    m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setItemDelegateForColumn(HeldSessions::SessionLockColumn,
                                      new CountdownDelegate(CountdownDelegate::Meaning::Lock, this));
     m_view->setColumnWidth(HeldSessions::ReceiverColumn,
                            fontMetrics().horizontalAdvance(QStringLiteral("receiver-name")) + 24);
     m_view->setColumnWidth(HeldSessions::SessionColumn,
                            fontMetrics().horizontalAdvance(QStringLiteral("customer-0000")) + 24);
-    // Room for a few sessions without taking the locks' room: one receiver rarely holds more.
-    const int rowHeight = m_view->verticalHeader()->defaultSectionSize();
-    m_view->setFixedHeight(m_view->horizontalHeader()->sizeHint().height() +
-                           rowHeight * kVisibleSessionRows + 2 * m_view->frameWidth());
+    m_view->setColumnWidth(HeldSessions::SessionLockColumn,
+                           fontMetrics().horizontalAdvance(QStringLiteral("Session lost")) + 60);
+    // As tall as the sessions held (up to a few), and hidden without any: the message locks
+    // keep their room in a small window.
+    const auto fitHeight = [this] {
+        const int rows = std::min(m_sessions.rowCount(), kVisibleSessionRows);
+        m_view->setVisible(rows > 0);
+        m_view->setFixedHeight(m_view->horizontalHeader()->sizeHint().height() +
+                               m_view->verticalHeader()->defaultSectionSize() * rows +
+                               2 * m_view->frameWidth());
+    };
+    connect(&m_sessions, &QAbstractItemModel::rowsInserted, this, fitHeight);
+    connect(&m_sessions, &QAbstractItemModel::rowsRemoved, this, fitHeight);
+    connect(&m_sessions, &QAbstractItemModel::modelReset, this, fitHeight);
+    fitHeight();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -21,7 +21,7 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
     const QCommandLineOption scenario(
         QStringLiteral("scenario"),
         QStringLiteral("Plays the scenario FILE (or a bundled one: traffic-spike, "
-                       "poison-message, reply-queues)."),
+                       "poison-message, reply-queues, session-orders)."),
         QStringLiteral("FILE"));
     const QCommandLineOption report(QStringLiteral("report"),
                                     QStringLiteral("Writes the final state as JSON to OUT."),

@@ -50,7 +50,8 @@ class HourglassCliTest : public QObject {
 private slots:
     void bundledScenariosExitZero_data() {
         QTest::addColumn<QString>("scenario");
-        for (const char* name : {"traffic-spike", "poison-message", "reply-queues"}) {
+        for (const char* name :
+             {"traffic-spike", "poison-message", "reply-queues", "session-orders"}) {
             QTest::newRow(name) << scenarioPath(name);
             // The embedded copy, by its short name.
             QTest::newRow(qPrintable(QStringLiteral("%1.embedded").arg(QLatin1String(name))))

@@ -58,7 +58,8 @@ class ScenarioRunnerTest : public QObject {
 private slots:
     void bundledScenariosHold_data() {
         QTest::addColumn<QString>("file");
-        for (const char* name : {"traffic-spike", "poison-message", "reply-queues"})
+        for (const char* name :
+             {"traffic-spike", "poison-message", "reply-queues", "session-orders"})
             QTest::newRow(name) << QStringLiteral(HOURGLASS_SCENARIO_DIR "/%1.json").arg(name);
     }
     void bundledScenariosHold() {

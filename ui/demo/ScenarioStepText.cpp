@@ -82,6 +82,11 @@ QString describeExpect(const ExpectStep& s) {
         parts << (s.messages.size() == 1
                       ? QStringLiteral("message %1").arg(s.messages.first().messageId)
                       : QStringLiteral("%1 messages").arg(s.messages.size()));
+    if (!s.sessions.isEmpty())
+        parts << (s.sessions.size() == 1
+                      ? QStringLiteral("session %1").arg(s.sessions.firstKey())
+                      : QStringLiteral("sessions %1")
+                            .arg(QStringList(s.sessions.keys()).join(QStringLiteral(", "))));
     return QStringLiteral("Expect %1: %2").arg(s.entity, parts.join(QStringLiteral(", ")));
 }
 
@@ -129,6 +134,18 @@ QString describeAction(const StepAction& action) {
         return QStringLiteral("Restart the engine (as after a crash)");
     if (const auto* s = std::get_if<ExpectStep>(&action))
         return describeExpect(*s);
+    if (const auto* s = std::get_if<AcceptSessionStep>(&action))
+        return s->sessionId ? QStringLiteral("%1 accepts session %2 of %3")
+                                  .arg(s->receiver, *s->sessionId, s->from)
+                            : QStringLiteral("%1 accepts the next available session of %2")
+                                  .arg(s->receiver, s->from);
+    if (const auto* s = std::get_if<ReleaseSessionStep>(&action))
+        return QStringLiteral("%1 releases its session of %2").arg(s->receiver, s->from);
+    if (const auto* s = std::get_if<SessionStateStep>(&action))
+        return s->state
+                   ? QStringLiteral("%1 sets its session state on %2: %3")
+                         .arg(s->receiver, s->from, *s->state)
+                   : QStringLiteral("%1 removes its session state on %2").arg(s->receiver, s->from);
     return {};
 }
 

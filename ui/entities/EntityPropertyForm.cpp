@@ -31,6 +31,7 @@ const char* const kForwardTo = "ForwardTo";
 const char* const kForwardDeadLetters = "ForwardDeadLetteredMessagesTo";
 const char* const kDuplicateDetection = "RequiresDuplicateDetection";
 const char* const kDuplicateWindow = "DuplicateDetectionHistoryTimeWindow";
+const char* const kRequiresSession = "RequiresSession";
 const char* const kMaxSize = "MaxSizeInMegabytes";
 const char* const kMaxMessageSize = "MaxMessageSizeInKilobytes";
 const char* const kStatus = "Status";
@@ -89,6 +90,12 @@ EntityPropertyForm::EntityPropertyForm(QWidget* parent)
         addFlag(kDuplicateDetection, tr("Requires duplicate detection"), Kinds::QueuesAndTopics);
     m_duplicateWindow = addDuration(kDuplicateWindow, tr("Duplicate detection window"), false,
                                     Kinds::QueuesAndTopics);
+    // Sessions (S1): a queue's or a subscription's, fixed at creation like duplicate detection.
+    m_requiresSession =
+        addFlag(kRequiresSession, tr("Requires sessions"), Kinds::QueuesAndSubscriptions);
+    m_requiresSession->setToolTip(
+        tr("Messages must carry a SessionId and go out through session locks: one receiver "
+           "holds a session at a time and gets its messages in order (S1-S6)."));
     m_maxSize = addCount(kMaxSize, tr("Max size (MB)"), Kinds::All);
     m_maxMessageSize = addCount(kMaxMessageSize, tr("Max message size (KB)"), Kinds::All);
     m_status = new QComboBox(this);
@@ -190,6 +197,7 @@ void EntityPropertyForm::setPurpose(Purpose purpose) {
     // E5: duplicate detection is chosen when the entity is created; the engine refuses a change.
     const bool fixed = purpose == Purpose::Edit;
     m_duplicateDetection->setEnabled(!fixed);
+    m_requiresSession->setEnabled(!fixed);
     m_duplicateDetection->setToolTip(
         fixed ? tr("Fixed when the entity was created: create a new entity to change it.")
               : QString());
@@ -218,6 +226,8 @@ void EntityPropertyForm::updateHints() {
     set(kDuplicateDetection, m_purpose == Purpose::Edit
                                  ? tr("fixed at creation")
                                  : def.arg(onOff(d.requiresDuplicateDetection)));
+    set(kRequiresSession,
+        m_purpose == Purpose::Edit ? tr("fixed at creation") : def.arg(onOff(d.requiresSession)));
     set(kDuplicateWindow,
         def.arg(durationText(d.duplicateDetectionHistoryTimeWindow)) + tr(" · PT20S .. P7D"));
     set(kMaxSize, def.arg(d.maxSizeInMegabytes) + tr(" · 1 .. 81920"));
@@ -236,6 +246,7 @@ void EntityPropertyForm::setProperties(const EntityProperties& p) {
     m_forwardTo->setCurrentText(p.forwardTo);
     m_forwardDeadLettersTo->setCurrentText(p.forwardDeadLetteredMessagesTo);
     m_duplicateDetection->setChecked(p.requiresDuplicateDetection);
+    m_requiresSession->setChecked(p.requiresSession);
     m_duplicateWindow->setDuration(p.duplicateDetectionHistoryTimeWindow);
     m_duplicateWindow->setEnabled(p.requiresDuplicateDetection);
     m_maxSize->setValue(p.maxSizeInMegabytes);
@@ -261,6 +272,7 @@ EntityProperties EntityPropertyForm::properties() const {
     p.deadLetteringOnMessageExpiration = m_deadLetterOnExpiration->isChecked();
     p.forwardTo = m_forwardTo->currentText().trimmed();
     p.forwardDeadLetteredMessagesTo = m_forwardDeadLettersTo->currentText().trimmed();
+    p.requiresSession = m_requiresSession->isChecked();
     if (m_kind == EntityKind::Subscription) // a queue keeps what it has (the engine's default)
         p.deadLetteringOnFilterEvaluationExceptions = m_deadLetterOnFilterException->isChecked();
     return p;

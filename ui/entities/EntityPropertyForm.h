@@ -4,10 +4,11 @@
 // user sees what "normal" is before changing it. A topic shows only the members E3 gives topics;
 // a subscription has no duplicate detection of its own (E5), and only a subscription has
 // DeadLetteringOnFilterEvaluationExceptions (R5), editable on create and on edit. When an existing
-// entity is edited, what E5 fixes at creation (RequiresDuplicateDetection) is shown but cannot be
-// changed. The form checks itself with the engine's own validator (EntityProperties::validate)
-// after each edit and shows the first problem inline, marking the field it names; the engine checks
-// again when the dialog applies it (forwarding targets, names).
+// entity is edited, what E5 fixes at creation (RequiresDuplicateDetection, and RequiresSession of
+// a queue or subscription) is shown but cannot be changed. The form checks itself with the engine's
+// own validator (EntityProperties::validate) after each edit and shows the first problem inline,
+// marking the field it names; the engine checks again when the dialog applies it (forwarding
+// targets, names).
 //
 // Object names: one per property, camelCase of its E3 name ("lockDuration",
 // "maxDeliveryCount", "defaultMessageTimeToLive", ...), its hint "<name>Hint", and the inline
@@ -42,7 +43,7 @@ public:
     EntityKind kind() const { return m_kind; }
     Tier tier() const { return m_tier; }
 
-    // Fills every field; members the form does not show (RequiresSession) are kept as given.
+    // Fills every field.
     void setProperties(const EntityProperties& properties);
     // The fields read back. A duration field whose text does not parse keeps the value last set
     // (validate() reports it).
@@ -91,6 +92,7 @@ private:
     QComboBox* m_forwardTo;
     QComboBox* m_forwardDeadLettersTo;
     QCheckBox* m_duplicateDetection;
+    QCheckBox* m_requiresSession;
     DurationEdit* m_duplicateWindow;
     QSpinBox* m_maxSize;
     QSpinBox* m_maxMessageSize;

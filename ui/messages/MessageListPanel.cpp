@@ -206,6 +206,11 @@ void MessageListPanel::exportSelectedTo(const QString& directory) {
     m_actions->exportSelectedTo(directory);
 }
 
+void MessageListPanel::setFilterText(const QString& text) {
+    m_filterBar->edit()->setText(text);
+    applyFilter(MessageFilterBar::Apply::Again);
+}
+
 void MessageListPanel::applyFilter(MessageFilterBar::Apply apply) {
     const MessageMatcher matcher = m_filterBar->matcher();
     if (matcher == m_applied && (apply == MessageFilterBar::Apply::IfChanged || matcher.isEmpty()))

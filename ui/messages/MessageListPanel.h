@@ -55,6 +55,9 @@ public:
     // active filter searches the new path.
     void setPath(const QString& qualifiedPath);
     QString path() const;
+    // Puts `text` in the filter box and applies it at once (the Sessions view's "Show
+    // messages" asks for "SessionId=<id>").
+    void setFilterText(const QString& text);
 
     MessageListModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }

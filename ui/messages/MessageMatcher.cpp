@@ -22,6 +22,10 @@ bool MessageMatcher::matches(const MessageView& message) const {
 }
 
 bool MessageMatcher::matchesPropertyPair(const MessageView& message) const {
+    // The one system property with a pair of its own: a session's messages (S1), exactly.
+    if (m_propertyName.compare(QLatin1String("SessionId"), Qt::CaseInsensitive) == 0 &&
+        message.sessionId == m_propertyValue)
+        return true;
     for (auto it = message.applicationProperties.cbegin();
          it != message.applicationProperties.cend(); ++it) {
         if (it.key().compare(m_propertyName, Qt::CaseInsensitive) == 0 &&

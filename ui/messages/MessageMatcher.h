@@ -7,6 +7,8 @@
 //  - "name=value": an application property named `name` whose value reads exactly `value`
 //    (names compare case-insensitively as an operator types them, values exactly). The same
 //    text as a plain substring matches too, so "a=b" written in a subject or body is still found;
+//    "SessionId=value" also matches the messages of that session (the Sessions view's "Show
+//    messages" filters the list so);
 //  - "*": every message. The list then holds them all (up to the search cap) and sorts by any
 //    column, which the windowed list of a whole entity cannot.
 //

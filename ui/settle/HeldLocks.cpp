@@ -153,8 +153,21 @@ void HeldLocks::setLockedUntil(qint64 sequenceNumber, Instant lockedUntil) {
 }
 
 void HeldLocks::lockFailed(qint64 sequenceNumber, const Error& error) {
-    if (error.code == ErrorCode::MessageLockLost)
+    // S5: a session that went lost its message locks with it.
+    if (error.code == ErrorCode::MessageLockLost || error.code == ErrorCode::SessionLockLost)
         markLost(sequenceNumber, error.description);
+}
+
+int HeldLocks::loseLocksOf(const QString& qualifiedPath, const QString& receiver,
+                           const QString& reason) {
+    QList<qint64> lost;
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
+        if (it->status == Status::Held && it->receiver == receiver &&
+            it->path.compare(qualifiedPath, Qt::CaseInsensitive) == 0)
+            lost.append(it.key());
+    for (qint64 sequenceNumber : lost)
+        markLost(sequenceNumber, reason);
+    return int(lost.size());
 }
 
 void HeldLocks::sweep() {

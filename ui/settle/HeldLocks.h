@@ -63,8 +63,12 @@ public:
 
     // A renew succeeded: the new LockedUntilUtc.
     void setLockedUntil(qint64 sequenceNumber, Instant lockedUntil);
-    // A settlement or renew failed: MessageLockLost marks the lock lost (other errors leave it).
+    // A settlement or renew failed: MessageLockLost or SessionLockLost marks the lock lost
+    // (other errors leave it).
     void lockFailed(qint64 sequenceNumber, const Error& error);
+    // S5: `receiver`'s session on `qualifiedPath` was released or lost: the message locks it
+    // held there are lost with it, for `reason`. Returns how many were held.
+    int loseLocksOf(const QString& qualifiedPath, const QString& receiver, const QString& reason);
     // Marks the held locks whose LockedUntilUtc passed on the engine clock as lost (the panel's
     // countdown tick calls it) and repaints their rows.
     void sweep();

@@ -9,8 +9,10 @@
 #include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 #include "settle/HeldLocks.h"
+#include "settle/HeldSessions.h"
 #include "settle/LockAutoRenewer.h"
 #include "settle/LockSettler.h"
+#include "settle/SessionReceiverBar.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -23,6 +25,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -45,6 +48,7 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     : QWidget(parent)
     , m_client(client)
     , m_locks(new HeldLocks(client, this))
+    , m_sessions(new HeldSessions(client, this))
     , m_renewer(new LockAutoRenewer(client, *m_locks, this))
     , m_title(new QLabel(this))
     , m_status(new QLabel(this))
@@ -92,6 +96,21 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     m_controlRows = {buildReceiveRow(), buildSettleRow(), buildDeferredRow()};
     for (QWidget* row : std::as_const(m_controlRows))
         layout->addWidget(row);
+    m_sessionBar = new SessionReceiverBar(
+        client, *m_sessions, [this] { return rememberReceiver(); }, this);
+    m_sessionBar->setObjectName(QStringLiteral("sessionBar"));
+    m_sessionBar->hide();
+    // Under the receive row: accept a session, then Receive takes its messages.
+    layout->insertWidget(2, m_sessionBar);
+    connect(m_sessionBar, &SessionReceiverBar::result, this, &LockPanel::showResult);
+    connect(m_sessionBar, &SessionReceiverBar::failed, this, &LockPanel::showError);
+    connect(m_sessionBar, &SessionReceiverBar::released, this, [this](const QString& receiver) {
+        m_locks->loseLocksOf(m_path, receiver, tr("The session was released."));
+    });
+    connect(m_sessions, &HeldSessions::lost, this,
+            [this](const QString& receiver, const QString& reason) {
+                m_locks->loseLocksOf(m_path, receiver, reason);
+            });
     layout->addWidget(m_status);
     layout->addWidget(m_bulkBar);
     layout->addWidget(m_stack, 1);
@@ -101,6 +120,17 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
         m_locks->sweep();
         m_locks->messages()->refreshCountdowns(first, last);
     });
+    // The session locks tick even with no message lock on screen (the ticker above only runs
+    // for visible rows of the lock list).
+    auto* sessionTicker = new QTimer(this);
+    sessionTicker->setInterval(CountdownTicker::kDefaultIntervalMs);
+    connect(sessionTicker, &QTimer::timeout, this, [this] {
+        if (!m_requiresSession || !isVisible())
+            return;
+        m_sessions->sweep();
+        m_sessions->refreshCountdowns();
+    });
+    sessionTicker->start();
     ticker->start();
     connect(m_locks, &QAbstractItemModel::rowsInserted, this, &LockPanel::updateState);
     connect(m_locks, &QAbstractItemModel::rowsRemoved, this, &LockPanel::updateState);
@@ -237,6 +267,9 @@ void LockPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_renewer->stop();
     m_locks->clear();
     m_path = holdsMessages(kind) ? qualifiedPath : QString();
+    m_requiresSession = false;
+    m_sessionBar->setEntity(m_path);
+    m_sessionBar->hide();
     m_status->clear();
     showDeadLetterColumns(m_columns, kind == NodeKind::DeadLetterQueue);
     updateState();
@@ -246,11 +279,26 @@ void LockPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
     readLockDuration(m_client, this, m_path, [this, generation](Result<Millis> duration) {
         if (generation != m_generation)
             return;
-        if (duration)
+        if (duration) {
             m_locks->setLockDuration(*duration);
-        else
+            m_sessions->setLockDuration(*duration);
+        } else {
             showError(duration.error());
+        }
     });
+    // A dead-letter queue has no sessions; a queue or subscription may require them.
+    if (kind != NodeKind::Queue && kind != NodeKind::Subscription)
+        return;
+    const QString path = m_path;
+    m_client.call(
+        this, [path](Broker& b) { return b.entity(path); },
+        [this, generation](Result<EntityInfo> info) {
+            if (generation != m_generation || !info)
+                return;
+            m_requiresSession = info->properties.requiresSession;
+            m_sessionBar->setVisible(m_requiresSession);
+            updateState();
+        });
 }
 
 QString LockPanel::rememberReceiver() {
@@ -271,6 +319,27 @@ void LockPanel::receive() {
     options.receiver = rememberReceiver();
     const QString path = m_path;
     const quint64 generation = m_generation;
+    if (m_requiresSession) {
+        const auto session = m_sessions->heldBy(options.receiver);
+        if (!session)
+            return guideToSessions(options.receiver);
+        m_client.call(
+            this,
+            [ref = *session, options](Broker& b) {
+                return b.receiveFromSession(ref, options.mode, options.maxCount);
+            },
+            [this, path, options, generation](Result<QList<MessageView>> taken) {
+                if (generation != m_generation)
+                    return;
+                if (!taken) {
+                    if (taken.error().code == ErrorCode::SessionLockLost)
+                        m_sessions->markLost(options.receiver, taken.error().description);
+                    return showError(taken.error());
+                }
+                onReceived(path, options.receiver, options.mode, *taken);
+            });
+        return;
+    }
     m_client.call(
         this, [path, options](Broker& b) { return b.receive(path, options); },
         [this, path, options, generation](Result<QList<MessageView>> taken) {
@@ -289,6 +358,28 @@ void LockPanel::receiveDeferred() {
     const QString receiver = rememberReceiver();
     const qint64 sequenceNumber = m_deferredSeq->value();
     const quint64 generation = m_generation;
+    if (m_requiresSession) {
+        // S6: a session's deferred message comes back through the session.
+        const auto session = m_sessions->heldBy(receiver);
+        if (!session)
+            return guideToSessions(receiver);
+        m_client.call(
+            this,
+            [ref = *session, sequenceNumber](Broker& b) {
+                return b.receiveDeferredFromSession(ref, sequenceNumber);
+            },
+            [this, path, receiver, generation](Result<MessageView> taken) {
+                if (generation != m_generation)
+                    return;
+                if (!taken) {
+                    if (taken.error().code == ErrorCode::SessionLockLost)
+                        m_sessions->markLost(receiver, taken.error().description);
+                    return showError(taken.error());
+                }
+                onReceived(path, receiver, ReceiveMode::PeekLock, {*taken});
+            });
+        return;
+    }
     m_client.call(
         this,
         [path, sequenceNumber, receiver](Broker& b) {
@@ -303,13 +394,28 @@ void LockPanel::receiveDeferred() {
         });
 }
 
+void LockPanel::guideToSessions(const QString& receiver) {
+    const QString lost = m_sessions->isLost(receiver)
+                             ? tr(" (its session %1 was lost)")
+                                   .arg(m_sessions->sessionOf(receiver).value_or(QString()))
+                             : QString();
+    showResult(tr("%1 requires sessions: messages go out through a session lock, one session at "
+                  "a time, in order. Accept a session as %2 first%3 (Session: a name, or empty "
+                  "for the next available), then Receive takes its messages.")
+                   .arg(m_path, receiver, lost));
+    m_sessionBar->focusAccept();
+}
+
 void LockPanel::onReceived(const QString& path, const QString& receiver, ReceiveMode mode,
                            const QList<MessageView>& taken) {
     m_locks->add(path, receiver, mode, taken);
     QList<qint64> numbers;
     for (const MessageView& message : taken)
         numbers.append(message.sequenceNumber);
-    if (taken.isEmpty())
+    if (taken.isEmpty() && m_requiresSession)
+        showResult(tr("%1: no message to receive in session %2.")
+                       .arg(receiver, m_sessions->sessionOf(receiver).value_or(QString())));
+    else if (taken.isEmpty())
         showResult(tr("%1: no message to receive.").arg(receiver));
     else if (mode == ReceiveMode::PeekLock)
         showResult(tr("%1 locked %2").arg(receiver, HeldLocks::numbersText(numbers)));

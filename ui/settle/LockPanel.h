@@ -12,10 +12,17 @@
 // The held locks belong to the entity shown: switching entity clears the list (the engine lets
 // the locks run out).
 //
+// An entity that requires sessions (S1-S6) shows the session controls (SessionReceiverBar):
+// a receiver accepts a named or the next available session, and then its Receive and Receive
+// deferred go through that session (Broker::receiveFromSession); the session locks held show
+// with their countdowns above the message locks. A receiver without a session is told to
+// accept one (no raw refusal); a session released or lost takes its message locks with it.
+//
 // Object names for tests: "lockTitle", "lockReceiver", "lockMode", "lockCount", "lockReceive",
 // "deferredSeq", "receiveDeferred", "lockList", "lockEmpty", "lockStatus", "lockComplete",
 // "lockAbandon", "lockDeadLetter", "lockDefer", "lockRenew", "lockClear", "lockAutoRenew",
-// "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel").
+// "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel"); the session
+// controls' (SessionReceiverBar.h), in "sessionBar".
 
 #include "Broker.h"
 #include "common/CurrentMessage.h"
@@ -42,7 +49,9 @@ class ColumnLayout;
 class MessageTransferActions;
 class BulkProgressBar;
 class HeldLocks;
+class HeldSessions;
 class LockAutoRenewer;
+class SessionReceiverBar;
 
 class LockPanel : public QWidget {
     Q_OBJECT
@@ -55,6 +64,9 @@ public:
     QString path() const { return m_path; }
 
     HeldLocks* locks() const { return m_locks; }
+    HeldSessions* sessions() const { return m_sessions; }
+    // Whether the entity shown requires sessions (known once its properties were read).
+    bool requiresSession() const { return m_requiresSession; }
     QTableView* view() const { return m_view; }
     LockAutoRenewer* autoRenewer() const { return m_renewer; }
     QList<QAction*> actions() const;
@@ -87,12 +99,17 @@ private:
     void showResult(const QString& text);
     void showError(const Error& error);
     void updateState();
+    // A plain receive on an entity that requires sessions: say what to do instead.
+    void guideToSessions(const QString& receiver);
 
     BrokerClient& m_client;
     QString m_path;
     quint64 m_generation = 0; // bumped by setEntity: replies for another entity are dropped
     HeldLocks* m_locks;
+    HeldSessions* m_sessions;
     LockAutoRenewer* m_renewer;
+    SessionReceiverBar* m_sessionBar = nullptr;
+    bool m_requiresSession = false;
 
     QLabel* m_title;
     QComboBox* m_receiver = nullptr;

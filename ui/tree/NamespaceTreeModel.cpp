@@ -415,12 +415,20 @@ QVariant NamespaceTreeModel::display(const Node& node, int column) const {
     if (column == NameColumn && node.kind == NodeKind::DeadLetterQueue &&
         node.info.counts.deadLettered > 0)
         return QStringLiteral("%1 (%2)").arg(node.name).arg(node.info.counts.deadLettered);
+    // Issue 15: an entity that requires sessions says so, at a glance.
+    const QString sessions =
+        node.isEntity() && node.kind != NodeKind::Topic && node.info.properties.requiresSession
+            ? tr(" · sessions")
+            : QString();
     // Issue 13: how many rules decide what a subscription gets, at a glance.
     if (column == NameColumn && node.kind == NodeKind::Subscription) {
         const auto rules = node.info.rules.size();
-        return rules == 1 ? tr("%1 · 1 rule").arg(node.name)
-                          : tr("%1 · %2 rules").arg(node.name).arg(rules);
+        return (rules == 1 ? tr("%1 · 1 rule").arg(node.name)
+                           : tr("%1 · %2 rules").arg(node.name).arg(rules)) +
+               sessions;
     }
+    if (column == NameColumn && !sessions.isEmpty())
+        return node.name + sessions;
     const QVariant value = raw(node, column);
     if (column == DeletesInColumn && value.isValid())
         return shortDuration(value.toLongLong());
@@ -457,6 +465,10 @@ QString NamespaceTreeModel::toolTip(const Node& node) const {
             names << rule.name;
         text += QLatin1Char('\n') + tr("Rules: %1").arg(names.join(QStringLiteral(", ")));
     }
+    if (node.info.properties.requiresSession)
+        text += QLatin1Char('\n') +
+                tr("Requires sessions: its messages go out through session locks, one session "
+                   "at a time, in order (the Sessions tab lists them)");
     if (node.info.autoDeleteAt != kNever)
         text += autoDeleteText(node.info);
     return text;

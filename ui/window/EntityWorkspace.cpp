@@ -8,6 +8,7 @@
 #include "messages/MessageViewModel.h"
 #include "messages/PeekPanel.h"
 #include "routing/RoutingPreviewPanel.h"
+#include "sessions/SessionsPanel.h"
 #include "settle/LockPanel.h"
 
 #include <QAction>
@@ -45,6 +46,7 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     , m_locks(new LockPanel(client))
     , m_deadLetters(new DeadLetterPanel(client))
     , m_charts(new EntityChartsPanel(client))
+    , m_sessions(new SessionsPanel(client))
     , m_detail(new MessageDetailPanel(client))
     , m_routing(new RoutingPreviewPanel(client))
     , m_detailTabs(new QTabWidget) {
@@ -59,6 +61,10 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->insertTab(ReceiveTab, m_locks, tr("Receive && settle"));
     m_tabs->insertTab(DeadLettersTab, m_deadLetters, tr("Dead letters"));
     m_tabs->insertTab(ChartsTab, m_charts, tr("Charts"));
+    m_tabs->insertTab(SessionsTab, m_sessions, tr("Sessions"));
+    m_tabs->setTabToolTip(SessionsTab, tr("Each session with its counts, holder, session lock "
+                                          "and state (for entities that require sessions)"));
+    m_tabs->setTabEnabled(SessionsTab, false);
     m_tabs->setTabToolTip(ChartsTab, tr("Counts and throughput over engine time, dead-letter "
                                         "reasons; save as PNG"));
     m_tabs->setTabToolTip(MessagesTab, tr("Every message, live, with filter and search"));
@@ -68,7 +74,7 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->setTabToolTip(DeadLettersTab, tr("Why messages were dead-lettered; resubmit, purge"));
     for (QWidget* panel : {static_cast<QWidget*>(m_messages), static_cast<QWidget*>(m_peek),
                            static_cast<QWidget*>(m_locks), static_cast<QWidget*>(m_deadLetters),
-                           static_cast<QWidget*>(m_charts)})
+                           static_cast<QWidget*>(m_charts), static_cast<QWidget*>(m_sessions)})
         scopeShortcuts(panel);
 
     m_splitter->setObjectName(QStringLiteral("messageSplitter"));
@@ -103,11 +109,22 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
             m_routing->showStoredMessage(shown->path, message);
     });
     connect(m_detail, &MessageDetailPanel::emptied, m_routing, &RoutingPreviewPanel::clear);
+    // The Sessions tab is there for an entity that requires sessions; the panel finds out.
+    connect(m_sessions, &SessionsPanel::sessionsAvailable, this, [this](bool available) {
+        m_tabs->setTabEnabled(SessionsTab, available);
+        if (!available && m_tabs->currentIndex() == SessionsTab)
+            m_tabs->setCurrentIndex(MessagesTab);
+    });
+    connect(m_sessions, &SessionsPanel::showMessagesRequested, this,
+            [this](const QString& sessionId) {
+                m_messages->setFilterText(QStringLiteral("SessionId=") + sessionId);
+                showTab(MessagesTab);
+            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab == PeekTab)
             updatePeek();
-        // The charts show no message: they get the detail's room.
-        m_detailTabs->setVisible(tab != ChartsTab);
+        // The charts and the sessions show no message: they get the detail's room.
+        m_detailTabs->setVisible(tab != ChartsTab && tab != SessionsTab);
         syncDetail();
     });
 }
@@ -158,6 +175,8 @@ void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_locks->setEntity(entity ? qualifiedPath : QString(), kind);
     m_deadLetters->setEntity(entity ? qualifiedPath : QString(), kind);
     m_charts->setEntity(entity ? qualifiedPath : QString(), kind);
+    const bool mayHaveSessions = kind == NodeKind::Queue || kind == NodeKind::Subscription;
+    m_sessions->setEntity(mayHaveSessions ? qualifiedPath : QString());
     // Receiving is for queues, subscriptions and dead-letter queues; a topic hands messages on.
     m_tabs->setTabEnabled(ReceiveTab, kind != NodeKind::Topic);
     m_tabs->setTabEnabled(DeadLettersTab, kind != NodeKind::Topic);

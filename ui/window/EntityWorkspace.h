@@ -32,13 +32,15 @@ class MessageDetailPanel;
 class MessageListPanel;
 class PeekPanel;
 class RoutingPreviewPanel;
+class SessionsPanel;
 
 class EntityWorkspace : public QWidget {
     Q_OBJECT
 public:
     using NodeKind = NamespaceTreeModel::NodeKind;
-    // The tabs, in order.
-    enum Tab { MessagesTab, PeekTab, ReceiveTab, DeadLettersTab, ChartsTab };
+    // The tabs, in order. Sessions comes last so that the others keep their index (and their
+    // Alt+1..5); it is enabled only for an entity that requires sessions.
+    enum Tab { MessagesTab, PeekTab, ReceiveTab, DeadLettersTab, ChartsTab, SessionsTab };
     // The tabs under them, for the selected message.
     enum DetailTab { MessageDetailTab, RoutingTab };
 
@@ -58,6 +60,7 @@ public:
     LockPanel* locks() const { return m_locks; }
     DeadLetterPanel* deadLetters() const { return m_deadLetters; }
     EntityChartsPanel* charts() const { return m_charts; }
+    SessionsPanel* sessions() const { return m_sessions; }
     MessageDetailPanel* detail() const { return m_detail; }
     QTabWidget* detailTabs() const { return m_detailTabs; }
     RoutingPreviewPanel* routing() const { return m_routing; }
@@ -82,6 +85,7 @@ private:
     LockPanel* m_locks;
     DeadLetterPanel* m_deadLetters;
     EntityChartsPanel* m_charts;
+    SessionsPanel* m_sessions;
     MessageDetailPanel* m_detail;
     RoutingPreviewPanel* m_routing;
     QTabWidget* m_detailTabs;

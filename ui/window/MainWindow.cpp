@@ -13,6 +13,7 @@
 #include "entities/EntityActions.h"
 #include "messages/MessageListPanel.h"
 #include "messages/PeekPanel.h"
+#include "sessions/SessionsPanel.h"
 #include "settle/LockPanel.h"
 #include "tree/NamespaceTreePanel.h"
 #include "window/EntityWorkspace.h"
@@ -184,6 +185,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     reportFrom(m_workspace->peek(), QStringLiteral("peek"));
     reportFrom(m_workspace->locks(), QStringLiteral("locks"));
     reportFrom(m_workspace->deadLetters(), QStringLiteral("deadletters"));
+    reportFrom(m_workspace->sessions(), QStringLiteral("sessions"));
     reportFrom(m_workspace->charts(), QStringLiteral("charts"));
     reportFrom(m_entityActions, QStringLiteral("entities"));
     // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.

@@ -76,6 +76,7 @@ void MainWindow::buildMenus() {
         {tr("Go to &receive and settle"), EntityWorkspace::ReceiveTab},
         {tr("Go to &dead letters"), EntityWorkspace::DeadLettersTab},
         {tr("Go to &charts"), EntityWorkspace::ChartsTab},
+        {tr("Go to &sessions"), EntityWorkspace::SessionsTab},
     };
     int key = Qt::Key_1;
     for (const auto& [text, tab] : tabs) {

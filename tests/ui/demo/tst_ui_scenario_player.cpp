@@ -274,11 +274,11 @@ private slots:
 
     void gallery_listsTheBundledScenariosAndPlaysTheChosenOne() {
         const QStringList bundled = ScenarioGallery::bundledScenarios();
-        QCOMPARE(bundled.size(), 3);
+        QCOMPARE(bundled.size(), 4);
         QVERIFY(bundled.contains(QStringLiteral(":/scenarios/traffic-spike.json")));
         ScenarioGallery gallery;
         gallery.show();
-        QCOMPARE(gallery.list()->count(), 3);
+        QCOMPARE(gallery.list()->count(), 4);
         QVERIFY(gallery.list()->item(0)->text().contains(QStringLiteral("steps")));
         auto* story = gallery.findChild<QLabel*>(QStringLiteral("scenarioGalleryStory"));
         QVERIFY(!story->text().isEmpty());

@@ -409,8 +409,10 @@ QByteArray encodeAnnotations(const MessageView& view, const WireExtras& extras) 
     pn_data_exit(annotations);
     QByteArray map(4096, Qt::Uninitialized);
     const ssize_t size = pn_data_encode(annotations, map.data(), size_t(map.size()));
-    QList<QByteArray> items = encodedMapItems(map.left(qsizetype(std::max<ssize_t>(size, 0))))
-                                  .value_or(QList<QByteArray>());
+    map.truncate(qsizetype(std::max<ssize_t>(size, 0)));
+    if (extras.annotations.isEmpty()) // the common case: ours only, already one map
+        return QByteArray("\x00\x53\x72", 3) + map;
+    QList<QByteArray> items = encodedMapItems(map).value_or(QList<QByteArray>());
     if (!extras.annotations.isEmpty()) {
         const auto sent = encodedMapItems(extras.annotations);
         for (qsizetype i = 0; sent && i + 1 < sent->size(); i += 2) {
@@ -475,15 +477,27 @@ QByteArray encodeMessage(const MessageView& view, Handover handover) {
     std::free(buffer.start);
     // Proton writes an empty header of its own first; ours replaces it (a reader keeping the
     // last header would otherwise lose the ttl and the delivery count).
-    if (encoded.startsWith(QByteArray("\x00\x53\x70", 3))) {
+    static const QByteArray emptyHeader("\x00\x53\x70\x45", 4); // described list0
+    if (encoded.startsWith(emptyHeader)) {
+        encoded.remove(0, emptyHeader.size());
+    } else if (encoded.startsWith(QByteArray("\x00\x53\x70", 3))) {
         DataPtr first(pn_data(4));
         const ssize_t used =
             pn_data_decode(first.get(), encoded.constData(), size_t(encoded.size()));
         if (used > 0)
             encoded.remove(0, qsizetype(used));
     }
-    return encodeHeader(view, extras, handover) + encodeAnnotations(view, extras) + encoded +
-           extras.bodySections + extras.footer;
+    const QByteArray header = encodeHeader(view, extras, handover);
+    const QByteArray annotations = encodeAnnotations(view, extras);
+    QByteArray whole;
+    whole.reserve(header.size() + annotations.size() + encoded.size() + extras.bodySections.size() +
+                  extras.footer.size());
+    whole.append(header)
+        .append(annotations)
+        .append(encoded)
+        .append(extras.bodySections)
+        .append(extras.footer);
+    return whole;
 }
 
 } // namespace hourglass::amqp

@@ -2,6 +2,7 @@
 
 #include "StoreWriteStatements.h"
 
+#include "RecentRows.h"
 #include "StoreSchema.h"
 
 #include <QFile>
@@ -83,6 +84,10 @@ Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durab
         return storeError(header);
     std::unique_ptr<Store> store(new Store);
     store->m_path = path;
+    // Enough for the backlog of a busy application (60,000 messages of 1 KiB), little beside
+    // what the window itself holds.
+    constexpr qint64 kRecentRowsBytes = 64 << 20;
+    store->m_recent = std::make_unique<RecentRows>(kRecentRowsBytes);
     const QString opened = store->m_write.open(path, SqliteConnection::Mode::ReadWriteCreate);
     if (!opened.isEmpty())
         return storeError(QStringLiteral("cannot open %1: %2").arg(path, opened));
@@ -415,7 +420,8 @@ Result<void> Store::waitDurable(quint64 ticket) {
         const bool writes = !m_inflight.empty() || !progress.empty();
         const QString failed = writes ? writeBatch(m_inflight, progress) : QString();
         if (failed.isEmpty()) {
-            // Committed: readers find these rows in the database now.
+            // Committed: readers find these rows in the database now, and the recent ones here.
+            m_recent->committed(m_inflight);
             std::lock_guard logLock(m_logMutex);
             m_inflight.clear();
         }
@@ -462,6 +468,10 @@ QString Store::writeBatch(const std::vector<WriteOp>& ops,
     if (!failed.isEmpty())
         (void)w.rollback.run();
     return failed;
+}
+
+qint64 Store::recentRowBytes() const {
+    return m_recent->bytes();
 }
 
 // ---- Reads
@@ -517,6 +527,10 @@ Result<std::optional<QByteArray>> Store::readSessionState(qint64 entityId,
 
 Result<std::optional<StoredMessage>> Store::readOneHeld(qint64 entityId, SubQueue subQueue,
                                                         qint64 seq, bool withBody) {
+    if (withBody) {
+        if (auto recent = m_recent->find(entityId, subQueue, seq))
+            return recent;
+    }
     SqliteStatement& s = withBody ? m_readOneBody : m_readOne;
     s.bind(1, entityId);
     s.bind(2, static_cast<int>(subQueue));

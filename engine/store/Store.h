@@ -34,6 +34,8 @@
 
 namespace hourglass {
 
+class RecentRows;
+
 // A message row as stored (every column of `messages`, plus the body when loaded).
 struct StoredMessage {
     qint64 entityId = 0;
@@ -235,6 +237,8 @@ public:
     Result<void> waitDurable(quint64 ticket);
     // How many transactions have been committed (tests prove group commit with it).
     quint64 commitCount() const;
+    // What the rows kept for hand-outs take, in bytes (RecentRows.h; tests prove it holds rows).
+    qint64 recentRowBytes() const;
 
     // ---- Reads that include what is logged but not committed yet (for the Broker, under its
     // mutex): the committed row with every logged change to it replayed on top, so that no disk
@@ -271,6 +275,8 @@ private:
     SqliteConnection m_write; // only the flusher uses it
     struct WriteStatements;
     std::unique_ptr<WriteStatements> m_ws; // only the flusher uses it
+    // Rows committed recently, with their bodies: hand-outs read them without SQLite.
+    std::unique_ptr<RecentRows> m_recent;
 
     mutable std::mutex m_logMutex;
     std::vector<WriteOp> m_log; // guarded by m_logMutex

@@ -10,6 +10,10 @@
 // answers SessionLockLost once the session lock is gone. When the link closes, or the connection
 // ends (L14), the session goes back: releaseSessionsOf(the link's receiver), after ending any
 // wait, in one worker task so that a grant the wait made just before is released too.
+//
+// A session lock can also end while its link takes nothing (no credit, nothing to settle): the
+// broker's change feed names the entity (sessionsChanged), and checkSessionLocks asks the broker
+// whether each session link there still holds its session, detaching those that lost it (S5).
 
 #include "Connection.h"
 
@@ -129,6 +133,31 @@ void Connection::releaseAllSessions() {
         releaseSessionOf(*link);
         link->acceptingSession = false;
         link->session.reset();
+    }
+}
+
+void Connection::checkSessionLocks() {
+    const QSet<QString> paths = std::exchange(m_sessionChanges, {});
+    if (paths.isEmpty())
+        return;
+    Broker& broker = m_context.broker;
+    for (auto& [pnLink, link] : m_links) {
+        if (!link->session || !paths.contains(link->address.entityPath.toLower()))
+            continue;
+        // Asked of the broker on a worker (the proactor thread never waits on it); a link
+        // that closed meanwhile, or took another session, is left alone.
+        const SessionRef session = *link->session;
+        submit([&broker, session] { return broker.holdsSession(session); },
+               [linkId = link->id, session](Connection& connection, bool held) {
+                   Link* still = connection.findLink(linkId);
+                   if (held || !still || !still->session ||
+                       still->session->sessionId != session.sessionId)
+                       return;
+                   connection.detach(*still, wireCondition(ErrorCode::SessionLockLost),
+                                     QStringLiteral("The session lock of '%1' was lost: it ran "
+                                                    "out or the entity was updated.")
+                                         .arg(session.sessionId));
+               });
     }
 }
 

@@ -110,6 +110,9 @@ private:
         bool acceptingSession = false;
         quint64 acceptWaitId = 0;          // acceptSessionAsync's wait; 0 when none (yet)
         std::optional<SessionRef> session; // the session this link holds, once granted
+        // checkSessionLocks: one check out at a time; changes noted meanwhile check again after.
+        bool checkingSession = false;
+        bool recheckSession = false;
     };
 
     // A lock one of this connection's receivers holds, and what the window shows of it.

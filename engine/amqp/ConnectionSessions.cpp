@@ -144,19 +144,35 @@ void Connection::checkSessionLocks() {
     for (auto& [pnLink, link] : m_links) {
         if (!link->session || !paths.contains(link->address.entityPath.toLower()))
             continue;
+        // Every session receive changes its session too: a busy link has one check out at a
+        // time, and what changed meanwhile is checked again when it is answered.
+        if (std::exchange(link->checkingSession, true)) {
+            link->recheckSession = true;
+            continue;
+        }
         // Asked of the broker on a worker (the proactor thread never waits on it); a link
         // that closed meanwhile, or took another session, is left alone.
         const SessionRef session = *link->session;
         submit([&broker, session] { return broker.holdsSession(session); },
                [linkId = link->id, session](Connection& connection, bool held) {
                    Link* still = connection.findLink(linkId);
-                   if (held || !still || !still->session ||
-                       still->session->sessionId != session.sessionId)
+                   if (!still)
                        return;
-                   connection.detach(*still, wireCondition(ErrorCode::SessionLockLost),
-                                     QStringLiteral("The session lock of '%1' was lost: it ran "
-                                                    "out or the entity was updated.")
-                                         .arg(session.sessionId));
+                   still->checkingSession = false;
+                   const bool again = std::exchange(still->recheckSession, false);
+                   if (!still->session || still->session->sessionId != session.sessionId)
+                       return;
+                   if (!held) {
+                       connection.detach(*still, wireCondition(ErrorCode::SessionLockLost),
+                                         QStringLiteral("The session lock of '%1' was lost: it "
+                                                        "ran out or the entity was updated.")
+                                             .arg(session.sessionId));
+                       return;
+                   }
+                   if (again) {
+                       connection.m_sessionChanges.insert(still->address.entityPath.toLower());
+                       connection.checkSessionLocks();
+                   }
                });
     }
 }

@@ -324,9 +324,11 @@ void ScenarioRecorder::recordEntityChange(const BrokerOperation& op) {
         return;
     case Kind::UpdateEntity:
         addStep(op.at, QStringLiteral("Update"), updateStep(path, op.entity));
+        forgetSessionsUnder(path); // E5, S5: its session locks are lost
         return;
     case Kind::DeleteEntity:
         addStep(op.at, QStringLiteral("Delete"), {{QStringLiteral("Entity"), path}});
+        forgetSessionsUnder(path);
         return;
     case Kind::AddRule:
         addStep(op.at, QStringLiteral("AddRule"),
@@ -360,6 +362,17 @@ void ScenarioRecorder::forgetSession(const QString& receiver, const QString& fro
     }
 }
 
+void ScenarioRecorder::forgetSessionsUnder(const QString& path) {
+    const QString below = path + u'/';
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if (it->from.compare(path, Qt::CaseInsensitive) == 0 ||
+            it->from.startsWith(below, Qt::CaseInsensitive))
+            it = m_sessions.erase(it);
+        else
+            ++it;
+    }
+}
+
 void ScenarioRecorder::addSessionStep(Instant at, const QString& name, const QString& receiver,
                                       const QString& from, QJsonObject body) {
     body.insert(QStringLiteral("From"), from);
@@ -376,7 +389,7 @@ void ScenarioRecorder::recordSession(const BrokerOperation& op) {
         // Named, also when the call asked for the next available one: the replay takes the same.
         addSessionStep(op.at, QStringLiteral("AcceptSession"), receiver, from,
                        {{QStringLiteral("SessionId"), sessionId}});
-        m_sessions.insert(receiver, HeldSession{from, sessionId});
+        m_sessions.insert(receiver, HeldSession{from, sessionId, op.lockedUntil});
     };
     const auto release = [&](const QString& holder, const QString& path) {
         addSessionStep(op.at, QStringLiteral("ReleaseSession"), holder, path, {});
@@ -388,12 +401,16 @@ void ScenarioRecorder::recordSession(const BrokerOperation& op) {
         return;
     }
     if (op.kind == Kind::ReleaseSessions) {
+        // Only those still held: a lock that ran out meanwhile is gone on replay too.
         QStringList held;
         for (auto it = m_sessions.constFind(op.receiver);
-             it != m_sessions.cend() && it.key() == op.receiver; ++it)
-            held.append(it->from);
+             it != m_sessions.cend() && it.key() == op.receiver; ++it) {
+            if (it->lockedUntil > op.at)
+                held.append(it->from);
+        }
+        m_sessions.remove(op.receiver);
         for (const QString& path : held)
-            release(op.receiver, path);
+            addSessionStep(op.at, QStringLiteral("ReleaseSession"), op.receiver, path, {});
         return;
     }
     if (!holdsSession(receiver, from, sessionId)) {

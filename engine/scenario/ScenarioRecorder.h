@@ -108,6 +108,7 @@ private:
     void recordSession(const BrokerOperation& op);
     bool holdsSession(const QString& receiver, const QString& from, const QString& sessionId) const;
     void forgetSession(const QString& receiver, const QString& from);
+    void forgetSessionsUnder(const QString& path);
     void addSessionStep(Instant at, const QString& name, const QString& receiver,
                         const QString& from, QJsonObject body);
     QString leftOutLocked() const;
@@ -133,11 +134,13 @@ private:
     QMap<LeftOut, int> m_leftOut;
     int m_binaryBodies = 0;
     int m_binaryStates = 0;
-    // Sessions held, by receiver, as (From as written, session id): ReleaseSessions names only
-    // the receiver, and a renewal needs to know which session to accept again.
+    // Sessions held, by receiver, as (From as written, session id, lock end): ReleaseSessions
+    // names only the receiver, and a renewal needs to know which session to accept again. An
+    // update or delete of the entity (or its topic) forgets them: their locks are lost (S5).
     struct HeldSession {
         QString from;
         QString sessionId;
+        Instant lockedUntil = 0; // past it the lock is gone: nothing to release on replay
     };
     QMultiHash<QString, HeldSession> m_sessions;
 };

@@ -122,6 +122,7 @@ private slots:
     void sessionApplicationReplays_S2_S4_S6();
     void renewalWithMessageLocksHeldIsLeftOut_S5();
     void sessionTakenBeforeRecordingIsLeftOut_S2();
+    void brokenConnectionReleasesOnlyWhatIsStillHeld_S5();
 };
 
 void TestEngineRecorderSessions::sessionApplicationReplays_S2_S4_S6() {
@@ -222,6 +223,30 @@ void TestEngineRecorderSessions::sessionTakenBeforeRecordingIsLeftOut_S2() {
     QCOMPARE(r.recorder->leftOut().value(ScenarioRecorder::LeftOut::ForeignSession), 3);
     QCOMPARE(r.recorder->stepCount(), 0);
     QVERIFY(parseScenario(document));
+}
+
+void TestEngineRecorderSessions::brokenConnectionReleasesOnlyWhatIsStillHeld_S5() {
+    Recording r;
+    Broker& b = r.t.broker();
+    const QString other = QStringLiteral("returns");
+    EntityProperties properties = b.entity(kOrders)->properties;
+    QVERIFY(b.createQueue(other, properties));
+    r.start();
+    // erin holds a session on each queue; an update of orders loses hers there (S5), then her
+    // connection breaks: only the session on returns is left to release, on replay too.
+    accept(b, QStringLiteral("erin"), QStringLiteral("x"));
+    QVERIFY(b.acceptSession(other, {QStringLiteral("erin"), QStringLiteral("y")}));
+    properties.maxDeliveryCount = 4;
+    QVERIFY(b.updateEntity(kOrders, properties));
+    QCOMPARE(b.releaseSessionsOf(QStringLiteral("erin")), 1);
+    const QByteArray document = r.stop();
+    Scenario scenario;
+    const auto runner = replay(document, &scenario);
+    const ScenarioReport report = runner->run();
+    QVERIFY2(report.allPassed(),
+             qPrintable(report.failureLines().join(u'\n') + u'\n' + QString::fromUtf8(document)));
+    QCOMPARE(stepNames(scenario).count(QStringLiteral("ReleaseSession")), 1);
+    QVERIFY(runner->broker().listSessions(other, {}, 10)->isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestEngineRecorderSessions)

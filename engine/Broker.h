@@ -101,6 +101,15 @@ struct ReceiveOptions {
     QString receiver; // who holds the locks (L9): settling needs the same name
 };
 
+// What a peek shows (L12): from the lowest sequence number (fromSequenceNumber <= 0) or from the
+// given one, up to maxCount messages; with sessionId, only that session's messages (S2: what
+// its session receiver peeks), at the cost of the session's messages, not the entity's.
+struct PeekOptions {
+    qint64 fromSequenceNumber = 0;
+    int maxCount = 1;
+    std::optional<QString> sessionId; // only on an entity that requires sessions (S1)
+};
+
 struct SendResult {
     qint64 sequenceNumber = 0; // for a scheduled message, the number that cancels it (L11)
     bool scheduled = false;
@@ -139,6 +148,7 @@ struct AcceptedSession {
     QString sessionId;
     QString receiver;
     Instant lockedUntil = 0; // LockedUntilUtc of the session lock
+    Instant acceptedAt = 0;  // when the lock was granted (a wait's grant comes later than its call)
 };
 
 // Names a session lock for the calls made under it: the entity, the session and its holder.
@@ -240,6 +250,9 @@ public:
     // active, locked, deferred and scheduled messages with their state and bodies. No lock, no
     // count changes; counts as activity where A2 says so.
     Result<QList<MessageView>> peek(const QString& path, qint64 fromSequenceNumber, int maxCount);
+    // The same with PeekOptions; a session's peek is refused with InvalidArgument on an entity
+    // without sessions (a dead-letter queue included) and for a malformed session id.
+    Result<QList<MessageView>> peek(const QString& path, const PeekOptions& options);
 
     // ---- Settlement (L5-L10, T6)
     Result<void> complete(const LockRef& lock);
@@ -296,6 +309,10 @@ public:
     // state larger than the entity's MaxMessageSizeInKilobytes is refused with
     // MessageSizeExceeded; none removes it. Durable when setSessionState returns.
     Result<std::optional<QByteArray>> sessionState(const SessionRef& session);
+    // Whether session.receiver holds the session's lock now (false once it ran out, was
+    // released or lost: S5). A read: no activity, O(1). For a holder that is otherwise idle
+    // (the wire's session link without credit) to learn that its session is gone.
+    bool holdsSession(const SessionRef& session) const;
     Result<void> setSessionState(const SessionRef& session, const std::optional<QByteArray>& state);
 
     // ---- Explorer operations: what an operator does to stored messages, beyond what a Service

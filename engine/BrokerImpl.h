@@ -378,8 +378,10 @@ public:
     // An explorer's read changes nothing; a peek counts as activity (A2) and is refused on a
     // topic (L12).
     enum class Read { Explorer, Peek };
+    // With sessionId: that session's messages only (an entity with sessions; O(its messages)).
     Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSeq, int maxCount,
-                                            bool bodies, Read read);
+                                            bool bodies, Read read,
+                                            const QString* sessionId = nullptr);
 
     // ---- Members
     mutable std::mutex m_mutex;

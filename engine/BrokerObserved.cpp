@@ -244,13 +244,25 @@ Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequence
 
 Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequenceNumber,
                                         int maxCount) {
+    return peek(path, PeekOptions{fromSequenceNumber, maxCount, std::nullopt});
+}
+
+Result<QList<MessageView>> Broker::peek(const QString& path, const PeekOptions& options) {
     Observation seen(*this, Kind::Peek, path);
-    return seen.reportIf(m_impl->peek(path, fromSequenceNumber, maxCount),
-                         [&](BrokerOperation& op, const auto& peeked) {
-                             op.fromSequenceNumber = fromSequenceNumber;
-                             op.maxCount = maxCount;
-                             op.messagesOut = *peeked;
-                         });
+    const auto peeked = [&]() -> Result<QList<MessageView>> {
+        if (!options.sessionId)
+            return m_impl->peek(path, options.fromSequenceNumber, options.maxCount);
+        if (auto ok = BrokerImpl::checkBatchSize(options.maxCount); !ok)
+            return ok.error();
+        return m_impl->listMessages(path, options.fromSequenceNumber, options.maxCount, true,
+                                    BrokerImpl::Read::Peek, &*options.sessionId);
+    };
+    return seen.reportIf(peeked(), [&](BrokerOperation& op, const auto& out) {
+        op.fromSequenceNumber = options.fromSequenceNumber;
+        op.maxCount = options.maxCount;
+        op.session.sessionId = options.sessionId.value_or(QString());
+        op.messagesOut = *out;
+    });
 }
 
 // ---- Explorer operations
@@ -351,6 +363,102 @@ QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
             seen.report();
     }
     return results;
+}
+
+// ---- Sessions
+
+namespace {
+void keepSession(BrokerOperation& op, const SessionRef& session) {
+    op.session = session;
+}
+} // namespace
+
+Result<AcceptedSession> Broker::acceptSession(const QString& path,
+                                              const SessionAcceptOptions& options) {
+    Observation seen(*this, Kind::AcceptSession, path);
+    return seen.reportIf(m_impl->acceptSession(path, options),
+                         [&](BrokerOperation& op, const auto& accepted) {
+                             keepSession(op, SessionRef::of(*accepted));
+                             op.lockedUntil = accepted->lockedUntil;
+                         });
+}
+
+quint64 Broker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                                   Millis timeout, SessionAcceptCallback done) {
+    // A grant is reported when it is made known, on the callback thread, before `done` runs
+    // (so an observer hears of the accept before anything done under the session), and at the
+    // instant of the grant, not of the call: a replay accepts then.
+    auto observed = [this, path, done = std::move(done)](const Result<AcceptedSession>& result) {
+        if (result) {
+            Observation seen(*this, Kind::AcceptSession, path);
+            if (seen) {
+                seen->at = result->acceptedAt;
+                seen->session = SessionRef::of(*result);
+                seen->lockedUntil = result->lockedUntil;
+                seen.report();
+            }
+        }
+        done(result);
+    };
+    return m_impl->acceptSessionAsync(path, options, timeout, std::move(observed));
+}
+
+Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
+    Observation seen(*this, Kind::RenewSessionLock, session.entityPath);
+    return seen.reportIf(m_impl->renewSessionLock(session),
+                         [&](BrokerOperation& op, const auto& lockedUntil) {
+                             keepSession(op, session);
+                             op.lockedUntil = *lockedUntil;
+                         });
+}
+
+Result<void> Broker::releaseSession(const SessionRef& session) {
+    Observation seen(*this, Kind::ReleaseSession, session.entityPath);
+    return seen.reportIf(m_impl->releaseSession(session),
+                         [&](BrokerOperation& op, const auto&) { keepSession(op, session); });
+}
+
+int Broker::releaseSessionsOf(const QString& receiver) {
+    Observation seen(*this, Kind::ReleaseSessions, {});
+    const int released = m_impl->releaseSessionsOf(receiver);
+    if (seen && released > 0) {
+        seen->receiver = receiver;
+        seen.report();
+    }
+    return released;
+}
+
+Result<QList<MessageView>> Broker::receiveFromSession(const SessionRef& session, ReceiveMode mode,
+                                                      int maxCount) {
+    Observation seen(*this, Kind::Receive, session.entityPath);
+    return seen.reportIf(m_impl->receiveFromSession(session, mode, maxCount),
+                         [&](BrokerOperation& op, const auto& received) {
+                             keepSession(op, session);
+                             op.receiveOptions = {mode, maxCount, session.receiver};
+                             op.messagesOut = *received;
+                         });
+}
+
+Result<MessageView> Broker::receiveDeferredFromSession(const SessionRef& session,
+                                                       qint64 sequenceNumber) {
+    Observation seen(*this, Kind::ReceiveDeferred, session.entityPath);
+    return seen.reportIf(m_impl->receiveDeferredFromSession(session, sequenceNumber),
+                         [&](BrokerOperation& op, const auto& received) {
+                             keepSession(op, session);
+                             op.sequenceNumbers = {sequenceNumber};
+                             op.receiver = session.receiver;
+                             op.messagesOut = {*received};
+                         });
+}
+
+Result<void> Broker::setSessionState(const SessionRef& session,
+                                     const std::optional<QByteArray>& state) {
+    Observation seen(*this, Kind::SetSessionState, session.entityPath);
+    return seen.reportIf(m_impl->setSessionState(session, state),
+                         [&](BrokerOperation& op, const auto&) {
+                             keepSession(op, session);
+                             op.sessionState = state;
+                         });
 }
 
 } // namespace hourglass

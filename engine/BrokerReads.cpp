@@ -77,10 +77,16 @@ MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Ins
 }
 
 Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 fromSeq,
-                                                    int maxCount, bool bodies, Read read) {
+                                                    int maxCount, bool bodies, Read read,
+                                                    const QString* sessionId) {
     if (maxCount < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
+    if (sessionId && (sessionId->isEmpty() || sessionId->size() > kMaxSessionIdLength))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("A session id is 1 to %1 characters long; got %2.")
+                             .arg(kMaxSessionIdLength)
+                             .arg(sessionId->size()));
     std::vector<Overlay> overlays;
     qint64 entityId;
     SubQueue subQueue;
@@ -97,6 +103,11 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
             return makeError(ErrorCode::InvalidArgument,
                              QStringLiteral("A topic cannot be peeked; peek its subscriptions "
                                             "(L12)."));
+        if (sessionId && (target->subQueue != SubQueue::Main || !entity.hasSessions()))
+            return makeError(ErrorCode::InvalidArgument,
+                             QStringLiteral("'%1' has no sessions: only a queue or subscription "
+                                            "that requires sessions has them (S1).")
+                                 .arg(path));
         entityId = entity.id;
         subQueue = target->subQueue;
         entityPath = entity.path;
@@ -108,9 +119,21 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
         }
         const MessageIndex& index = entity.index(subQueue);
         const auto& messages = index.messages();
-        for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
-             it != messages.end() && static_cast<int>(overlays.size()) < maxCount; ++it)
-            overlays.push_back(overlayOf(index, it->first, it->second));
+        const auto full = [&] { return static_cast<int>(overlays.size()) >= maxCount; };
+        if (sessionId) {
+            // The session's own numbers: a peek inside a session never walks the others.
+            if (const SessionRecord* session = entity.sessions.find(*sessionId)) {
+                for (auto seq = session->messages.lower_bound(std::max<qint64>(fromSeq, 0));
+                     seq != session->messages.end() && !full(); ++seq) {
+                    if (const auto it = messages.find(*seq); it != messages.end())
+                        overlays.push_back(overlayOf(index, it->first, it->second));
+                }
+            }
+        } else {
+            for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
+                 it != messages.end() && !full(); ++it)
+                overlays.push_back(overlayOf(index, it->first, it->second));
+        }
     }
     // The rows of what memory listed are committed once the writes logged before are.
     if (auto durable = m_store->waitDurable(ticket); !durable)

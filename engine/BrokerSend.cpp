@@ -17,7 +17,6 @@ namespace {
 // Service Bus gives up forwarding after four hops (TransferHopCount).
 constexpr int kMaxTransferHops = 4;
 constexpr int kMaxMessageIdLength = 128;
-constexpr int kMaxSessionIdLength = 128;
 // S1: why a message that reached an entity requiring sessions by forwarding or a topic's copy,
 // without a SessionId, was dead-lettered there (a direct send is refused instead).
 const QString kSessionIdMissing = QStringLiteral("SessionIdMissing");

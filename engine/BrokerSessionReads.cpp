@@ -70,6 +70,17 @@ Result<QList<SessionInfo>> Broker::listSessions(const QString& path, const QStri
     return *listed;
 }
 
+bool Broker::holdsSession(const SessionRef& ref) const {
+    const auto held = m_impl->readTarget(ref.entityPath, [&](const BrokerImpl::Target& target) {
+        if (!checkSessionsPath(target, ref.entityPath))
+            return false;
+        // Due timers fired first (readTarget): a lock past its end is gone by now.
+        const SessionRecord* session = target.entity->sessions.find(ref.sessionId);
+        return session && session->lock && session->lock->holder == ref.receiver;
+    });
+    return held && *held;
+}
+
 Result<SessionInfo> Broker::session(const QString& path, const QString& sessionId) const {
     auto& d = *m_impl;
     std::optional<SessionInfo> info;

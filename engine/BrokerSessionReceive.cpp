@@ -90,16 +90,4 @@ Result<MessageView> BrokerImpl::receiveDeferredFromSession(const SessionRef& ref
     return finishDeferredHandOut(handOut, ticket, failure, seq);
 }
 
-// ---- Broker facade
-
-Result<QList<MessageView>> Broker::receiveFromSession(const SessionRef& session, ReceiveMode mode,
-                                                      int maxCount) {
-    return m_impl->receiveFromSession(session, mode, maxCount);
-}
-
-Result<MessageView> Broker::receiveDeferredFromSession(const SessionRef& session,
-                                                       qint64 sequenceNumber) {
-    return m_impl->receiveDeferredFromSession(session, sequenceNumber);
-}
-
 } // namespace hourglass

@@ -11,7 +11,6 @@ namespace hourglass {
 
 namespace {
 // Service Bus's limit on a SessionId.
-constexpr int kMaxSessionIdLength = 128;
 
 Error invalid(const QString& what) {
     return makeError(ErrorCode::InvalidArgument, what);
@@ -106,7 +105,7 @@ AcceptedSession BrokerImpl::grantSessionLocked(Entity& entity, SessionRecord& se
                    TimerKind::SessionLockExpire, 0});
     touchLocked(entity, at); // A2: taking a session is receiving
     m_feed->markSessions(entity.qualified());
-    return {entity.path, session.id, receiver, lockedUntil};
+    return {entity.path, session.id, receiver, lockedUntil, at};
 }
 
 void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, Instant at,
@@ -416,41 +415,14 @@ Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
     return m_store->waitDurable(ticket);
 }
 
-// ---- Broker facade (not observed: OperationObserver.h has no session operations yet)
-
-Result<AcceptedSession> Broker::acceptSession(const QString& path,
-                                              const SessionAcceptOptions& options) {
-    return m_impl->acceptSession(path, options);
-}
-
-quint64 Broker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
-                                   Millis timeout, SessionAcceptCallback done) {
-    return m_impl->acceptSessionAsync(path, options, timeout, std::move(done));
-}
+// ---- Broker facade (the observed calls are in BrokerObserved.cpp)
 
 bool Broker::cancelAcceptSession(quint64 waitId) {
     return m_impl->cancelAcceptSession(waitId);
 }
 
-Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
-    return m_impl->renewSessionLock(session);
-}
-
-Result<void> Broker::releaseSession(const SessionRef& session) {
-    return m_impl->releaseSession(session);
-}
-
-int Broker::releaseSessionsOf(const QString& receiver) {
-    return m_impl->releaseSessionsOf(receiver);
-}
-
 Result<std::optional<QByteArray>> Broker::sessionState(const SessionRef& session) {
     return m_impl->sessionState(session);
-}
-
-Result<void> Broker::setSessionState(const SessionRef& session,
-                                     const std::optional<QByteArray>& state) {
-    return m_impl->setSessionState(session, state);
 }
 
 } // namespace hourglass

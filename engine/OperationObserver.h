@@ -4,7 +4,7 @@
 // (engine/scenario/ScenarioRecorder.h). Only successful operations are reported, once each,
 // after they finished and outside the broker's lock, on the thread that called the Broker (so
 // from several threads at once). The observer cannot change an operation or its result.
-// Namespace creation and deletion are not reported.
+// Namespace creation and deletion are not reported, nor reads (a session's state included).
 
 #include "Broker.h"
 
@@ -12,24 +12,31 @@ namespace hourglass {
 
 struct BrokerOperation {
     enum class Kind {
-        Send,             // send, sendBatch, schedule: messages + sendResults
-        CancelScheduled,  // path + sequenceNumbers (one)
-        Receive,          // path + receiveOptions + messagesOut (the views handed out)
-        ReceiveDeferred,  // path + sequenceNumbers (one) + receiver + messagesOut (one)
-        Complete,         // locks (completeBatch: only the locks that settled)
-        Abandon,          // locks (one) + propertiesToModify
-        DeadLetter,       // locks (one) + deadLetter
-        Defer,            // locks (one) + propertiesToModify
-        RenewLock,        // locks (one)
-        Peek,             // path + fromSequenceNumber + maxCount + messagesOut
-        CreateEntity,     // path + entity (the created entity, with its kind and rules)
-        UpdateEntity,     // path + entity (after the update)
-        DeleteEntity,     // path
-        AddRule,          // path + rule
-        RemoveRule,       // path + ruleName
-        DeleteMessages,   // path + sequenceNumbers
+        Send,            // send, sendBatch, schedule: messages + sendResults
+        CancelScheduled, // path + sequenceNumbers (one)
+        Receive,         // path + receiveOptions + messagesOut (the views handed out);
+                         // through a session: + session (receiveOptions.receiver its holder)
+        ReceiveDeferred, // path + sequenceNumbers (one) + receiver + messagesOut (one);
+                         // through a session: + session
+        Complete,        // locks (completeBatch: only the locks that settled)
+        Abandon,         // locks (one) + propertiesToModify
+        DeadLetter,      // locks (one) + deadLetter
+        Defer,           // locks (one) + propertiesToModify
+        RenewLock,       // locks (one)
+        Peek,            // path + fromSequenceNumber + maxCount + messagesOut (+ session.sessionId)
+        CreateEntity,    // path + entity (the created entity, with its kind and rules)
+        UpdateEntity,    // path + entity (after the update)
+        DeleteEntity,    // path
+        AddRule,         // path + rule
+        RemoveRule,      // path + ruleName
+        DeleteMessages,  // path + sequenceNumbers
         TransferMessages, // path (source) + targetPath + sequenceNumbers + transfer + sendResults
         Resubmit,         // path (dead-letter queue) + sequenceNumbers + sendResults
+        AcceptSession,    // path + session (the granted one) + lockedUntil; `at` is the grant
+        RenewSessionLock, // path + session + lockedUntil (the new one)
+        ReleaseSession,   // path + session
+        ReleaseSessions,  // receiver (releaseSessionsOf: its connection broke; some were held)
+        SetSessionState,  // path + session + sessionState (none: removed)
     };
 
     Kind kind = Kind::Send;
@@ -60,6 +67,11 @@ struct BrokerOperation {
     Rule rule;
     QString ruleName;
     Broker::Transfer transfer = Broker::Transfer::Copy;
+
+    // Sessions: the session the operation went through (empty sessionId when none).
+    SessionRef session;
+    Instant lockedUntil = 0;
+    std::optional<QByteArray> sessionState;
 };
 
 class OperationObserver {

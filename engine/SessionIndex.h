@@ -23,6 +23,9 @@
 
 namespace hourglass {
 
+// S1: a SessionId is 1 to this many characters (as Service Bus takes it).
+inline constexpr int kMaxSessionIdLength = 128;
+
 struct SessionLock {
     QString holder;          // the receiver name (a wire link): only it may act on the session
     QUuid token;             // tells one grant of the lock from a later one to the same holder

@@ -48,6 +48,7 @@ void Connection::handle(pn_event_t* event) {
     case PN_CONNECTION_WAKE:
         runCompletions();
         retryWaitingReceivers();
+        checkSessionLocks();
         if (std::exchange(m_closeRequested, false)) {
             pn_condition_t* condition = pn_connection_condition(m_connection);
             pn_condition_set_name(condition, "amqp:connection:forced");

@@ -51,6 +51,10 @@ public:
     // Messages may have arrived in `paths` (unqualified, lower case; empty: anywhere). Only
     // notes them: the receivers that found nothing try again on the connection's next wake.
     void noteArrivals(const QSet<QString>& paths);
+    // Session locks changed in `paths` (unqualified, lower case): on the next wake, the session
+    // links there ask the broker whether they still hold their session, and those that lost it
+    // are detached with com.microsoft:session-lock-lost (S5), idle or not.
+    void noteSessionChanges(const QSet<QString>& paths) { m_sessionChanges.unite(paths); }
 
     quint64 id() const { return m_id; }
     // What the window shows of this connection (proactor thread, during the connection's own
@@ -106,6 +110,9 @@ private:
         bool acceptingSession = false;
         quint64 acceptWaitId = 0;          // acceptSessionAsync's wait; 0 when none (yet)
         std::optional<SessionRef> session; // the session this link holds, once granted
+        // checkSessionLocks: one check out at a time; changes noted meanwhile check again after.
+        bool checkingSession = false;
+        bool recheckSession = false;
     };
 
     // A lock one of this connection's receivers holds, and what the window shows of it.
@@ -160,6 +167,8 @@ private:
     // and the session goes back (a worker does it; nothing waits for it).
     void releaseSessionOf(const Link& link);
     void releaseAllSessions();
+    // The session links of the entities noted by noteSessionChanges check their session lock.
+    void checkSessionLocks();
 
     // ---- ConnectionDeliveries.cpp
     void flowChanged(Link& link);
@@ -197,7 +206,8 @@ private:
     std::vector<PendingComplete> m_completes;
     std::vector<quint64> m_linksDue; // links whose credit or transfers wait for endOfBatch
     bool m_completing = false;
-    QSet<QString> m_arrivals; // noted by noteArrivals, used on the next wake
+    QSet<QString> m_arrivals;       // noted by noteArrivals, used on the next wake
+    QSet<QString> m_sessionChanges; // noted by noteSessionChanges, used on the next wake
     bool m_retryAll = false;
     bool m_snapshotRequested = false;
     bool m_closeRequested = false;

@@ -10,6 +10,10 @@
 // answers SessionLockLost once the session lock is gone. When the link closes, or the connection
 // ends (L14), the session goes back: releaseSessionsOf(the link's receiver), after ending any
 // wait, in one worker task so that a grant the wait made just before is released too.
+//
+// A session lock can also end while its link takes nothing (no credit, nothing to settle): the
+// broker's change feed names the entity (sessionsChanged), and checkSessionLocks asks the broker
+// whether each session link there still holds its session, detaching those that lost it (S5).
 
 #include "Connection.h"
 
@@ -129,6 +133,47 @@ void Connection::releaseAllSessions() {
         releaseSessionOf(*link);
         link->acceptingSession = false;
         link->session.reset();
+    }
+}
+
+void Connection::checkSessionLocks() {
+    const QSet<QString> paths = std::exchange(m_sessionChanges, {});
+    if (paths.isEmpty())
+        return;
+    Broker& broker = m_context.broker;
+    for (auto& [pnLink, link] : m_links) {
+        if (!link->session || !paths.contains(link->address.entityPath.toLower()))
+            continue;
+        // Every session receive changes its session too: a busy link has one check out at a
+        // time, and what changed meanwhile is checked again when it is answered.
+        if (std::exchange(link->checkingSession, true)) {
+            link->recheckSession = true;
+            continue;
+        }
+        // Asked of the broker on a worker (the proactor thread never waits on it); a link
+        // that closed meanwhile, or took another session, is left alone.
+        const SessionRef session = *link->session;
+        submit([&broker, session] { return broker.holdsSession(session); },
+               [linkId = link->id, session](Connection& connection, bool held) {
+                   Link* still = connection.findLink(linkId);
+                   if (!still)
+                       return;
+                   still->checkingSession = false;
+                   const bool again = std::exchange(still->recheckSession, false);
+                   if (!still->session || still->session->sessionId != session.sessionId)
+                       return;
+                   if (!held) {
+                       connection.detach(*still, wireCondition(ErrorCode::SessionLockLost),
+                                         QStringLiteral("The session lock of '%1' was lost: it "
+                                                        "ran out or the entity was updated.")
+                                             .arg(session.sessionId));
+                       return;
+                   }
+                   if (again) {
+                       connection.m_sessionChanges.insert(still->address.entityPath.toLower());
+                       connection.checkSessionLocks();
+                   }
+               });
     }
 }
 

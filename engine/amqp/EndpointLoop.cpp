@@ -64,6 +64,10 @@ Result<quint16> EndpointLoop::listen() {
                 arrivals->paths.insert(unqualified(path));
             for (const QString& path : batch.countsChanged)
                 arrivals->paths.insert(unqualified(path));
+            // A session lock that ran out or was lost: its link may be idle (no credit), so
+            // nothing else would tell it (S5).
+            for (const QString& path : batch.sessionsChanged)
+                arrivals->sessionPaths.insert(unqualified(path));
             pn_proactor_set_timeout(arrivals->proactor, 0);
         },
         Qt::DirectConnection);
@@ -129,10 +133,12 @@ void EndpointLoop::endOfBatch(pn_connection_t* pnConnection) {
 
 void EndpointLoop::retryWaitingReceivers() {
     QSet<QString> paths;
+    QSet<QString> sessionPaths;
     QSet<quint64> closing;
     {
         std::lock_guard lock(m_arrivals->mutex);
         paths.swap(m_arrivals->paths);
+        sessionPaths.swap(m_arrivals->sessionPaths);
         closing.swap(m_arrivals->closeRequests);
     }
     const auto now = std::chrono::steady_clock::now();
@@ -147,6 +153,8 @@ void EndpointLoop::retryWaitingReceivers() {
     for (const auto& [pnConnection, connection] : m_live) {
         if (!paths.isEmpty())
             connection->noteArrivals(paths);
+        if (!sessionPaths.isEmpty())
+            connection->noteSessionChanges(sessionPaths);
         if (retryAll)
             connection->noteArrivals({});
         if (snapshot)
@@ -165,7 +173,8 @@ void EndpointLoop::scheduleNextTick() {
         std::chrono::steady_clock::now() - m_lastSnapshot);
     const auto wait = std::max<qint64>(1, (kSnapshotInterval - sinceSnapshot).count());
     std::lock_guard lock(m_arrivals->mutex);
-    const bool pending = !m_arrivals->paths.isEmpty() || !m_arrivals->closeRequests.isEmpty();
+    const bool pending = !m_arrivals->paths.isEmpty() || !m_arrivals->sessionPaths.isEmpty() ||
+                         !m_arrivals->closeRequests.isEmpty();
     pn_proactor_set_timeout(m_proactor, pending ? 0 : pn_millis_t(wait));
 }
 

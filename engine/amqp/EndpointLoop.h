@@ -30,6 +30,7 @@ struct ArrivalBox {
     std::mutex mutex;
     pn_proactor_t* proactor = nullptr; // guarded by mutex; null once stopped
     QSet<QString> paths;               // guarded by mutex; unqualified, lower case
+    QSet<QString> sessionPaths;        // guarded by mutex; session locks changed (lower case)
     QSet<quint64> closeRequests;       // guarded by mutex; connection ids
 };
 

@@ -15,6 +15,10 @@ constexpr qint64 kTicksAtUnixEpoch = 621355968000000000LL;
 constexpr qint64 kTicksPerMillisecond = 10000;
 
 QVariantMap mapOf(pn_data_t* data) {
+    // Proton gives no data at all for an attach without properties (a client other than the
+    // SDKs): that is an empty map, not a crash of the endpoint.
+    if (!data)
+        return {};
     return readSingleAmqpValue(data).toMap();
 }
 } // namespace

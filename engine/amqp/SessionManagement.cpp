@@ -9,8 +9,6 @@ namespace hourglass::amqp {
 
 namespace {
 const QString kSessionIdKey = QStringLiteral("session-id");
-// Pages of this many messages are peeked to find one session's messages.
-constexpr int kPeekPage = 100;
 // At most this many messages per peek answer, as for a plain peek.
 constexpr qint64 kMaxPeek = 1000;
 
@@ -124,22 +122,15 @@ ManagementOutcome peekSession(Broker& broker, const QVariantMap& body,
         return badRequest(QStringLiteral("peek-message needs from-sequence-number and a positive "
                                          "message-count."));
     const QString sessionId = body.value(kSessionIdKey).toString();
-    const qint64 wanted = qMin(*count, kMaxPeek);
+    // The engine walks that session's messages only, and it is one peek (one activity, A2).
+    const auto peeked =
+        broker.peek(context.entityPath, PeekOptions{*from, int(qMin(*count, kMaxPeek)), sessionId});
+    if (!peeked)
+        return failed(peeked.error(), context);
     QVariantList list;
-    qint64 next = *from;
-    while (list.size() < wanted) {
-        const auto page = broker.peek(context.entityPath, next, kPeekPage);
-        if (!page)
-            return failed(page.error(), context);
-        for (const MessageView& message : *page) {
-            if (message.sessionId == sessionId && list.size() < wanted)
-                list.append(QVariantMap{
-                    {QStringLiteral("message"), encodeMessage(message, Handover::Peek)}});
-        }
-        if (page->size() < kPeekPage)
-            break;
-        next = page->last().sequenceNumber + 1;
-    }
+    for (const MessageView& message : *peeked)
+        list.append(
+            QVariantMap{{QStringLiteral("message"), encodeMessage(message, Handover::Peek)}});
     if (list.isEmpty())
         return noContent(QStringLiteral("No messages"));
     return ok(QVariantMap{{QStringLiteral("messages"), list}});

@@ -26,7 +26,7 @@ struct Noun {
     const char* one;
     const char* many;
 };
-constexpr std::array<Noun, 6> kLeftOutNouns{{
+constexpr std::array<Noun, 8> kLeftOutNouns{{
     {"message delete", "message deletes"},
     {"copy", "copies"},
     {"move", "moves"},
@@ -34,6 +34,10 @@ constexpr std::array<Noun, 6> kLeftOutNouns{{
     {"settlement of a message received before recording",
      "settlements of messages received before recording"},
     {"entity created outside the first namespace", "entities created outside the first namespace"},
+    {"session lock renewal while message locks were held",
+     "session lock renewals while message locks were held"},
+    {"call under a session accepted before recording",
+     "calls under sessions accepted before recording"},
 }};
 
 QString qualifiedKey(const QString& namespaceName, const QString& path) {
@@ -78,6 +82,8 @@ Result<void> ScenarioRecorder::begin(const Broker& broker) {
     m_scheduledIdUses.clear();
     m_leftOut.clear();
     m_binaryBodies = 0;
+    m_binaryStates = 0;
+    m_sessions.clear();
     return {};
 }
 
@@ -208,6 +214,13 @@ void ScenarioRecorder::operationDone(const BrokerOperation& op) {
     case Kind::Resubmit:
         ++m_leftOut[LeftOut::Resubmit];
         return;
+    case Kind::AcceptSession:
+    case Kind::RenewSessionLock:
+    case Kind::ReleaseSession:
+    case Kind::ReleaseSessions:
+    case Kind::SetSessionState:
+        recordSession(op);
+        return;
     }
 }
 
@@ -231,6 +244,12 @@ void ScenarioRecorder::recordSend(const BrokerOperation& op) {
 
 void ScenarioRecorder::recordReceived(const BrokerOperation& op) {
     const QString from = pathOf(op.path);
+    // The runner sends a receiver's receives through the session it accepted in the file.
+    if (!op.session.sessionId.isEmpty() &&
+        !holdsSession(op.session.receiver, from, op.session.sessionId)) {
+        ++m_leftOut[LeftOut::ForeignSession];
+        return;
+    }
     if (op.kind == Kind::ReceiveDeferred) {
         const MessageView& view = op.messagesOut.first();
         QJsonObject body{{QStringLiteral("From"), from}};
@@ -305,9 +324,11 @@ void ScenarioRecorder::recordEntityChange(const BrokerOperation& op) {
         return;
     case Kind::UpdateEntity:
         addStep(op.at, QStringLiteral("Update"), updateStep(path, op.entity));
+        forgetSessionsUnder(path); // E5, S5: its session locks are lost
         return;
     case Kind::DeleteEntity:
         addStep(op.at, QStringLiteral("Delete"), {{QStringLiteral("Entity"), path}});
+        forgetSessionsUnder(path);
         return;
     case Kind::AddRule:
         addStep(op.at, QStringLiteral("AddRule"),
@@ -317,6 +338,114 @@ void ScenarioRecorder::recordEntityChange(const BrokerOperation& op) {
         addStep(op.at, QStringLiteral("RemoveRule"),
                 {{QStringLiteral("Entity"), path}, {QStringLiteral("Name"), op.ruleName}});
         return;
+    default:
+        return;
+    }
+}
+
+bool ScenarioRecorder::holdsSession(const QString& receiver, const QString& from,
+                                    const QString& sessionId) const {
+    for (auto it = m_sessions.constFind(receiver); it != m_sessions.cend() && it.key() == receiver;
+         ++it) {
+        if (it->from.compare(from, Qt::CaseInsensitive) == 0)
+            return it->sessionId == sessionId;
+    }
+    return false;
+}
+
+void ScenarioRecorder::forgetSession(const QString& receiver, const QString& from) {
+    for (auto it = m_sessions.find(receiver); it != m_sessions.end() && it.key() == receiver;) {
+        if (it->from.compare(from, Qt::CaseInsensitive) == 0)
+            it = m_sessions.erase(it);
+        else
+            ++it;
+    }
+}
+
+void ScenarioRecorder::forgetSessionsUnder(const QString& path) {
+    const QString below = path + u'/';
+    for (auto it = m_sessions.begin(); it != m_sessions.end();) {
+        if (it->from.compare(path, Qt::CaseInsensitive) == 0 ||
+            it->from.startsWith(below, Qt::CaseInsensitive))
+            it = m_sessions.erase(it);
+        else
+            ++it;
+    }
+}
+
+void ScenarioRecorder::addSessionStep(Instant at, const QString& name, const QString& receiver,
+                                      const QString& from, QJsonObject body) {
+    body.insert(QStringLiteral("From"), from);
+    if (!receiver.isEmpty())
+        body.insert(QStringLiteral("Receiver"), receiver);
+    addStep(at, name, body);
+}
+
+void ScenarioRecorder::recordSession(const BrokerOperation& op) {
+    const QString from = pathOf(op.path);
+    const QString& receiver = op.session.receiver;
+    const QString& sessionId = op.session.sessionId;
+    const auto accept = [&] {
+        // Named, also when the call asked for the next available one: the replay takes the same.
+        addSessionStep(op.at, QStringLiteral("AcceptSession"), receiver, from,
+                       {{QStringLiteral("SessionId"), sessionId}});
+        m_sessions.insert(receiver, HeldSession{from, sessionId, op.lockedUntil});
+    };
+    const auto release = [&](const QString& holder, const QString& path) {
+        addSessionStep(op.at, QStringLiteral("ReleaseSession"), holder, path, {});
+        forgetSession(holder, path);
+    };
+    if (op.kind == Kind::AcceptSession) {
+        forgetSession(receiver, from); // the runner's receiver lets go of the one it held there
+        accept();
+        return;
+    }
+    if (op.kind == Kind::ReleaseSessions) {
+        // Only those still held: a lock that ran out meanwhile is gone on replay too.
+        QStringList held;
+        for (auto it = m_sessions.constFind(op.receiver);
+             it != m_sessions.cend() && it.key() == op.receiver; ++it) {
+            if (it->lockedUntil > op.at)
+                held.append(it->from);
+        }
+        m_sessions.remove(op.receiver);
+        for (const QString& path : held)
+            addSessionStep(op.at, QStringLiteral("ReleaseSession"), op.receiver, path, {});
+        return;
+    }
+    if (!holdsSession(receiver, from, sessionId)) {
+        ++m_leftOut[LeftOut::ForeignSession];
+        return;
+    }
+    switch (op.kind) {
+    case Kind::ReleaseSession:
+        release(receiver, from);
+        return;
+    case Kind::RenewSessionLock: {
+        // Released and accepted again at once: the same end, unless message locks held under
+        // it would be lost on the way (S5).
+        const bool holdsMessageLocks =
+            std::any_of(m_locks.cbegin(), m_locks.cend(),
+                        [&](const HeldLock& lock) { return lock.receiver == receiver; });
+        if (holdsMessageLocks) {
+            ++m_leftOut[LeftOut::SessionRenewal];
+            return;
+        }
+        release(receiver, from);
+        accept();
+        return;
+    }
+    case Kind::SetSessionState: {
+        QJsonValue state(QJsonValue::Null);
+        if (op.sessionState) {
+            const QString text = QString::fromUtf8(*op.sessionState);
+            m_binaryStates += text.toUtf8() == *op.sessionState ? 0 : 1;
+            state = text;
+        }
+        addSessionStep(op.at, QStringLiteral("SessionState"), receiver, from,
+                       {{QStringLiteral("State"), state}});
+        return;
+    }
     default:
         return;
     }
@@ -376,6 +505,10 @@ QString ScenarioRecorder::describeLocked() const {
                 QStringLiteral(" already there when recording began are not included.");
     if (m_binaryBodies > 0)
         text += u' ' + counted(m_binaryBodies, "binary body is", "binary bodies are") +
+                QStringLiteral(" written as text.");
+    if (m_binaryStates > 0)
+        text += u' ' +
+                counted(m_binaryStates, "binary session state is", "binary session states are") +
                 QStringLiteral(" written as text.");
     return text;
 }

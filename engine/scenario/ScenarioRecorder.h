@@ -16,6 +16,12 @@
 // become Settle steps, naming the message the lock token was handed out with. Operations no step
 // can express (message deletes, copies, moves, resubmits, settling a lock taken before the
 // recording) are counted and named in the file's Description, never silently dropped.
+// Session calls become AcceptSession (naming the session granted, also for a next-available
+// accept, so a replay takes the same one), ReleaseSession and SessionState steps; receives
+// through a session are Receive/ReceiveDeferred steps of its holder, which the runner sends
+// through the session. A session lock renewal has no step: it is written as a ReleaseSession and
+// an AcceptSession of the same session at the same instant, which ends the same (the lock runs
+// LockDuration from now) as long as its holder holds no message lock; otherwise it is left out.
 //
 // Threads: every member is safe to call from any thread; operationDone() arrives from several.
 
@@ -44,6 +50,8 @@ public:
         Resubmit,
         ForeignLockSettlement,  // a lock taken before the recording began
         ForeignNamespaceCreate, // an entity created outside the first namespace
+        SessionRenewal,         // a session lock renewed while its holder held message locks
+        ForeignSession,         // a session call under a session taken before the recording
     };
 
     ScenarioRecorder() = default;
@@ -97,6 +105,12 @@ private:
     void recordSettle(const BrokerOperation& op);
     void recordCancel(const BrokerOperation& op);
     void recordEntityChange(const BrokerOperation& op);
+    void recordSession(const BrokerOperation& op);
+    bool holdsSession(const QString& receiver, const QString& from, const QString& sessionId) const;
+    void forgetSession(const QString& receiver, const QString& from);
+    void forgetSessionsUnder(const QString& path);
+    void addSessionStep(Instant at, const QString& name, const QString& receiver,
+                        const QString& from, QJsonObject body);
     QString leftOutLocked() const;
     QString describeLocked() const;
 
@@ -119,6 +133,16 @@ private:
     QHash<QString, int> m_scheduledIdUses;
     QMap<LeftOut, int> m_leftOut;
     int m_binaryBodies = 0;
+    int m_binaryStates = 0;
+    // Sessions held, by receiver, as (From as written, session id, lock end): ReleaseSessions
+    // names only the receiver, and a renewal needs to know which session to accept again. An
+    // update or delete of the entity (or its topic) forgets them: their locks are lost (S5).
+    struct HeldSession {
+        QString from;
+        QString sessionId;
+        Instant lockedUntil = 0; // past it the lock is gone: nothing to release on replay
+    };
+    QMultiHash<QString, HeldSession> m_sessions;
 };
 
 } // namespace hourglass

@@ -32,16 +32,16 @@ private slots:
         m_broker = std::move(*broker);
         QVERIFY(m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok());
     }
-    void cleanup() { m_broker.reset(); }
+    void cleanup() {
+        m_endpoint.reset();
+        m_broker.reset();
+    }
 
     void aClientStuckInSaslIsClosedAndOthersAreServed() {
         EndpointOptions options;
-        options.port = 0;
         options.openTimeoutMs = 300;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY2(port.ok(), port.ok() ? "" : qPrintable(port.error().toString()));
-        RawSocket stuck(*port);
+        QVERIFY(startEndpoint(options));
+        RawSocket stuck(m_port);
         QVERIFY(stuck.connected());
         QVERIFY(stuck.write(kSaslHeader));
         QByteArray answer;
@@ -49,7 +49,7 @@ private slots:
         // It was offered SASL before it went silent: the server spoke AMQP to it.
         QVERIFY(answer.startsWith(kSaslHeader));
 
-        RawSocket next(*port);
+        RawSocket next(m_port);
         QVERIFY(next.connected());
         QVERIFY(next.write(kSaslHeader));
         QByteArray greeting;
@@ -73,46 +73,39 @@ private slots:
     void garbageIsAnsweredByAClose() {
         QFETCH(QByteArray, bytes);
         EndpointOptions options;
-        options.port = 0;
         // Proton leaves some garbage unanswered before the peer's open: the open time-out ends
         // those (30 s by default; short here).
         options.openTimeoutMs = 500;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
+        QVERIFY(startEndpoint(options));
         {
-            RawSocket peer(*port);
+            RawSocket peer(m_port);
             QVERIFY(peer.connected());
             peer.write(bytes);
             QVERIFY(peer.closedByPeerWithin(5000));
         }
         // Still serving.
-        RawSocket next(*port);
+        RawSocket next(m_port);
         QVERIFY(next.connected());
         QVERIFY(next.write(kSaslHeader));
         QByteArray greeting;
         next.closedByPeerWithin(200, &greeting);
         QVERIFY(greeting.startsWith(kSaslHeader));
-        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 1, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 1, 5000);
     }
 
     void manyConnectionsOpenedAndDropped() {
-        EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
+        QVERIFY(startEndpoint());
         for (int round = 0; round < 20; ++round) {
             std::vector<std::unique_ptr<RawSocket>> sockets;
             for (int i = 0; i < 100; ++i) {
-                sockets.push_back(std::make_unique<RawSocket>(*port));
+                sockets.push_back(std::make_unique<RawSocket>(m_port));
                 QVERIFY(sockets.back()->connected());
                 if (i % 2 == 0)
                     sockets.back()->write(kSaslHeader);
             }
         }
-        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 0, 10000);
-        RawSocket next(*port);
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 0, 10000);
+        RawSocket next(m_port);
         QVERIFY(next.write(kSaslHeader));
         QByteArray greeting;
         next.closedByPeerWithin(200, &greeting);
@@ -120,19 +113,16 @@ private slots:
     }
 
     void aBusyPortIsSaidWithTheReason() {
+        QVERIFY(startEndpoint());
         EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint first(*m_broker, options);
-        const auto port = first.start();
-        QVERIFY(port.ok());
-        options.port = *port;
+        options.port = m_port;
         AmqpEndpoint second(*m_broker, options);
         const auto refused = second.start();
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().description.contains(QString::number(*port)),
+        QVERIFY2(refused.error().description.contains(QString::number(m_port)),
                  qPrintable(refused.error().description));
         QVERIFY(!second.running());
-        QVERIFY(first.running());
+        QVERIFY(m_endpoint->running());
     }
 
     void aPublicAddressNeedsAKeyOfItsOwn() {
@@ -150,35 +140,27 @@ private slots:
     }
 
     void stopWithConnectionsOpenReturns() {
-        EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
-        RawSocket a(*port);
-        RawSocket b(*port);
+        QVERIFY(startEndpoint());
+        RawSocket a(m_port);
+        RawSocket b(m_port);
         a.write(kAmqpHeader);
-        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 2, 5000);
-        endpoint.stop();
-        QVERIFY(!endpoint.running());
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 2, 5000);
+        m_endpoint->stop();
+        QVERIFY(!m_endpoint->running());
         QVERIFY(a.closedByPeerWithin(5000));
         QVERIFY(b.closedByPeerWithin(5000));
-        QCOMPARE(endpoint.connectionCount(), 0);
+        QCOMPARE(m_endpoint->connectionCount(), 0);
     }
 
     void connectionStringNamesThePort() {
-        EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
-        QCOMPARE(endpoint.connectionString(),
+        QVERIFY(startEndpoint());
+        QCOMPARE(m_endpoint->connectionString(),
                  QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName="
                                 "RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;"
                                 "UseDevelopmentEmulator=true;")
-                     .arg(*port));
-        QCOMPARE(endpoint.snapshot().port, *port);
-        QVERIFY(endpoint.snapshot().listening);
+                     .arg(m_port));
+        QCOMPARE(m_endpoint->snapshot().port, m_port);
+        QVERIFY(m_endpoint->snapshot().listening);
     }
 
     // The .NET SDK only knows SASL MSSBCBS and picks it from what the server offers (AMQP.md);
@@ -194,12 +176,8 @@ private slots:
     void saslOffersAndAcceptsMssbcbsAndAnonymous() {
         QFETCH(QByteArray, mechanism);
         QFETCH(int, outcome);
-        EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
-        RawSocket client(*port);
+        QVERIFY(startEndpoint());
+        RawSocket client(m_port);
         QVERIFY(client.write(kSaslHeader));
         QByteArray offered;
         client.closedByPeerWithin(300, &offered);
@@ -219,21 +197,17 @@ private slots:
     // still refreshes a few times a second: snapshots go by elapsed time, not by quiet moments.
     void snapshotsKeepComingUnderSteadyTraffic() {
         QVERIFY(m_broker->createQueue(QStringLiteral("busy"), {}).ok());
-        EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
-        RawSocket client(*port);
+        QVERIFY(startEndpoint());
+        RawSocket client(m_port);
         QVERIFY(client.write(kAmqpHeader));
-        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 1, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 1, 5000);
         OutgoingMessage message;
         message.body = "tick";
         bool published = false;
         for (int i = 0; i < 150 && !published; ++i) { // 150 changes, 10 ms apart
             QVERIFY(m_broker->send(QStringLiteral("busy"), message).ok());
             QTest::qWait(10);
-            published = endpoint.snapshot().connections.size() == 1;
+            published = m_endpoint->snapshot().connections.size() == 1;
         }
         QVERIFY2(published, "no snapshot in 1.5 s of steady changes");
     }
@@ -241,26 +215,36 @@ private slots:
     // The operator's Close connection is final even when the peer never answers the close:
     // its socket goes within seconds (and its locks at once, L14).
     void anOperatorCloseIsFinalWhenThePeerIsSilent() {
-        EndpointOptions options;
-        options.port = 0;
-        AmqpEndpoint endpoint(*m_broker, options);
-        const auto port = endpoint.start();
-        QVERIFY(port.ok());
-        RawSocket silent(*port);
+        QVERIFY(startEndpoint());
+        RawSocket silent(m_port);
         // The AMQP header and an open (descriptor 0x10, container-id "x"), then nothing more.
         QVERIFY(silent.write(kAmqpHeader));
         QVERIFY(silent.write(QByteArray("\x00\x00\x00\x11\x02\x00\x00\x00"
                                         "\x00\x53\x10\xc0\x04\x01\xa1\x01x",
                                         17)));
-        QTRY_COMPARE_WITH_TIMEOUT(endpoint.snapshot().connections.size(), 1, 5000);
-        endpoint.closeConnection(endpoint.snapshot().connections.first().id);
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->snapshot().connections.size(), 1, 5000);
+        m_endpoint->closeConnection(m_endpoint->snapshot().connections.first().id);
         QByteArray answer;
         QVERIFY(silent.closedByPeerWithin(6000, &answer));
         QVERIFY(answer.contains(QByteArray("amqp:connection:forced")));
-        QTRY_COMPARE_WITH_TIMEOUT(endpoint.connectionCount(), 0, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 0, 5000);
     }
 
 private:
+    // The preamble of most tests: m_endpoint serving m_broker on a free loopback port (m_port),
+    // with `options` otherwise. False (and the reason in the log) when it cannot start.
+    bool startEndpoint(EndpointOptions options = {}) {
+        options.port = 0;
+        m_endpoint = std::make_unique<AmqpEndpoint>(*m_broker, options);
+        const auto port = m_endpoint->start();
+        if (!port) {
+            qWarning("cannot start the endpoint: %s", qPrintable(port.error().toString()));
+            return false;
+        }
+        m_port = *port;
+        return true;
+    }
+
     // A SASL frame (type 1) holding sasl-init (descriptor 0x41) with just the mechanism.
     static QByteArray saslInitFrame(const QByteArray& mechanism) {
         QByteArray fields;
@@ -285,6 +269,8 @@ private:
     QTemporaryDir m_dir;
     int m_count = 0;
     std::unique_ptr<Broker> m_broker;
+    std::unique_ptr<AmqpEndpoint> m_endpoint;
+    quint16 m_port = 0;
 };
 
 QTEST_GUILESS_MAIN(AmqpEndpointTest)

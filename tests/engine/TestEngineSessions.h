@@ -3,7 +3,8 @@
 // locks, the next available session and waiting for one on the virtual clock (S1-S3) in
 // tst_engine_sessions.cpp; session state, lost session locks, deferred messages, per-message
 // rules inside sessions and the explorer's session reads (S4-S6) in
-// tst_engine_sessions_state.cpp. Tests that restart the engine run twice (KilledRestart.h):
+// tst_engine_sessions_state.cpp; a peek limited to one session (L12) in
+// tst_engine_sessions_peek.cpp. Tests that restart the engine run twice (KilledRestart.h):
 // after a clean close and after a kill -9 right after the last acknowledged operation.
 
 #include "Broker.h"
@@ -115,4 +116,8 @@ private slots:
     void sessions_S6_maxDeliveryCountAndTtlPerMessage();
     void sessions_S6_scheduledMessageJoinsItsSession();
     void sessions_counts_sessionListIsPaged();
+
+    // tst_engine_sessions_peek.cpp
+    void sessions_L12_S2_peekShowsOneSessionOnly();
+    void sessions_L12_S1_sessionPeekNeedsSessions();
 };

@@ -159,6 +159,14 @@ test("S5: a receiver waiting when its session lock runs out is detached (Session
   await rejectsWithCode(receiver.receiveMessages(1, { maxWaitTimeInMs: 500 }), "SessionLockLost");
 });
 
+test("S5: an idle session receiver is detached when its session lock runs out", T, async () => {
+  const receiver = await accept("qs-expiry", "idle-no-credit");
+  assert.equal(receiver.isClosed, false);
+  // Nothing asked of it (no receive, no credit): the detach alone tells it.
+  await sleep(receiver.sessionLockedUntilUtc.getTime() - Date.now() + 2500);
+  assert.equal(receiver.isClosed, true, "detached with session-lock-lost once its lock ran out");
+});
+
 test("peekMessages through a session receiver sees that session's messages only", T, async () => {
   await ctx.sender("qs-peek").sendMessages([
     { body: "p-1", sessionId: "mine" }, { body: "o-1", sessionId: "other" },

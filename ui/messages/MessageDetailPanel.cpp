@@ -5,6 +5,9 @@
 #include "common/LockHolderText.h"
 
 #include "PropertyTypes.h"
+// The endpoint's library (hourglass_ui links it for the Connections view) reads what the body
+// was on the wire from the extras it stored.
+#include "WireExtras.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -99,6 +102,25 @@ QTableWidget* makeTable(const QString& objectName, const QStringList& headers) {
     return table;
 }
 
+// What the body was on the wire, in words; empty for a plain data body (every message the
+// window sends, and most applications'). The engine's body is only what the window shows.
+QString wireBodyText(const QByteArray& wireExtras) {
+    const amqp::WireBodyKind kind = amqp::wireBodyKind(wireExtras);
+    switch (kind.section) {
+    case amqp::WireBodyKind::Section::Data:
+        return {};
+    case amqp::WireBodyKind::Section::Sequence:
+        return MessageDetailPanel::tr("AMQP sequence body (shown as JSON)");
+    case amqp::WireBodyKind::Section::Value:
+        break;
+    }
+    const QString type = QString::fromLatin1(kind.valueType);
+    // A string reads as its text and a binary as its bytes; every other value became JSON.
+    if (type == QLatin1String("string") || type == QLatin1String("binary"))
+        return MessageDetailPanel::tr("AMQP value body: %1").arg(type);
+    return MessageDetailPanel::tr("AMQP value body: %1 (shown as JSON)").arg(type);
+}
+
 void setRow(QTableWidget* table, int row, const QStringList& cells) {
     for (int column = 0; column < cells.size(); ++column)
         table->setItem(row, column, new QTableWidgetItem(cells.at(column)));
@@ -118,7 +140,8 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     , m_bodyView(new QComboBox)
     , m_body(new QPlainTextEdit)
     , m_copyBody(new QPushButton(tr("Copy body")))
-    , m_copyProperties(new QPushButton(tr("Copy properties"))) {
+    , m_copyProperties(new QPushButton(tr("Copy properties")))
+    , m_bodyKind(new QLabel) {
     setObjectName(QStringLiteral("messageDetail"));
     m_empty->setObjectName(QStringLiteral("detailEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -142,6 +165,10 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     auto* bodyBar = new QHBoxLayout;
     bodyBar->addWidget(new QLabel(tr("Body as")));
     bodyBar->addWidget(m_bodyView);
+    m_bodyKind->setObjectName(QStringLiteral("bodyKind"));
+    m_bodyKind->setToolTip(tr("The message came over AMQP with this body section; an "
+                              "application reading it gets that section back as sent"));
+    bodyBar->addWidget(m_bodyKind);
     bodyBar->addStretch();
     bodyBar->addWidget(m_copyBody);
     bodyBar->addWidget(m_copyProperties);
@@ -238,6 +265,8 @@ void MessageDetailPanel::clear() {
     m_system->setRowCount(0);
     m_application->setRowCount(0);
     m_body->clear();
+    m_bodyKind->clear();
+    m_bodyKind->hide();
     m_error->clear();
     m_empty->setText(tr("Select a message"));
     m_empty->setToolTip(QString());
@@ -272,6 +301,10 @@ void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choic
     for (auto it = properties.cbegin(); it != properties.cend(); ++it, ++row)
         setRow(m_application, row,
                {it.key(), propertyText(it.value()), propertyTypeNameOf(it.value())});
+
+    const QString kind = wireBodyText(message.wireExtras);
+    m_bodyKind->setText(kind);
+    m_bodyKind->setVisible(!kind.isEmpty());
 
     const int view = choice == ViewChoice::Best ? int(bestView(message.body, message.contentType))
                                                 : m_bodyView->currentIndex();

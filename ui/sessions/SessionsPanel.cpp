@@ -92,24 +92,9 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
     m_view->sortByColumn(SessionListModel::SessionIdColumn, Qt::AscendingOrder);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setHighlightSections(false);
     m_view->setItemDelegateForColumn(SessionListModel::SessionLockColumn,
                                      new CountdownDelegate(CountdownDelegate::Meaning::Lock, this));
-    const QFontMetrics metrics = fontMetrics();
-    const auto widthFor = [&metrics](const QString& text) {
-        return metrics.horizontalAdvance(text) + 24;
-    };
-    m_view->setColumnWidth(SessionListModel::SessionIdColumn,
-                           widthFor(QStringLiteral("customer-00")));
-    for (int column : {SessionListModel::ActiveColumn, SessionListModel::DeferredColumn,
-                       SessionListModel::ScheduledColumn, SessionListModel::LockedColumn})
-        m_view->setColumnWidth(column, metrics.horizontalAdvance(QStringLiteral("Scheduled")) + 14);
-    m_view->setColumnWidth(SessionListModel::HolderColumn,
-                           widthFor(QStringLiteral("receiver-name")));
-    m_view->setColumnWidth(SessionListModel::SessionLockColumn,
-                           widthFor(QStringLiteral("Session lock")));
-    m_view->setColumnWidth(SessionListModel::StateColumn, widthFor(QStringLiteral("1024 bytes")));
+    fitColumns();
 
     m_empty->setObjectName(QStringLiteral("sessionsEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -121,7 +106,7 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
     auto* filterRow = new QHBoxLayout;
     filterRow->addWidget(m_title, 1);
     filterRow->addWidget(m_filter);
-    m_filter->setMinimumWidth(widthFor(QStringLiteral("Filter sessions by id or holder")));
+    m_filter->setMinimumWidth(fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 24);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_stack);
@@ -163,6 +148,32 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
     });
     connect(m_stateFormat, &QComboBox::currentIndexChanged, this, &SessionsPanel::showState);
     onRefreshed();
+}
+
+void SessionsPanel::fitColumns() {
+    // The table fits its tab without a horizontal scroll bar at 1280x800 and stays readable at
+    // 900x600: the counts and the fixed-size cells (lock countdown, state size) are as wide as
+    // their header or content needs, and the text columns (session id, holder, when the state
+    // was set) share what is left, down to a width that still shows a short id.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 12);
+    const auto fixedWidth = [&](int column, const QString& widestContent) {
+        // The header's own hint leaves room for the sort arrow beside its title.
+        const int width = std::max(header->sectionSizeHint(column),
+                                   fontMetrics().horizontalAdvance(widestContent) + 12);
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+        m_view->setColumnWidth(column, width);
+    };
+    for (int column : {SessionListModel::ActiveColumn, SessionListModel::DeferredColumn,
+                       SessionListModel::ScheduledColumn, SessionListModel::LockedColumn})
+        fixedWidth(column, QStringLiteral("00000"));
+    fixedWidth(SessionListModel::SessionLockColumn, QStringLiteral("00m 00s"));
+    fixedWidth(SessionListModel::StateColumn, QStringLiteral("1024 bytes"));
+    for (int column : {SessionListModel::SessionIdColumn, SessionListModel::HolderColumn,
+                       SessionListModel::StateSetColumn})
+        header->setSectionResizeMode(column, QHeaderView::Stretch);
 }
 
 QWidget* SessionsPanel::buildStatePane() {

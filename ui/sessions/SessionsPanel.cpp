@@ -153,27 +153,30 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
 void SessionsPanel::fitColumns() {
     // The table fits its tab without a horizontal scroll bar at 1280x800 and stays readable at
     // 900x600: the counts and the fixed-size cells (lock countdown, state size) are as wide as
-    // their header or content needs, and the text columns (session id, holder, when the state
-    // was set) share what is left, down to a width that still shows a short id.
+    // their title or content needs, the session id as a typical id, the time the state was set
+    // whole, and the holder takes what is left (its tooltip names a long holder in full). A
+    // scroll bar appears only when even that does not fit (900x600).
     QHeaderView* header = m_view->horizontalHeader();
     header->setHighlightSections(false);
     header->setStretchLastSection(false);
-    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0000")) + 12);
-    const auto fixedWidth = [&](int column, const QString& widestContent) {
-        // The header's own hint leaves room for the sort arrow beside its title.
-        const int width = std::max(header->sectionSizeHint(column),
-                                   fontMetrics().horizontalAdvance(widestContent) + 12);
+    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("00000")) + 12);
+    const QFontMetrics titles(header->font());
+    const auto fit = [&](int column, const QString& widestContent) {
+        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+        const int width = std::max(titles.horizontalAdvance(title),
+                                   fontMetrics().horizontalAdvance(widestContent)) +
+                          18;
         header->setSectionResizeMode(column, QHeaderView::Interactive);
         m_view->setColumnWidth(column, width);
     };
     for (int column : {SessionListModel::ActiveColumn, SessionListModel::DeferredColumn,
                        SessionListModel::ScheduledColumn, SessionListModel::LockedColumn})
-        fixedWidth(column, QStringLiteral("00000"));
-    fixedWidth(SessionListModel::SessionLockColumn, QStringLiteral("00m 00s"));
-    fixedWidth(SessionListModel::StateColumn, QStringLiteral("1024 bytes"));
-    for (int column : {SessionListModel::SessionIdColumn, SessionListModel::HolderColumn,
-                       SessionListModel::StateSetColumn})
-        header->setSectionResizeMode(column, QHeaderView::Stretch);
+        fit(column, QStringLiteral("0000"));
+    fit(SessionListModel::SessionIdColumn, QStringLiteral("customer-00"));
+    fit(SessionListModel::SessionLockColumn, QStringLiteral("00m 00s"));
+    fit(SessionListModel::StateColumn, QStringLiteral("1024 bytes"));
+    fit(SessionListModel::StateSetColumn, QStringLiteral("2026-12-31 23:59:59"));
+    header->setSectionResizeMode(SessionListModel::HolderColumn, QHeaderView::Stretch);
 }
 
 QWidget* SessionsPanel::buildStatePane() {

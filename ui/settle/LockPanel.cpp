@@ -297,6 +297,9 @@ void LockPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
                 return;
             m_requiresSession = info->properties.requiresSession;
             m_sessionBar->setVisible(m_requiresSession);
+            showDeadLetterColumns(m_columns, false,
+                                  m_requiresSession ? SessionColumns::Shown
+                                                    : SessionColumns::Hidden);
             updateState();
         });
 }

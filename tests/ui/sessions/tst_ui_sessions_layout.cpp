@@ -1,9 +1,12 @@
 // The Sessions tab's layout (issue 15's polish): the table fits the tab's width at 1280x800
 // without a horizontal scroll bar and keeps the session id readable at 900x600; the state
-// editor's note reads in the palette's normal text colour, in the light and the dark theme.
+// editor's note reads in the palette's normal text colour, in the light and the dark theme; the
+// Messages list has a Session column on an entity that requires sessions, and none elsewhere.
 
 #include "SessionsTestEnv.h"
 #include "common/Theme.h"
+#include "messages/MessageListModel.h"
+#include "messages/MessageListPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionStateDialog.h"
 #include "sessions/SessionsPanel.h"
@@ -12,6 +15,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
@@ -28,9 +33,14 @@ constexpr QSize kTabAt900x600(536, 440);
 class SessionsLayoutTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("hourglass-tests"));
+    }
     void table_fitsWithoutHorizontalScrollAt1280x800();
     void table_keepsTheSessionIdReadableAt900x600();
     void stateNote_readsInNormalTextColourInBothThemes();
+    void messageList_S1_showsTheSessionColumnForSessionEntitiesOnly();
 };
 
 void SessionsLayoutTest::table_fitsWithoutHorizontalScrollAt1280x800() {
@@ -97,6 +107,35 @@ void SessionsLayoutTest::stateNote_readsInNormalTextColourInBothThemes() {
                  qPrintable(QStringLiteral("%1 on %2").arg(text.name(), window.name())));
     }
     applyTheme(ThemeChoice::Light);
+}
+
+void SessionsLayoutTest::messageList_S1_showsTheSessionColumnForSessionEntitiesOnly() {
+    QSettings().remove(QStringLiteral("columns")); // the defaults, whatever a run before chose
+    testing::SessionsTestEnv env;
+    env.send(QStringLiteral("customer-01"), QStringLiteral("a-1"));
+    MessageListPanel panel(*env.client);
+    panel.resize(kTabAt1280x800);
+    panel.show();
+    panel.setPath(QStringLiteral("test:orders"));
+    QHeaderView* header = panel.view()->horizontalHeader();
+    const int session = MessageListModel::SessionIdColumn;
+    QTRY_COMPARE(panel.model()->total(), 1);
+    QTRY_VERIFY(!header->isSectionHidden(session));
+    QCOMPARE(panel.model()->headerData(session, Qt::Horizontal).toString(),
+             QStringLiteral("Session"));
+    QTRY_COMPARE(panel.model()->index(0, session).data().toString(), QStringLiteral("customer-01"));
+    QVERIFY(header->sectionSize(session) >
+            panel.view()->fontMetrics().horizontalAdvance(QStringLiteral("customer-01")));
+    // Beside what the list is for: the id and the time to live come first.
+    QCOMPARE(header->visualIndex(session),
+             header->visualIndex(MessageListModel::TimeToLiveColumn) + 1);
+
+    // A plain queue: every SessionId is empty, the column is not there.
+    panel.setPath(QStringLiteral("test:plain"));
+    QTRY_VERIFY(panel.model()->isIndexLoaded());
+    QTRY_VERIFY(header->isSectionHidden(session));
+    panel.setPath(QStringLiteral("test:orders"));
+    QTRY_VERIFY(!header->isSectionHidden(session));
 }
 
 QTEST_MAIN(SessionsLayoutTest)

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -99,6 +100,11 @@ QTableWidget* makeTable(const QString& objectName, const QStringList& headers) {
     QHeaderView* header = table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(1, QHeaderView::Stretch);
+    // A short panel still shows the titles and two rows before it scrolls (the default minimum
+    // of a scrolling table is taller, and two of them would make the page scroll early).
+    table->setMinimumHeight(header->sizeHint().height() +
+                            2 * table->verticalHeader()->defaultSectionSize() +
+                            2 * table->frameWidth());
     return table;
 }
 
@@ -195,7 +201,16 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
 
     m_pages->insertWidget(EmptyPage, m_empty);
     m_pages->insertWidget(ErrorPage, m_error);
-    m_pages->insertWidget(MessagePage, splitter);
+    // Under a list the panel gets what the list leaves, which in a 900x600 window with the
+    // Connections dock open is less than the tables and the body need: the message scrolls
+    // then, rather than make the window grow past its size. Only the message page scrolls: the
+    // empty and error pages are one centred line.
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("detailScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(splitter);
+    m_pages->insertWidget(MessagePage, scroll);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_pages);

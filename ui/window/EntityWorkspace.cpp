@@ -60,7 +60,17 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_tabs->insertTab(MessagesTab, m_messages, tr("Messages"));
     m_tabs->insertTab(PeekTab, m_peek, tr("Peek"));
-    m_tabs->insertTab(ReceiveTab, m_locks, tr("Receive && settle"));
+    // Receive & settle keeps what a plain entity needs in view (its controls and three held
+    // locks: LockPanel's minimum as built, without the session rows); on an entity that
+    // requires sessions the session bar and the held sessions come on top, and the panel
+    // scrolls in a short window rather than make the window grow.
+    auto* lockScroll = new QScrollArea;
+    lockScroll->setObjectName(QStringLiteral("lockScroll"));
+    lockScroll->setWidgetResizable(true);
+    lockScroll->setFrameShape(QFrame::NoFrame);
+    lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height());
+    lockScroll->setWidget(m_locks);
+    m_tabs->insertTab(ReceiveTab, lockScroll, tr("Receive && settle"));
     m_tabs->insertTab(DeadLettersTab, m_deadLetters, tr("Dead letters"));
     m_tabs->insertTab(ChartsTab, m_charts, tr("Charts"));
     m_tabs->insertTab(SessionsTab, m_sessions, tr("Sessions"));

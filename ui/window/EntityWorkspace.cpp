@@ -37,6 +37,21 @@ void scopeShortcuts(QWidget* panel) {
 }
 } // namespace
 
+namespace {
+// A scroll area gives a widget whose layout has height-for-width (the panel's word-wrapped
+// status line) that height, its preferred one, and would scroll a panel that fits. This holder
+// says it has none: the panel gets the viewport's height, or its minimum when that is more.
+class HeightOfViewport : public QWidget {
+public:
+    explicit HeightOfViewport(QWidget* panel) {
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(panel);
+    }
+    int heightForWidth(int) const override { return -1; }
+};
+} // namespace
+
 EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     : QWidget(parent)
     , m_stack(new QStackedWidget)
@@ -63,13 +78,14 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     // Receive & settle keeps what a plain entity needs in view (its controls and three held
     // locks: LockPanel's minimum as built, without the session rows); on an entity that
     // requires sessions the session bar and the held sessions come on top, and the panel
-    // scrolls in a short window rather than make the window grow.
+    // scrolls in a short window rather than make the window grow
     auto* lockScroll = new QScrollArea;
     lockScroll->setObjectName(QStringLiteral("lockScroll"));
     lockScroll->setWidgetResizable(true);
     lockScroll->setFrameShape(QFrame::NoFrame);
-    lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height());
-    lockScroll->setWidget(m_locks);
+    // (and the line saying what the last receive or settlement did, empty when built).
+    lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height() + fontMetrics().lineSpacing());
+    lockScroll->setWidget(new HeightOfViewport(m_locks));
     m_tabs->insertTab(ReceiveTab, lockScroll, tr("Receive && settle"));
     m_tabs->insertTab(DeadLettersTab, m_deadLetters, tr("Dead letters"));
     m_tabs->insertTab(ChartsTab, m_charts, tr("Charts"));

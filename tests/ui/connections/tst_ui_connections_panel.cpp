@@ -9,6 +9,7 @@
 #include "connections/AmqpService.h"
 #include "connections/ConnectionsPanel.h"
 #include "settle/HeldLocks.h"
+#include "settle/HeldSessions.h"
 #include "settle/LockPanel.h"
 #include "tree/NamespaceTreeModel.h"
 #include "window/EntityWorkspace.h"
@@ -20,6 +21,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -187,14 +190,26 @@ private slots:
     }
 
     // Receive & settle at 900x600 with the dock open: the window keeps its size, three held
-    // locks show whole, and the message detail under them gives way.
-    void receiveAt900x600WithTheDockShowsThreeLocks() {
+    // locks show whole, and the message detail under them gives way. On an entity that requires
+    // sessions, the session rows on top scroll instead of growing the window.
+    void receiveAt900x600WithTheDockKeepsTheWindowsSize_data() {
+        QTest::addColumn<bool>("sessions");
+        QTest::newRow("plain queue: three locks in view") << false;
+        QTest::newRow("session queue: the panel scrolls") << true;
+    }
+    void receiveAt900x600WithTheDockKeepsTheWindowsSize() {
+        QFETCH(bool, sessions);
         anyFreePort().save();
         QTemporaryDir dir;
         auto broker = testing::openUiTestBroker(dir, std::make_shared<VirtualClock>());
-        QVERIFY(broker->createQueue(QStringLiteral("orders"), {}));
-        for (int i = 0; i < 3; ++i)
-            QVERIFY(broker->send(QStringLiteral("orders"), OutgoingMessage{}));
+        EntityProperties properties = EntityProperties::defaults(Tier::Standard);
+        properties.requiresSession = sessions;
+        QVERIFY(broker->createQueue(QStringLiteral("orders"), properties));
+        for (int i = 0; i < 3; ++i) {
+            OutgoingMessage message;
+            message.sessionId = sessions ? QStringLiteral("A") : QString();
+            QVERIFY(broker->send(QStringLiteral("orders"), message));
+        }
         MainWindow window;
         window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
         window.serveAmqp();
@@ -211,18 +226,29 @@ private slots:
         tree->setCurrentIndex(found.first());
         window.workspace()->tabs()->setCurrentIndex(EntityWorkspace::ReceiveTab);
         LockPanel* locks = window.workspace()->locks();
+        if (sessions) {
+            QTRY_VERIFY(locks->requiresSession());
+            locks->findChild<QLineEdit*>(QStringLiteral("sessionToAccept"))
+                ->setText(QStringLiteral("A"));
+            locks->findChild<QAction*>(QStringLiteral("sessionAccept"))->trigger();
+            QTRY_COMPARE(locks->sessions()->rowCount(), 1);
+        }
         locks->findChild<QSpinBox*>(QStringLiteral("lockCount"))->setValue(3);
         locks->findChild<QAction*>(QStringLiteral("lockReceive"))->trigger();
         QTRY_COMPARE(locks->locks()->rowCount(), 3);
         QCoreApplication::processEvents();
         QCOMPARE(window.size(), QSize(900, 600));
+        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("connectionsDock"))->height() > 0);
         auto* list = locks->findChild<QTableView*>(QStringLiteral("lockList"));
         QTRY_VERIFY(list->isVisible());
         QVERIFY2(list->rowViewportPosition(2) + list->rowHeight(2) <= list->viewport()->height(),
                  qPrintable(QStringLiteral("row 3 ends at %1 in %2")
                                 .arg(list->rowViewportPosition(2) + list->rowHeight(2))
                                 .arg(list->viewport()->height())));
-        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("connectionsDock"))->height() > 0);
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("lockScroll"));
+        QVERIFY(scroll);
+        // Without sessions nothing scrolls; with them the session rows make it scroll.
+        QCOMPARE(scroll->verticalScrollBar()->maximum() > 0, sessions);
     }
 };
 

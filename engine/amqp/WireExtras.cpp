@@ -124,6 +124,93 @@ std::optional<WireExtras> decodeWireExtras(const QByteArray& stored) {
     return extras;
 }
 
+namespace {
+// AMQP 1.0's names for the types (part 1.6), as a reader of the spec or the SDK knows them.
+QByteArray amqpTypeName(pn_type_t type) {
+    switch (type) {
+    case PN_NULL:
+        return "null";
+    case PN_BOOL:
+        return "boolean";
+    case PN_UBYTE:
+        return "ubyte";
+    case PN_BYTE:
+        return "byte";
+    case PN_USHORT:
+        return "ushort";
+    case PN_SHORT:
+        return "short";
+    case PN_UINT:
+        return "uint";
+    case PN_INT:
+        return "int";
+    case PN_CHAR:
+        return "char";
+    case PN_ULONG:
+        return "ulong";
+    case PN_LONG:
+        return "long";
+    case PN_TIMESTAMP:
+        return "timestamp";
+    case PN_FLOAT:
+        return "float";
+    case PN_DOUBLE:
+        return "double";
+    case PN_DECIMAL32:
+        return "decimal32";
+    case PN_DECIMAL64:
+        return "decimal64";
+    case PN_DECIMAL128:
+        return "decimal128";
+    case PN_UUID:
+        return "uuid";
+    case PN_BINARY:
+        return "binary";
+    case PN_STRING:
+        return "string";
+    case PN_SYMBOL:
+        return "symbol";
+    case PN_DESCRIBED:
+        return "described";
+    case PN_ARRAY:
+        return "array";
+    case PN_LIST:
+        return "list";
+    case PN_MAP:
+        return "map";
+    default:
+        return "value";
+    }
+}
+
+constexpr quint64 kSequenceSection = 0x76;
+constexpr quint64 kValueSection = 0x77;
+} // namespace
+
+WireBodyKind wireBodyKind(const QByteArray& storedExtras) {
+    const auto extras = decodeWireExtras(storedExtras);
+    if (!extras || extras->bodySections.isEmpty())
+        return {};
+    // The first section says which kind: a body is one amqp-value, or amqp-sequences only.
+    DataPtr data(pn_data(4));
+    pn_data_t* d = data.get();
+    const QByteArray& sections = extras->bodySections;
+    if (pn_data_decode(d, sections.constData(), size_t(sections.size())) <= 0)
+        return {};
+    pn_data_rewind(d);
+    if (!pn_data_next(d) || pn_data_type(d) != PN_DESCRIBED)
+        return {};
+    pn_data_enter(d);
+    if (!pn_data_next(d) || pn_data_type(d) != PN_ULONG)
+        return {};
+    const quint64 descriptor = pn_data_get_ulong(d);
+    if (descriptor == kSequenceSection)
+        return {WireBodyKind::Section::Sequence, {}};
+    if (descriptor != kValueSection || !pn_data_next(d))
+        return {};
+    return {WireBodyKind::Section::Value, amqpTypeName(pn_data_type(d))};
+}
+
 std::optional<QList<QByteArray>> encodedMapItems(const QByteArray& map) {
     if (map.isEmpty())
         return std::nullopt;

@@ -34,6 +34,19 @@ QByteArray encodeWireExtras(const WireExtras& extras);
 // nullopt for bytes that encodeWireExtras did not write; WireExtras{} for empty bytes.
 std::optional<WireExtras> decodeWireExtras(const QByteArray& stored);
 
+// What a message's body was on the wire, read from its stored extras, for the window to say it
+// (the engine's body holds only what the window shows: a string's text, binary bytes, else
+// JSON). A plain data body, or extras that are not ours, read as Data.
+struct WireBodyKind {
+    enum class Section { Data, Value, Sequence };
+    Section section = Section::Data;
+    // For a Value body: the AMQP type of the value ("string", "binary", "map", "list", "int",
+    // "long", "symbol", "uuid", "timestamp"...). Empty for Data and Sequence.
+    QByteArray valueType;
+    bool operator==(const WireBodyKind&) const = default;
+};
+WireBodyKind wireBodyKind(const QByteArray& storedExtras);
+
 // The items of an encoded AMQP map (a map8 or map32 constructor), each key and each value as
 // its own encoded bytes, in order: key, value, key, value... nullopt when the bytes are not one.
 std::optional<QList<QByteArray>> encodedMapItems(const QByteArray& map);

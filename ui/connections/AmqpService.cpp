@@ -43,7 +43,15 @@ void AmqpSettings::save() const {
 
 AmqpService::AmqpService(QObject* parent)
     : QObject(parent)
-    , m_settings(AmqpSettings::load()) {}
+    , m_settings(AmqpSettings::load()) {
+    connect(&m_snapshotTimer, &QTimer::timeout, this, &AmqpService::readSnapshot);
+    m_snapshotTimer.start(kSnapshotIntervalMs);
+}
+
+void AmqpService::readSnapshot() {
+    m_snapshot = m_endpoint ? m_endpoint->snapshot() : amqp::EndpointSnapshot{};
+    emit snapshotChanged();
+}
 
 AmqpService::~AmqpService() {
     stop();
@@ -116,6 +124,7 @@ void AmqpService::restart() {
                             .arg(m_problem));
         }
     }
+    readSnapshot();
     emit statusChanged();
 }
 
@@ -138,12 +147,13 @@ QString AmqpService::statusText() const {
     case State::Serving:
         break;
     }
-    const int connections = m_endpoint->connectionCount();
+    // The count of the snapshot the Connections view shows, not a newer one.
+    const int connections = int(m_snapshot.connections.size());
     const QString host =
         amqp::isLoopbackHost(m_settings.host) ? QStringLiteral("localhost") : m_settings.host;
     const QString count =
         connections == 1 ? tr("1 connection") : tr("%1 connections").arg(connections);
-    return tr("AMQP %1:%2 · %3").arg(host).arg(m_endpoint->snapshot().port).arg(count);
+    return tr("AMQP %1:%2 · %3").arg(host).arg(m_snapshot.port).arg(count);
 }
 
 } // namespace hourglass::ui

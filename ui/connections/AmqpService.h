@@ -5,12 +5,17 @@
 // database it guards (Broker::setting). Says what it is doing
 // through `statusChanged` (the status-bar item) and `failed` (the message bar): a busy port does
 // not stop the window.
+//
+// The endpoint's snapshot (its connections, links and locks) is read here, twice a second and
+// on demand, and handed to every view through `snapshotChanged`: the status-bar item's count and
+// the Connections view always show the same snapshot, never one a tick older than the other.
 
 #include "AmqpEndpoint.h"
 #include "Broker.h"
 
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <memory>
 
@@ -49,9 +54,16 @@ public:
     QString statusText() const;
     // Why the endpoint is not serving although it should, as a sentence; empty otherwise.
     QString problem() const { return m_problem; }
+    // The snapshot last read (empty when not serving), and reading one now (a copy under the
+    // endpoint's lock: no disk, no wait on the proactor); either way `snapshotChanged` follows.
+    const amqp::EndpointSnapshot& snapshot() const { return m_snapshot; }
+    void readSnapshot();
+    static constexpr int kSnapshotIntervalMs = 500;
 
 signals:
     void statusChanged();
+    // A new snapshot was read: the views take it from snapshot().
+    void snapshotChanged();
     void failed(const QString& message);
 
 private:
@@ -63,6 +75,8 @@ private:
     std::shared_ptr<Broker> m_broker; // kept alive while the endpoint serves it
     std::unique_ptr<amqp::AmqpEndpoint> m_endpoint;
     QString m_problem;
+    amqp::EndpointSnapshot m_snapshot;
+    QTimer m_snapshotTimer;
 };
 
 } // namespace hourglass::ui

@@ -7,10 +7,6 @@
 
 namespace hourglass::ui {
 
-namespace {
-constexpr int kRefreshMs = 1000;
-} // namespace
-
 AmqpStatusItem::AmqpStatusItem(AmqpService& service, QWidget* parent)
     : QToolButton(parent)
     , m_service(service) {
@@ -19,8 +15,7 @@ AmqpStatusItem::AmqpStatusItem(AmqpService& service, QWidget* parent)
     setToolButtonStyle(Qt::ToolButtonTextOnly);
     connect(this, &QToolButton::clicked, this, &AmqpStatusItem::copyConnectionString);
     connect(&m_service, &AmqpService::statusChanged, this, &AmqpStatusItem::refresh);
-    connect(&m_refresh, &QTimer::timeout, this, &AmqpStatusItem::refresh);
-    m_refresh.start(kRefreshMs);
+    connect(&m_service, &AmqpService::snapshotChanged, this, &AmqpStatusItem::refresh);
     refresh();
 }
 

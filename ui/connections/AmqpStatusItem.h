@@ -1,9 +1,9 @@
 #pragma once
 // The status-bar item of the AMQP endpoint: "AMQP localhost:5672 · 2 connections" (or off, or
 // not serving, with the reason in its tooltip). A click copies the connection string, so an
-// application can be pointed at the window in one paste.
+// application can be pointed at the window in one paste. The count is the service's snapshot's,
+// the one the Connections view shows.
 
-#include <QTimer>
 #include <QToolButton>
 
 namespace hourglass::ui {
@@ -24,7 +24,6 @@ private:
     void copyConnectionString();
 
     AmqpService& m_service;
-    QTimer m_refresh; // the connection count changes without a signal
 };
 
 } // namespace hourglass::ui

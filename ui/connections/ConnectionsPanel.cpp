@@ -18,7 +18,6 @@
 namespace hourglass::ui {
 
 namespace {
-constexpr int kRefreshMs = 500;
 // Lines of text the view has room for when it first opens: a connection with its links and a
 // few locks, without scrolling.
 constexpr int kLinesShown = 14;
@@ -75,16 +74,20 @@ ConnectionsPanel::ConnectionsPanel(AmqpService& service, std::function<Instant()
                 for (int row = first; row <= last; ++row)
                     m_view->expandRecursively(m_model->index(row, 0, parent));
             });
-    connect(&m_service, &AmqpService::statusChanged, this, &ConnectionsPanel::refresh);
-    connect(&m_timer, &QTimer::timeout, this, &ConnectionsPanel::refresh);
-    m_timer.start(kRefreshMs);
-    refresh();
+    // The service reads the snapshot (twice a second) for this view and the status-bar item
+    // alike.
+    connect(&m_service, &AmqpService::statusChanged, this, &ConnectionsPanel::showSnapshot);
+    connect(&m_service, &AmqpService::snapshotChanged, this, &ConnectionsPanel::showSnapshot);
+    showSnapshot();
 }
 
 void ConnectionsPanel::refresh() {
+    m_service.readSnapshot(); // showSnapshot() follows, as the status-bar item's refresh does
+}
+
+void ConnectionsPanel::showSnapshot() {
     const auto* endpoint = m_service.endpoint();
-    const QList<amqp::WireConnection> connections =
-        endpoint ? endpoint->snapshot().connections : QList<amqp::WireConnection>();
+    const QList<amqp::WireConnection>& connections = m_service.snapshot().connections;
     m_model->setSnapshot(connections);
     m_model->refreshCountdowns();
     if (m_model->rowCount() > 0) {

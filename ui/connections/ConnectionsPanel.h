@@ -7,7 +7,6 @@
 
 #include "Time.h"
 
-#include <QTimer>
 #include <QWidget>
 
 #include <functional>
@@ -30,7 +29,8 @@ public:
 
     ConnectionsModel* model() const { return m_model; }
     QTreeView* view() const { return m_view; }
-    // Takes a snapshot now (the timer does it twice a second).
+    // Has the service read a snapshot now (it does twice a second), shown here and in the
+    // status-bar item.
     void refresh();
     QSize sizeHint() const override;
 
@@ -42,6 +42,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void showSnapshot();
     void closeSelected();
     void updateButtons();
     void fitNameColumn();
@@ -53,7 +54,6 @@ private:
     ConnectionsEmptyState* m_empty;
     QPushButton* m_copy;
     QPushButton* m_close;
-    QTimer m_timer;
 };
 
 } // namespace hourglass::ui

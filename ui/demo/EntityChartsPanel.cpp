@@ -7,11 +7,13 @@
 #include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
+#include "demo/SessionSummary.h"
 
 #include <QAction>
 #include <QEvent>
 #include <QFileDialog>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
 #include <QStackedWidget>
@@ -42,6 +44,7 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     , m_histories(ChartHistories::of(client))
     , m_reasons(new DeadLetterReasonsModel(client, this))
     , m_title(new QLabel(this))
+    , m_sessions(new SessionSummary(client, this))
     , m_empty(new QLabel(this))
     , m_stack(new QStackedWidget(this))
     , m_chartsPage(new QWidget(this))
@@ -94,7 +97,11 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_chartsScroll);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_title);
+    m_sessions->setObjectName(QStringLiteral("chartsSessions"));
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_sessions);
+    layout->addLayout(titleRow);
     layout->addWidget(m_stack, 1);
 
     m_saveAction->setObjectName(QStringLiteral("saveChartsPng"));
@@ -139,6 +146,7 @@ void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeMod
     m_path = path;
     bindHistory();
     m_reasons->setEntityPath(m_path);
+    m_sessions->setPath(m_path);
     if (qualifiedPath.isEmpty())
         return showEmpty(tr("Select a queue or subscription to chart its messages."));
     if (kind == Kind::Namespace)

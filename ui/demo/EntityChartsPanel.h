@@ -15,8 +15,11 @@
 // A DeadLetterQueue node charts its owner entity; a topic or namespace shows why there is
 // nothing to chart; an empty path shows the empty state.
 //
-// Object names for tests: "chartsTitle", "chartsEmpty", "chartsScroll", chart views "countsChart",
-// "throughputChart", "reasonsChart", action "saveChartsPng", dialog "saveChartsDialog".
+// On an entity that requires sessions the title has the session counts beside it (SessionSummary).
+//
+// Object names for tests: "chartsTitle", "chartsSessions", "chartsEmpty", "chartsScroll", chart
+// views "countsChart", "throughputChart", "reasonsChart", action "saveChartsPng", dialog
+// "saveChartsDialog".
 
 #include "Status.h"
 #include "tree/NamespaceTreeModel.h"
@@ -42,6 +45,7 @@ class BrokerClient;
 class ChartHistories;
 class CountsHistory;
 class DeadLetterReasonsModel;
+class SessionSummary;
 
 class EntityChartsPanel : public QWidget {
     Q_OBJECT
@@ -91,6 +95,7 @@ private:
     QString m_path;
     DeadLetterReasonsModel* m_reasons;
     QLabel* m_title;
+    SessionSummary* m_sessions; // beside the title, for an entity that requires sessions
     QLabel* m_empty;
     QStackedWidget* m_stack;
     QWidget* m_chartsPage;

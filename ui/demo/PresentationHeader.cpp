@@ -1,6 +1,7 @@
 #include "demo/PresentationHeader.h"
 
 #include "common/BrokerClient.h"
+#include "demo/SessionSummary.h"
 #include "demo/TimeControlBar.h"
 
 #include <QDateTime>
@@ -33,6 +34,7 @@ PresentationHeader::PresentationHeader(BrokerClient& client, QWidget* parent)
     , m_client(client)
     , m_title(new QLabel(this))
     , m_kind(new QLabel(this))
+    , m_sessions(new SessionSummary(client, this))
     , m_caption(new QLabel(this))
     , m_clock(new QLabel(this))
     , m_date(new QLabel(this))
@@ -43,6 +45,8 @@ PresentationHeader::PresentationHeader(BrokerClient& client, QWidget* parent)
     m_title->setFont(scaled(font(), kTitleScale, true));
     m_kind->setObjectName(QStringLiteral("presentationKind"));
     m_kind->setTextFormat(Qt::PlainText);
+    m_sessions->setObjectName(QStringLiteral("presentationSessions"));
+    m_sessions->setFont(scaled(font(), kCaptionScale, false));
     m_caption->setObjectName(QStringLiteral("presentationCaption"));
     m_caption->setTextFormat(Qt::PlainText);
     m_caption->setWordWrap(true);
@@ -66,7 +70,8 @@ PresentationHeader::PresentationHeader(BrokerClient& client, QWidget* parent)
     grid->setVerticalSpacing(4);
     grid->addWidget(m_title, 0, 0);
     grid->addWidget(m_kind, 1, 0);
-    grid->addWidget(m_caption, 2, 0, 1, 2);
+    grid->addWidget(m_sessions, 2, 0);
+    grid->addWidget(m_caption, 3, 0, 1, 2);
     grid->addWidget(m_clock, 0, 1, Qt::AlignRight);
     auto* badgeRow = new QHBoxLayout;
     badgeRow->setSpacing(16);
@@ -84,6 +89,10 @@ PresentationHeader::PresentationHeader(BrokerClient& client, QWidget* parent)
 void PresentationHeader::setTitle(const QString& title, const QString& kind) {
     m_title->setText(title);
     m_kind->setText(kind);
+}
+
+void PresentationHeader::setSessionsPath(const QString& qualifiedPath) {
+    m_sessions->setPath(qualifiedPath);
 }
 
 void PresentationHeader::setCaption(const QString& text) {

@@ -291,6 +291,8 @@ void PresentationView::setEntity(const QString& qualifiedPath, Kind kind) {
     m_header->setTitle(m_path.isEmpty() ? tr("Presentation") : name,
                        m_path.isEmpty() ? QString() : kindLine);
     m_messages->setPath(holds ? m_path : QString());
+    // A dead-letter queue has no sessions of its own.
+    m_header->setSessionsPath(kind == Kind::DeadLetterQueue ? QString() : m_entity);
     bindHistory(m_entity);
     m_tableEmpty->setText(kind == Kind::DeadLetterQueue
                               ? tr("No dead-lettered messages in %1").arg(name)

@@ -43,6 +43,8 @@ Column column(int logical, Shown shown) {
         return {logical, shown, QStringLiteral("receiver-0000")};
     case L::LockColumn: // a lost lock reads "Lock lost" in bold on its hatched bar
         return {logical, shown, QStringLiteral("Lock lost"), SampleFont::Bold, kCountdownMargins};
+    case L::SessionIdColumn:
+        return {logical, shown, QStringLiteral("customer-0000")};
     case V::DeadLetterReasonColumn:
         return {logical, shown, QStringLiteral("MaxDeliveryCountExceeded")};
     case V::DeadLetterDescriptionColumn:
@@ -61,10 +63,12 @@ QList<Column> defaults(MessageTableKind kind) {
     switch (kind) {
     case MessageTableKind::List:
     case MessageTableKind::Peek:
-        // Browsing: how long each message has left, then what it is.
+        // Browsing: how long each message has left, then what it is, starting with its session
+        // (on a session entity, what orders and groups the messages: S1).
         return {column(L::SequenceNumberColumn, on),
                 column(L::MessageIdColumn, always),
                 column(L::TimeToLiveColumn, on),
+                column(L::SessionIdColumn, on),
                 column(L::StateColumn, on),
                 column(L::SubjectColumn, on),
                 column(L::DeliveryCountColumn, on),
@@ -80,6 +84,7 @@ QList<Column> defaults(MessageTableKind kind) {
         return {column(L::SequenceNumberColumn, on),
                 column(L::MessageIdColumn, always),
                 column(L::LockColumn, on),
+                column(L::SessionIdColumn, on),
                 column(L::StateColumn, on),
                 column(L::SubjectColumn, on),
                 column(L::DeliveryCountColumn, on),
@@ -105,7 +110,8 @@ QList<Column> defaults(MessageTableKind kind) {
                 column(L::TimeToLiveColumn, off),
                 column(L::ExpiresAtColumn, off),
                 column(L::LockHolderColumn, off),
-                column(L::LockColumn, off)};
+                column(L::LockColumn, off),
+                column(L::SessionIdColumn, off)};
     }
     return {};
 }
@@ -127,6 +133,10 @@ QString messageTableName(MessageTableKind kind) {
 
 ColumnLayout* arrangeMessageColumns(QTableView* view, MessageTableKind kind) {
     return new ColumnLayout(view->horizontalHeader(), messageTableName(kind), defaults(kind));
+}
+
+QSet<int> sessionColumns() {
+    return {L::SessionIdColumn};
 }
 
 QSet<int> deadLetterColumns() {

@@ -23,6 +23,9 @@ ColumnLayout* arrangeMessageColumns(QTableView* view, MessageTableKind kind);
 // The name the kind's layout is remembered under ("messages", "peek", "heldLocks",
 // "deadLetters").
 QString messageTableName(MessageTableKind kind);
+// The session columns (SessionId): unavailable for an entity that does not require sessions,
+// where every message's SessionId is empty.
+QSet<int> sessionColumns();
 // The dead-letter columns: unavailable away from a dead-letter queue.
 QSet<int> deadLetterColumns();
 

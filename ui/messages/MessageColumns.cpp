@@ -38,6 +38,8 @@ QVariant common(const MessageView& m, int column) {
         return m.deliveryCount;
     case MessageListModel::LockHolderColumn:
         return m.locked ? lockHolderText(m.lockHolder) : QString();
+    case MessageListModel::SessionIdColumn:
+        return m.sessionId;
     case DeadLetterReason:
         return m.deadLetterReason;
     case DeadLetterDescription:
@@ -176,6 +178,8 @@ QString header(int column) {
         return tr("Lock holder");
     case MessageListModel::LockColumn:
         return tr("Lock");
+    case MessageListModel::SessionIdColumn:
+        return tr("Session");
     case DeadLetterReason:
         return tr("Dead-letter reason");
     case DeadLetterDescription:

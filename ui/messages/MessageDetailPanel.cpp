@@ -5,6 +5,9 @@
 #include "common/LockHolderText.h"
 
 #include "PropertyTypes.h"
+// The endpoint's library (hourglass_ui links it for the Connections view) reads what the body
+// was on the wire from the extras it stored.
+#include "WireExtras.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -15,6 +18,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -96,7 +100,31 @@ QTableWidget* makeTable(const QString& objectName, const QStringList& headers) {
     QHeaderView* header = table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(1, QHeaderView::Stretch);
+    // A short panel still shows the titles and two rows before it scrolls (the default minimum
+    // of a scrolling table is taller, and two of them would make the page scroll early).
+    table->setMinimumHeight(header->sizeHint().height() +
+                            2 * table->verticalHeader()->defaultSectionSize() +
+                            2 * table->frameWidth());
     return table;
+}
+
+// What the body was on the wire, in words; empty for a plain data body (every message the
+// window sends, and most applications'). The engine's body is only what the window shows.
+QString wireBodyText(const QByteArray& wireExtras) {
+    const amqp::WireBodyKind kind = amqp::wireBodyKind(wireExtras);
+    switch (kind.section) {
+    case amqp::WireBodyKind::Section::Data:
+        return {};
+    case amqp::WireBodyKind::Section::Sequence:
+        return MessageDetailPanel::tr("AMQP sequence body (shown as JSON)");
+    case amqp::WireBodyKind::Section::Value:
+        break;
+    }
+    const QString type = QString::fromLatin1(kind.valueType);
+    // A string reads as its text and a binary as its bytes; every other value became JSON.
+    if (type == QLatin1String("string") || type == QLatin1String("binary"))
+        return MessageDetailPanel::tr("AMQP value body: %1").arg(type);
+    return MessageDetailPanel::tr("AMQP value body: %1 (shown as JSON)").arg(type);
 }
 
 void setRow(QTableWidget* table, int row, const QStringList& cells) {
@@ -118,7 +146,8 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     , m_bodyView(new QComboBox)
     , m_body(new QPlainTextEdit)
     , m_copyBody(new QPushButton(tr("Copy body")))
-    , m_copyProperties(new QPushButton(tr("Copy properties"))) {
+    , m_copyProperties(new QPushButton(tr("Copy properties")))
+    , m_bodyKind(new QLabel) {
     setObjectName(QStringLiteral("messageDetail"));
     m_empty->setObjectName(QStringLiteral("detailEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -142,6 +171,10 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     auto* bodyBar = new QHBoxLayout;
     bodyBar->addWidget(new QLabel(tr("Body as")));
     bodyBar->addWidget(m_bodyView);
+    m_bodyKind->setObjectName(QStringLiteral("bodyKind"));
+    m_bodyKind->setToolTip(tr("The message came over AMQP with this body section; an "
+                              "application reading it gets that section back as sent"));
+    bodyBar->addWidget(m_bodyKind);
     bodyBar->addStretch();
     bodyBar->addWidget(m_copyBody);
     bodyBar->addWidget(m_copyProperties);
@@ -168,7 +201,16 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
 
     m_pages->insertWidget(EmptyPage, m_empty);
     m_pages->insertWidget(ErrorPage, m_error);
-    m_pages->insertWidget(MessagePage, splitter);
+    // Under a list the panel gets what the list leaves, which in a 900x600 window with the
+    // Connections dock open is less than the tables and the body need: the message scrolls
+    // then, rather than make the window grow past its size. Only the message page scrolls: the
+    // empty and error pages are one centred line.
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("detailScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(splitter);
+    m_pages->insertWidget(MessagePage, scroll);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_pages);
@@ -238,6 +280,8 @@ void MessageDetailPanel::clear() {
     m_system->setRowCount(0);
     m_application->setRowCount(0);
     m_body->clear();
+    m_bodyKind->clear();
+    m_bodyKind->hide();
     m_error->clear();
     m_empty->setText(tr("Select a message"));
     m_empty->setToolTip(QString());
@@ -272,6 +316,10 @@ void MessageDetailPanel::showLoaded(const MessageView& message, ViewChoice choic
     for (auto it = properties.cbegin(); it != properties.cend(); ++it, ++row)
         setRow(m_application, row,
                {it.key(), propertyText(it.value()), propertyTypeNameOf(it.value())});
+
+    const QString kind = wireBodyText(message.wireExtras);
+    m_bodyKind->setText(kind);
+    m_bodyKind->setVisible(!kind.isEmpty());
 
     const int view = choice == ViewChoice::Best ? int(bestView(message.body, message.contentType))
                                                 : m_bodyView->currentIndex();

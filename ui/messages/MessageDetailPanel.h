@@ -78,6 +78,7 @@ private:
     QPlainTextEdit* m_body;
     QPushButton* m_copyBody;
     QPushButton* m_copyProperties;
+    QLabel* m_bodyKind; // what the body was on the wire, when not a plain data section
 };
 
 } // namespace hourglass::ui

@@ -40,6 +40,7 @@ struct MessageListModel::Snapshot {
     qint64 total = 0;
     QList<qint64> anchors;
     Millis lockDuration = 0;
+    bool requiresSession = false;
     QHash<int, QList<MessageView>> pages;
 };
 
@@ -58,6 +59,7 @@ void MessageListModel::setPath(const QString& qualifiedPath) {
     m_total = 0;
     m_anchors.clear();
     m_lockDuration = 0;
+    m_requiresSession = false;
     m_lastError.clear();
     m_pages.clear();
     m_pageUse.clear();
@@ -87,8 +89,10 @@ void MessageListModel::refresh() {
             s.ok = true;
             s.total = index->total;
             s.anchors = index->anchors;
-            if (auto info = broker.entity(entityPathOf(path)))
+            if (auto info = broker.entity(entityPathOf(path))) {
                 s.lockDuration = info->properties.lockDuration;
+                s.requiresSession = info->properties.requiresSession;
+            }
             for (int page : pages) {
                 if (page >= s.anchors.size())
                     continue;
@@ -117,6 +121,7 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
         m_total = newTotal;
         m_anchors = snapshot.ok ? snapshot.anchors : QList<qint64>{};
         m_lockDuration = snapshot.lockDuration;
+        m_requiresSession = snapshot.requiresSession;
         m_lastError = snapshot.error;
         m_pages = std::move(snapshot.pages);
         m_pageUse.removeIf([this](int page) { return !m_pages.contains(page); });

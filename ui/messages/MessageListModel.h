@@ -40,7 +40,8 @@ public:
         EnqueuedColumn,
         DeliveryCountColumn,
         LockHolderColumn,
-        LockColumn, // countdown
+        LockColumn,      // countdown
+        SessionIdColumn, // shown for entities that require sessions (S1)
         ColumnCount
     };
     enum Role {
@@ -67,6 +68,8 @@ public:
     bool isIndexLoaded() const { return m_indexLoaded; }
     // The engine's error when the last index read failed (entity deleted, ...), else empty.
     QString lastError() const { return m_lastError; }
+    // Whether the path's entity requires sessions (S1), per the last index read.
+    bool requiresSession() const { return m_requiresSession; }
     int loadedPageCount() const { return int(m_pages.size()); }
     // Whether a row's page is in the window (unlike data(), asks for nothing).
     bool isRowLoaded(int row) const { return m_pages.contains(row / kPageSize); }
@@ -82,7 +85,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 signals:
-    // The index was (re)read: total(), isIndexLoaded() and lastError() may have changed.
+    // The index was (re)read: total(), isIndexLoaded(), requiresSession() and lastError() may
+    // have changed.
     void indexRefreshed();
 
 private:
@@ -103,6 +107,7 @@ private:
     qint64 m_total = 0;
     QList<qint64> m_anchors;
     Millis m_lockDuration = 0;
+    bool m_requiresSession = false;
     QString m_lastError;
     CoalescedRefresh m_refresh; // one index read at a time, one more queued
     // The window: loaded pages, their use order (most recent last), and pages asked for. Mutable

@@ -164,6 +164,8 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     drag->enableFiles(client);
 
     connect(m_model, &MessageListModel::indexRefreshed, this, &MessageListPanel::updateHeader);
+    connect(m_model, &MessageListModel::indexRefreshed, this,
+            &MessageListPanel::updateUnavailableColumns);
     connect(m_search, &MessageSearch::matchesFound, m_matches, &MessageViewModel::appendMessages);
     connect(m_search, &MessageSearch::progress, this, &MessageListPanel::updateFilterStatus);
     connect(m_search, &MessageSearch::finished, this, [this] {
@@ -258,14 +260,26 @@ void MessageListPanel::showMode(bool filtered) {
         }
         connectSelection();
     }
-    const bool deadLetters = path().endsWith(kDeadLetterSuffix, Qt::CaseInsensitive);
-    m_columns->setUnavailable(filtered && deadLetters ? QSet<int>() : deadLetterColumns());
+    updateUnavailableColumns();
     m_view->horizontalHeader()->setToolTip(
         filtered ? tr("Click a column to sort the matches by it")
                  : tr("Messages in sequence order. Sorting a whole list would mean reading "
                       "every message: filter first (\"*\" for every message, up to the "
                       "search cap), then sort the matches by any column."));
     updateHeader();
+}
+
+void MessageListPanel::updateUnavailableColumns() {
+    const bool deadLetters = path().endsWith(kDeadLetterSuffix, Qt::CaseInsensitive);
+    // The dead-letter columns come with the filtered matches only (the windowed list lacks them).
+    QSet<int> unavailable = isFiltered() && deadLetters ? QSet<int>() : deadLetterColumns();
+    // The SessionId column once the index read says the entity requires sessions.
+    if (!m_model->requiresSession())
+        unavailable.unite(sessionColumns());
+    if (m_unavailable == unavailable)
+        return;
+    m_unavailable = unavailable;
+    m_columns->setUnavailable(unavailable);
 }
 
 void MessageListPanel::connectSelection() {

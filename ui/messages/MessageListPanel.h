@@ -22,6 +22,7 @@
 #include "messages/MessageSelection.h"
 
 #include <QList>
+#include <QSet>
 #include <QWidget>
 
 #include <functional>
@@ -102,6 +103,7 @@ private:
     void applyFilter(MessageFilterBar::Apply apply);
     void startSearch();
     void showMode(bool filtered);
+    void updateUnavailableColumns();
     void connectSelection();
     // Starts reading the selection's rows that are not loaded, for a drag.
     void prefetchSelection();
@@ -121,6 +123,7 @@ private:
     QStackedWidget* m_stack;
     QTableView* m_view;
     ColumnLayout* m_columns = nullptr;
+    std::optional<QSet<int>> m_unavailable; // the columns last made unavailable
     QLabel* m_empty;
     QWidget* m_emptyPage; // m_empty and the hint about moving messages
     CountdownTicker* m_ticker;

@@ -65,8 +65,11 @@ QWidget* emptyStateWithMoveHint(QLabel* empty, const QString& hintName, QWidget*
     return page;
 }
 
-void showDeadLetterColumns(ColumnLayout* columns, bool show) {
-    columns->setUnavailable(show ? QSet<int>() : deadLetterColumns());
+void showDeadLetterColumns(ColumnLayout* columns, bool show, SessionColumns sessions) {
+    QSet<int> unavailable = show ? QSet<int>() : deadLetterColumns();
+    if (sessions == SessionColumns::Hidden)
+        unavailable.unite(sessionColumns());
+    columns->setUnavailable(unavailable);
 }
 
 bool holdsMessages(NamespaceTreeModel::NodeKind kind) {

@@ -31,8 +31,11 @@ void stackWithEmptyState(QStackedWidget* stack, QTableView* view, QLabel* empty)
 // moving messages (moveMessagesHint), centred and greyed, named `hintName` for tests. The page is
 // returned; the hint is `page->findChild<QLabel*>(hintName)`.
 QWidget* emptyStateWithMoveHint(QLabel* empty, const QString& hintName, QWidget* parent);
-// The dead-letter columns (reason, description, source) show for a dead-letter queue only.
-void showDeadLetterColumns(ColumnLayout* columns, bool show);
+// The dead-letter columns (reason, description, source) show for a dead-letter queue only, the
+// SessionId column for an entity that requires sessions only.
+enum class SessionColumns { Hidden, Shown };
+void showDeadLetterColumns(ColumnLayout* columns, bool show,
+                           SessionColumns sessions = SessionColumns::Hidden);
 // Whether a tree node holds messages to peek or receive: a queue, a subscription or a
 // dead-letter queue.
 bool holdsMessages(NamespaceTreeModel::NodeKind kind);

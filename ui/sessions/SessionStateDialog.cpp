@@ -48,8 +48,12 @@ SessionStateDialog::SessionStateDialog(const QString& entityPath, const QString&
             .arg(sessionId.toHtmlEscaped(), entityPath.toHtmlEscaped(), sizeText(current)),
         this);
     auto* noteLabel = new QLabel(note, this);
+    noteLabel->setObjectName(QStringLiteral("stateNote"));
     noteLabel->setWordWrap(true);
-    noteLabel->setEnabled(false);
+    // The note is what the operator must know before writing (who may write, what happens to the
+    // lock): in the palette's normal text colour, not greyed out as if it were disabled, so that
+    // it reads in the light and the dark theme alike.
+    noteLabel->setForegroundRole(QPalette::WindowText);
 
     m_format->setObjectName(QStringLiteral("stateFormat"));
     m_format->addItem(tr("Text"), int(StateFormat::Text));

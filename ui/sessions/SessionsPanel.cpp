@@ -92,24 +92,9 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
     m_view->sortByColumn(SessionListModel::SessionIdColumn, Qt::AscendingOrder);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->setHighlightSections(false);
     m_view->setItemDelegateForColumn(SessionListModel::SessionLockColumn,
                                      new CountdownDelegate(CountdownDelegate::Meaning::Lock, this));
-    const QFontMetrics metrics = fontMetrics();
-    const auto widthFor = [&metrics](const QString& text) {
-        return metrics.horizontalAdvance(text) + 24;
-    };
-    m_view->setColumnWidth(SessionListModel::SessionIdColumn,
-                           widthFor(QStringLiteral("customer-00")));
-    for (int column : {SessionListModel::ActiveColumn, SessionListModel::DeferredColumn,
-                       SessionListModel::ScheduledColumn, SessionListModel::LockedColumn})
-        m_view->setColumnWidth(column, metrics.horizontalAdvance(QStringLiteral("Scheduled")) + 14);
-    m_view->setColumnWidth(SessionListModel::HolderColumn,
-                           widthFor(QStringLiteral("receiver-name")));
-    m_view->setColumnWidth(SessionListModel::SessionLockColumn,
-                           widthFor(QStringLiteral("Session lock")));
-    m_view->setColumnWidth(SessionListModel::StateColumn, widthFor(QStringLiteral("1024 bytes")));
+    fitColumns();
 
     m_empty->setObjectName(QStringLiteral("sessionsEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -121,7 +106,7 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
     auto* filterRow = new QHBoxLayout;
     filterRow->addWidget(m_title, 1);
     filterRow->addWidget(m_filter);
-    m_filter->setMinimumWidth(widthFor(QStringLiteral("Filter sessions by id or holder")));
+    m_filter->setMinimumWidth(fontMetrics().horizontalAdvance(m_filter->placeholderText()) + 24);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_stack);
@@ -163,6 +148,35 @@ SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
     });
     connect(m_stateFormat, &QComboBox::currentIndexChanged, this, &SessionsPanel::showState);
     onRefreshed();
+}
+
+void SessionsPanel::fitColumns() {
+    // The table fits its tab without a horizontal scroll bar at 1280x800 and stays readable at
+    // 900x600: the counts and the fixed-size cells (lock countdown, state size) are as wide as
+    // their title or content needs, the session id as a typical id, the time the state was set
+    // whole, and the holder takes what is left (its tooltip names a long holder in full). A
+    // scroll bar appears only when even that does not fit (900x600).
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("00000")) + 12);
+    const QFontMetrics titles(header->font());
+    const auto fit = [&](int column, const QString& widestContent) {
+        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+        const int width = std::max(titles.horizontalAdvance(title),
+                                   fontMetrics().horizontalAdvance(widestContent)) +
+                          18;
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+        m_view->setColumnWidth(column, width);
+    };
+    for (int column : {SessionListModel::ActiveColumn, SessionListModel::DeferredColumn,
+                       SessionListModel::ScheduledColumn, SessionListModel::LockedColumn})
+        fit(column, QStringLiteral("0000"));
+    fit(SessionListModel::SessionIdColumn, QStringLiteral("customer-00"));
+    fit(SessionListModel::SessionLockColumn, QStringLiteral("00m 00s"));
+    fit(SessionListModel::StateColumn, QStringLiteral("1024 bytes"));
+    fit(SessionListModel::StateSetColumn, QStringLiteral("2026-12-31 23:59:59"));
+    header->setSectionResizeMode(SessionListModel::HolderColumn, QHeaderView::Stretch);
 }
 
 QWidget* SessionsPanel::buildStatePane() {

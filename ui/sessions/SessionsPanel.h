@@ -71,6 +71,7 @@ signals:
 
 private:
     QWidget* buildStatePane();
+    void fitColumns();
     void onRefreshed();
     void readCurrentState();
     void showState();

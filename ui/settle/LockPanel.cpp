@@ -18,9 +18,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -70,6 +72,13 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     prepareMessageTable(m_view);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_columns = arrangeMessageColumns(m_view, MessageTableKind::HeldLocks);
+    // However short the window (900x600 with the Connections dock open), the held locks show at
+    // least three rows: the panel's minimum height includes them, and the message detail under
+    // it gives way (it scrolls).
+    m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height() +
+                             3 * m_view->verticalHeader()->defaultSectionSize() +
+                             m_view->horizontalScrollBar()->sizeHint().height() +
+                             2 * m_view->frameWidth());
     // Copy to… keeps a copy of a message in hand elsewhere; moving it would take it from under
     // its lock (the lock is lost), which settling does better.
     m_transfer = new MessageTransferActions(
@@ -297,6 +306,9 @@ void LockPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
                 return;
             m_requiresSession = info->properties.requiresSession;
             m_sessionBar->setVisible(m_requiresSession);
+            showDeadLetterColumns(m_columns, false,
+                                  m_requiresSession ? SessionColumns::Shown
+                                                    : SessionColumns::Hidden);
             updateState();
         });
 }

@@ -14,9 +14,11 @@
 #include <QAction>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -33,6 +35,21 @@ void scopeShortcuts(QWidget* panel) {
     for (QAction* action : panel->actions())
         action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
 }
+} // namespace
+
+namespace {
+// A scroll area gives a widget whose layout has height-for-width (the panel's word-wrapped
+// status line) that height, its preferred one, and would scroll a panel that fits. This holder
+// says it has none: the panel gets the viewport's height, or its minimum when that is more.
+class HeightOfViewport : public QWidget {
+public:
+    explicit HeightOfViewport(QWidget* panel) {
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(panel);
+    }
+    int heightForWidth(int) const override { return -1; }
+};
 } // namespace
 
 EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
@@ -58,7 +75,18 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_tabs->insertTab(MessagesTab, m_messages, tr("Messages"));
     m_tabs->insertTab(PeekTab, m_peek, tr("Peek"));
-    m_tabs->insertTab(ReceiveTab, m_locks, tr("Receive && settle"));
+    // Receive & settle keeps what a plain entity needs in view (its controls and three held
+    // locks: LockPanel's minimum as built, without the session rows); on an entity that
+    // requires sessions the session bar and the held sessions come on top, and the panel
+    // scrolls in a short window rather than make the window grow
+    auto* lockScroll = new QScrollArea;
+    lockScroll->setObjectName(QStringLiteral("lockScroll"));
+    lockScroll->setWidgetResizable(true);
+    lockScroll->setFrameShape(QFrame::NoFrame);
+    // (and the line saying what the last receive or settlement did, empty when built).
+    lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height() + fontMetrics().lineSpacing());
+    lockScroll->setWidget(new HeightOfViewport(m_locks));
+    m_tabs->insertTab(ReceiveTab, lockScroll, tr("Receive && settle"));
     m_tabs->insertTab(DeadLettersTab, m_deadLetters, tr("Dead letters"));
     m_tabs->insertTab(ChartsTab, m_charts, tr("Charts"));
     m_tabs->insertTab(SessionsTab, m_sessions, tr("Sessions"));
@@ -82,9 +110,21 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_detailTabs->setObjectName(QStringLiteral("detailTabs"));
     m_detailTabs->setDocumentMode(true);
     m_detailTabs->insertTab(MessageDetailTab, m_detail, tr("Message"));
-    m_detailTabs->insertTab(RoutingTab, m_routing, tr("Routing"));
+    // The routing preview scrolls in a short window, as the message detail does (its own scroll
+    // area), so that the detail tabs give way to the list above them.
+    auto* routingScroll = new QScrollArea;
+    routingScroll->setObjectName(QStringLiteral("routingScroll"));
+    routingScroll->setWidgetResizable(true);
+    routingScroll->setFrameShape(QFrame::NoFrame);
+    routingScroll->setWidget(m_routing);
+    m_detailTabs->insertTab(RoutingTab, routingScroll, tr("Routing"));
     m_detailTabs->setTabToolTip(RoutingTab, tr("Which subscriptions of a topic get this message, "
                                                "and why (each rule's verdict)"));
+    // At 900x600 with the Connections dock open the detail keeps its tab bar and a line; the
+    // list above it keeps what its tab needs (three held locks in Receive & settle), and the
+    // window keeps the size it was given.
+    m_detailTabs->setMinimumHeight(m_detailTabs->tabBar()->sizeHint().height() +
+                                   fontMetrics().height() + 6);
     m_splitter->addWidget(m_detailTabs);
     m_splitter->setChildrenCollapsible(false);
     m_splitter->setStretchFactor(0, 3);
@@ -125,8 +165,10 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
             updatePeek();
         // The charts and the sessions show no message: they get the detail's room.
         m_detailTabs->setVisible(tab != ChartsTab && tab != SessionsTab);
+        sizeTabsToCurrent();
         syncDetail();
     });
+    sizeTabsToCurrent();
 }
 
 std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
@@ -141,6 +183,23 @@ std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
         return m_deadLetters->currentMessage();
     default:
         return std::nullopt; // the charts show no message
+    }
+}
+
+void EntityWorkspace::sizeTabsToCurrent() {
+    // A tab widget is as tall as its tallest page needs, shown or not: the three held locks of
+    // Receive & settle would take the message detail's room on the Messages tab too. The pages
+    // not shown are left out of the sum (a stacked layout skips Ignored pages), so each tab
+    // leaves the detail what it can.
+    for (int index = 0; index < m_tabs->count(); ++index) {
+        QWidget* page = m_tabs->widget(index);
+        const QSizePolicy::Policy vertical =
+            index == m_tabs->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        QSizePolicy policy = page->sizePolicy();
+        if (policy.verticalPolicy() != vertical) {
+            policy.setVerticalPolicy(vertical);
+            page->setSizePolicy(policy);
+        }
     }
 }
 

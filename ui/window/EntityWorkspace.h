@@ -66,6 +66,7 @@ public:
     RoutingPreviewPanel* routing() const { return m_routing; }
 
 private:
+    void sizeTabsToCurrent();
     // The message the detail should show: the visible tab's selected current row.
     std::optional<MessageRef> visibleTabMessage() const;
     void queueDetailSync();

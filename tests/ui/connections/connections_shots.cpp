@@ -3,7 +3,9 @@
 //   dock-no-connections.png, dock-live.png, dock-off.png, dock-not-serving.png,
 //   window-900x600.png, window-1280x800.png, window-1600x1000.png (two live clients, each
 //   holding locks; the queue "orders" selected and its first message open, on the system clock:
-//   window-1280x800.png is the README's resources/screenshots/amqp-connections.png)
+//   window-1280x800.png is the README's resources/screenshots/amqp-connections.png),
+//   receive-900x600-dock.png (Receive & settle holding three locks, the dock open: the window
+//   must keep 900x600)
 // Build it with `ninja -C build connections_shots`; run with QT_QPA_PLATFORM=offscreen.
 
 #include "UiTestBroker.h"
@@ -12,13 +14,18 @@
 #include "connections/AmqpService.h"
 #include "connections/ConnectionsModel.h"
 #include "connections/ConnectionsPanel.h"
+#include "settle/HeldLocks.h"
+#include "settle/LockPanel.h"
 #include "tree/NamespaceTreeModel.h"
+#include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
@@ -145,6 +152,20 @@ int main(int argc, char** argv) {
             save(&window, directory,
                  QStringLiteral("window-%1x%2.png").arg(size.width()).arg(size.height()));
         }
+        // Receive & settle at 900x600 with the dock open: the window keeps its size and the
+        // held locks show at least three rows.
+        window.workspace()->tabs()->setCurrentIndex(EntityWorkspace::ReceiveTab);
+        LockPanel* locks = window.workspace()->locks();
+        locks->findChild<QSpinBox*>(QStringLiteral("lockCount"))->setValue(3);
+        locks->findChild<QAction*>(QStringLiteral("lockReceive"))->trigger();
+        require(QTest::qWaitFor([&] { return locks->locks()->rowCount() == 3; }), "three locks");
+        window.resize(900, 600);
+        QTest::qWait(50);
+        QTextStream(stdout) << "window at 900x600 with the dock: " << window.width() << "x"
+                            << window.height() << " (minimum " << window.minimumSizeHint().width()
+                            << "x" << window.minimumSizeHint().height() << ")" << Qt::endl;
+        save(&window, directory, QStringLiteral("receive-900x600-dock.png"));
+        window.workspace()->tabs()->setCurrentIndex(EntityWorkspace::MessagesTab);
         window.resize(1280, 800);
     }
 

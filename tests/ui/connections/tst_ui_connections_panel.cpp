@@ -1,12 +1,17 @@
 // The Connections view when there is nothing to list: it says why in a sentence (no
 // application yet, with the connection string to copy; the endpoint off; its port busy; no
 // database) and offers the settings where they help. And the window keeps the size it was given
-// with the Connections dock open, whatever the workspace's tabs would like.
+// with the Connections dock open, whatever the workspace's tabs would like: at 900x600 too,
+// where Receive & settle still shows three held locks.
 
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
 #include "connections/AmqpService.h"
 #include "connections/ConnectionsPanel.h"
+#include "settle/HeldLocks.h"
+#include "settle/HeldSessions.h"
+#include "settle/LockPanel.h"
+#include "tree/NamespaceTreeModel.h"
 #include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"
 
@@ -16,10 +21,15 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
+#include <QTreeView>
 
 using namespace hourglass;
 using namespace hourglass::ui;
@@ -150,6 +160,9 @@ private slots:
         QTest::newRow("1280x800, messages")
             << QSize(1280, 800) << int(EntityWorkspace::MessagesTab);
         QTest::newRow("1280x800, charts") << QSize(1280, 800) << int(EntityWorkspace::ChartsTab);
+        QTest::newRow("900x600, messages") << QSize(900, 600) << int(EntityWorkspace::MessagesTab);
+        QTest::newRow("900x600, receive") << QSize(900, 600) << int(EntityWorkspace::ReceiveTab);
+        QTest::newRow("900x600, sessions") << QSize(900, 600) << int(EntityWorkspace::SessionsTab);
     }
     void theConnectionsDockLeavesTheWindowItsSize() {
         QFETCH(QSize, given);
@@ -174,6 +187,68 @@ private slots:
             qPrintable(QStringLiteral("minimum height %1").arg(window.minimumSizeHint().height())));
         QCOMPARE(window.size(), given);
         QVERIFY(dock->height() > 0);
+    }
+
+    // Receive & settle at 900x600 with the dock open: the window keeps its size, three held
+    // locks show whole, and the message detail under them gives way. On an entity that requires
+    // sessions, the session rows on top scroll instead of growing the window.
+    void receiveAt900x600WithTheDockKeepsTheWindowsSize_data() {
+        QTest::addColumn<bool>("sessions");
+        QTest::newRow("plain queue: three locks in view") << false;
+        QTest::newRow("session queue: the panel scrolls") << true;
+    }
+    void receiveAt900x600WithTheDockKeepsTheWindowsSize() {
+        QFETCH(bool, sessions);
+        anyFreePort().save();
+        QTemporaryDir dir;
+        auto broker = testing::openUiTestBroker(dir, std::make_shared<VirtualClock>());
+        EntityProperties properties = EntityProperties::defaults(Tier::Standard);
+        properties.requiresSession = sessions;
+        QVERIFY(broker->createQueue(QStringLiteral("orders"), properties));
+        for (int i = 0; i < 3; ++i) {
+            OutgoingMessage message;
+            message.sessionId = sessions ? QStringLiteral("A") : QString();
+            QVERIFY(broker->send(QStringLiteral("orders"), message));
+        }
+        MainWindow window;
+        window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
+        window.serveAmqp();
+        window.resize(900, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QAction*>(QStringLiteral("connectionsAction"))->trigger();
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QModelIndexList found;
+        QTRY_VERIFY((found = tree->model()->match(
+                         tree->model()->index(0, 0), NamespaceTreeModel::PathRole,
+                         QStringLiteral("test:orders"), 1, Qt::MatchExactly | Qt::MatchRecursive),
+                     !found.isEmpty()));
+        tree->setCurrentIndex(found.first());
+        window.workspace()->tabs()->setCurrentIndex(EntityWorkspace::ReceiveTab);
+        LockPanel* locks = window.workspace()->locks();
+        if (sessions) {
+            QTRY_VERIFY(locks->requiresSession());
+            locks->findChild<QLineEdit*>(QStringLiteral("sessionToAccept"))
+                ->setText(QStringLiteral("A"));
+            locks->findChild<QAction*>(QStringLiteral("sessionAccept"))->trigger();
+            QTRY_COMPARE(locks->sessions()->rowCount(), 1);
+        }
+        locks->findChild<QSpinBox*>(QStringLiteral("lockCount"))->setValue(3);
+        locks->findChild<QAction*>(QStringLiteral("lockReceive"))->trigger();
+        QTRY_COMPARE(locks->locks()->rowCount(), 3);
+        QCoreApplication::processEvents();
+        QCOMPARE(window.size(), QSize(900, 600));
+        QVERIFY(window.findChild<QDockWidget*>(QStringLiteral("connectionsDock"))->height() > 0);
+        auto* list = locks->findChild<QTableView*>(QStringLiteral("lockList"));
+        QTRY_VERIFY(list->isVisible());
+        QVERIFY2(list->rowViewportPosition(2) + list->rowHeight(2) <= list->viewport()->height(),
+                 qPrintable(QStringLiteral("row 3 ends at %1 in %2")
+                                .arg(list->rowViewportPosition(2) + list->rowHeight(2))
+                                .arg(list->viewport()->height())));
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("lockScroll"));
+        QVERIFY(scroll);
+        // Without sessions nothing scrolls; with them the session rows make it scroll.
+        QCOMPARE(scroll->verticalScrollBar()->maximum() > 0, sessions);
     }
 };
 

@@ -1,12 +1,14 @@
 // The Connections view with a real AMQP 1.0 client (Proton's C API, as the SDKs speak it):
 // the connection appears with its container id and key, its links with their settle modes, and
 // the locks its receiver holds in sequence order; "Close connection" ends it, its locks return
-// to the queue at once (L14), and the view says again that no application is connected.
+// to the queue at once (L14), and the view says again that no application is connected. The
+// status-bar item counts the connections of the very snapshot the view shows, never lagging it.
 
 #include "UiTestBroker.h"
 #include "WireTestClient.h"
 #include "common/BrokerClient.h"
 #include "connections/AmqpService.h"
+#include "connections/AmqpStatusItem.h"
 #include "connections/ConnectionsModel.h"
 #include "connections/ConnectionsPanel.h"
 #include "window/MainWindow.h"
@@ -85,7 +87,12 @@ private slots:
         QCOMPARE(shared->counts(kQueue)->locked, 6);
 
         // The connection, as the client opened it and as the token signed it.
+        auto* status = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
+        QVERIFY(status);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, kWaitMs);
+        // The same snapshot, at the same moment: no second read a tick later.
+        QVERIFY2(status->text().endsWith(QStringLiteral("· 1 connection")),
+                 qPrintable(status->text()));
         const QModelIndex connection = model.index(0, 0);
         QTRY_COMPARE_WITH_TIMEOUT(model.index(0, ConnectionsModel::Role).data().toString(),
                                   QStringLiteral("wire-test-client"), kWaitMs);
@@ -122,6 +129,8 @@ private slots:
         close->click();
         QTRY_VERIFY_WITH_TIMEOUT(client.ended(), kWaitMs);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 0, kWaitMs);
+        QVERIFY2(status->text().endsWith(QStringLiteral("· 0 connections")),
+                 qPrintable(status->text()));
         QTRY_COMPARE_WITH_TIMEOUT(shared->counts(kQueue)->locked, 0, kWaitMs);
         QCOMPARE(shared->counts(kQueue)->active, 6);
         panel->refresh();

@@ -1,10 +1,12 @@
 // The message detail panel: the body formatter's layouts and view choice, and the panel over a
 // real broker (system properties including T9's derived expiry, application properties, body
-// views, copy buttons, inline errors, L7 dead-letter reasons), and the fixed-pitch body font.
+// views, copy buttons, inline errors, L7 dead-letter reasons, what the body was on the wire), and
+// the fixed-pitch body font.
 
 #include "ClientCall.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "WireExtras.h"
 #include "common/BodyFormatter.h"
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"
@@ -128,6 +130,8 @@ private slots:
     void newerRequestWins();
     void followsLockAndSettlement();
     void clearShowsTheEmptyState();
+    void wireBodyKindIsSaid_data();
+    void wireBodyKindIsSaid();
 };
 
 void TestUiDetail::jsonIsIndented() {
@@ -452,6 +456,42 @@ void TestUiDetail::clearShowsTheEmptyState() {
     QVERIFY(empty->isVisible());
     QVERIFY(body->toPlainText().isEmpty());
     QVERIFY(panel.propertiesText().isEmpty());
+}
+
+// A message an application sent over AMQP with an amqp-value or amqp-sequence body keeps its
+// sections in wireExtras; the panel says what the body was (issue 14), and nothing for data.
+void TestUiDetail::wireBodyKindIsSaid_data() {
+    QTest::addColumn<QByteArray>("sections");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("data") << QByteArray() << QString();
+    QTest::newRow("value string") << QByteArray("\x00\x53\x77\xa1\x05hello", 10)
+                                  << QStringLiteral("AMQP value body: string");
+    QTest::newRow("value map") << QByteArray("\x00\x53\x77\xc1\x01\x00", 6)
+                               << QStringLiteral("AMQP value body: map (shown as JSON)");
+    QTest::newRow("sequence") << QByteArray("\x00\x53\x76\x45", 4)
+                              << QStringLiteral("AMQP sequence body (shown as JSON)");
+}
+
+void TestUiDetail::wireBodyKindIsSaid() {
+    QFETCH(QByteArray, sections);
+    QFETCH(QString, said);
+    Env env;
+    OutgoingMessage m = testing::TestBroker::message(QStringLiteral("wire"), "hello");
+    amqp::WireExtras extras;
+    extras.bodySections = sections;
+    m.wireExtras = amqp::encodeWireExtras(extras);
+    const qint64 seq = env.send(m);
+    MessageDetailPanel panel(*env.client);
+    panel.show();
+    auto* kind = panel.findChild<QLabel*>(QStringLiteral("bodyKind"));
+    QVERIFY(kind);
+    panel.showMessage(QStringLiteral("test:q"), seq);
+    QTRY_COMPARE(panel.findChild<QPlainTextEdit*>(QStringLiteral("messageBody"))->toPlainText(),
+                 QStringLiteral("hello"));
+    QCOMPARE(kind->text(), said);
+    QCOMPARE(kind->isVisible(), !said.isEmpty());
+    panel.clear();
+    QVERIFY(kind->isHidden());
 }
 
 QTEST_MAIN(TestUiDetail)

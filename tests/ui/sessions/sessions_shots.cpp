@@ -5,11 +5,17 @@
 //   receive-900x600.png, receive-1280x800.png (Receive & settle: worker-1 holding its session
 //   with two message locks), receive-guidance.png (a plain Receive led to accepting a session),
 //   sessions-empty-plain.png (a queue without sessions), state-dialog.png (the state editor
-//   asking for its confirmation), tree-1280x800.png (the Messages tab filtered to a session).
+//   asking for its confirmation), state-dialog-dark.png (the same in the dark theme),
+//   tree-1280x800.png (the Messages tab filtered to a session), messages-1280x800.png (the
+//   Messages tab with its Session column), charts-900x600.png (the Charts tab with the session
+//   counts), presentation-1280x800.png (presentation mode's header with the session counts).
 // Build it with `ninja -C build sessions_shots`; run with QT_QPA_PLATFORM=offscreen.
 
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
+#include "common/Theme.h"
+#include "demo/PresentationMode.h"
+#include "demo/PresentationView.h"
 #include "messages/MessageListPanel.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionStateDialog.h"
@@ -147,6 +153,23 @@ int main(int argc, char** argv) {
     dialog->findChild<QPushButton*>(QStringLiteral("stateApply"))->click();
     save(dialog, directory, QStringLiteral("state-dialog.png"));
     dialog->reject();
+    // The first dialog deletes itself on close: gone before the second is looked for.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    applyTheme(ThemeChoice::Dark);
+    sessions->editState();
+    dialog = window.findChild<SessionStateDialog*>(QStringLiteral("sessionStateDialog"));
+    require(dialog != nullptr, "the state dialog (dark)");
+    save(dialog, directory, QStringLiteral("state-dialog-dark.png"));
+    dialog->reject();
+    applyTheme(ThemeChoice::Light);
+
+    // The Messages tab with its Session column; the Charts tab with the session counts.
+    tabs->setCurrentIndex(EntityWorkspace::MessagesTab);
+    save(&window, directory, QStringLiteral("messages-1280x800.png"));
+    tabs->setCurrentIndex(EntityWorkspace::ChartsTab);
+    window.resize(900, 600);
+    save(&window, directory, QStringLiteral("charts-900x600.png"));
+    window.resize(1280, 800);
 
     // Receive & settle: worker-1 accepts cho (named) and receives two of its orders.
     tabs->setCurrentIndex(EntityWorkspace::ReceiveTab);
@@ -174,6 +197,19 @@ int main(int argc, char** argv) {
     sessions->findChild<QPushButton*>(QStringLiteral("sessionShowMessages"))->click();
     require(QTest::qWaitFor([&] { return workspace->messages()->isFiltered(); }), "filtered");
     save(&window, directory, QStringLiteral("tree-1280x800.png"));
+
+    // Presentation mode on the session queue.
+    window.presentation()->enter();
+    PresentationView* presentation = window.presentation()->view();
+    require(QTest::qWaitFor([&] {
+                auto* line =
+                    presentation->findChild<QWidget*>(QStringLiteral("presentationSessions"));
+                return line && line->isVisible();
+            }),
+            "the session counts in presentation mode");
+    presentation->resize(1280, 800);
+    save(presentation, directory, QStringLiteral("presentation-1280x800.png"));
+    window.presentation()->leave();
 
     select(window, QStringLiteral("outbox"));
     require(QTest::qWaitFor([&] { return !tabs->isTabEnabled(EntityWorkspace::SessionsTab); }),

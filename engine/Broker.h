@@ -99,6 +99,10 @@ struct ReceiveOptions {
     ReceiveMode mode = ReceiveMode::PeekLock;
     int maxCount = 1;
     QString receiver; // who holds the locks (L9): settling needs the same name
+    // Called once the messages are taken (in memory, under the broker's lock), before the wait
+    // for the disk sync that makes the hand-out durable. A caller with several receives out for
+    // one receiver starts the next one from here, so the calls take messages in its order.
+    std::function<void()> taken = {};
 };
 
 // What a peek shows (L12): from the lowest sequence number (fromSequenceNumber <= 0) or from the

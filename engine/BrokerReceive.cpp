@@ -237,6 +237,8 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         // and what expired or was dead-lettered on the way.
         ticket = m_store->ticket();
     }
+    if (options.taken)
+        options.taken();
     return finishHandOut(handOut, ticket, options.mode);
 }
 

@@ -12,6 +12,7 @@
 #include "EntityAddress.h"
 #include "Mailbox.h"
 #include "ManagementMessages.h"
+#include "TakeOrder.h"
 
 #include "Broker.h"
 
@@ -76,14 +77,30 @@ private:
         Outbound, // we send to the client (our sender end)
     };
 
+    // A receive call's messages, and each one encoded for its delivery (by the worker).
+    struct ReceivedBatch {
+        Result<QList<MessageView>> messages;
+        QList<QByteArray> encoded;
+        int asked = 0; // the credit the call took
+    };
+
     struct Link {
         quint64 id = 0;
         pn_link_t* link = nullptr;
         Role role = Role::Inbound;
         EntityAddress address;
         ReceiveMode mode = ReceiveMode::PeekLock;
-        QString receiverName;       // the lock holder the broker records (L9)
-        bool receiving = false;     // a receive call is out
+        QString receiverName; // the lock holder the broker records (L9)
+        // Receive calls out at once (up to kCallsPerLink), numbered in the order they took
+        // messages; their answers are delivered in that order, whatever order they come back in.
+        // Credit that comes back while a call waits for its disk sync starts the next call at
+        // once instead of waiting for the first one's answer.
+        int callsOut = 0;
+        int creditAsked = 0; // by the calls out
+        quint64 nextCall = 0;
+        quint64 nextToDeliver = 0;
+        std::map<quint64, ReceivedBatch> answered; // came back ahead of an earlier call
+        std::shared_ptr<TakeOrder> takeOrder = std::make_shared<TakeOrder>();
         bool waiting = false;       // the last receive found nothing: retry when messages arrive
         bool dueAtBatchEnd = false; // in m_linksDue: pump or flush sends at the batch's end
         QByteArray partial;         // a transfer arriving in several frames
@@ -173,12 +190,8 @@ private:
     // ---- ConnectionDeliveries.cpp
     void flowChanged(Link& link);
     void pump(Link& link);
-    // A receive call's messages, and each one encoded for its delivery (by the worker).
-    struct ReceivedBatch {
-        Result<QList<MessageView>> messages;
-        QList<QByteArray> encoded;
-    };
-    void deliverMessages(quint64 linkId, ReceivedBatch batch);
+    void deliverMessages(quint64 linkId, quint64 call, ReceivedBatch batch);
+    void deliverBatch(Link& link, ReceivedBatch& batch);
     void dispositionArrived(Link& link, pn_delivery_t* delivery);
     void settleOutbound(quint64 linkId, pn_delivery_t* delivery, const QUuid& token,
                         const Result<void>& outcome, uint64_t acceptedState);

@@ -21,6 +21,8 @@ namespace {
 // At most this many messages per receive call, so one large grant does not hold the broker's
 // lock for long or build one huge response.
 constexpr int kMaxPerReceive = 100;
+// Receive calls one link may have out at once (Link::callsOut).
+constexpr int kCallsPerLink = 4;
 
 QVariantMap mapOf(pn_data_t* data) {
     return readSingleAmqpValue(data).toMap();
@@ -81,49 +83,59 @@ void Connection::retryWaitingReceivers() {
 
 void Connection::pump(Link& link) {
     if (link.role != Role::Outbound || link.address.kind != EntityAddress::Kind::Entity ||
-        link.receiving || link.acceptingSession)
+        link.acceptingSession)
         return;
-    const int credit = pn_link_credit(link.link);
-    if (credit <= 0)
-        return;
-    link.receiving = true;
-    ReceiveOptions options;
-    options.mode = link.mode;
-    options.maxCount = qMin(credit, kMaxPerReceive);
-    options.receiver = link.receiverName;
-    const QString path = link.address.entityPath;
-    const quint64 linkId = link.id;
-    const std::optional<SessionRef> session = link.session; // a session receiver's (S2)
-    Broker& broker = m_context.broker;
-    // The messages are encoded on the worker too: the proactor thread, which serves every
-    // connection, only hands the bytes over.
-    submit(
-        [&broker, path, options, session] {
-            ReceivedBatch batch{
-                session ? broker.receiveFromSession(*session, options.mode, options.maxCount)
-                        : broker.receive(path, options),
-                {}};
-            if (batch.messages) {
-                batch.encoded.reserve(batch.messages->size());
-                for (const MessageView& message : *batch.messages)
-                    batch.encoded.append(encodeMessage(message, Handover::Delivery));
-            }
-            return batch;
-        },
-        [linkId](Connection& connection, ReceivedBatch batch) {
-            connection.deliverMessages(linkId, std::move(batch));
-        });
+    // A session receiver's calls stay one at a time: receiveFromSession has no taken hook.
+    const int callsAllowed = link.session ? 1 : kCallsPerLink;
+    while (link.callsOut < callsAllowed) {
+        const int credit = pn_link_credit(link.link) - link.creditAsked;
+        if (credit <= 0)
+            return;
+        ReceiveOptions options;
+        options.mode = link.mode;
+        options.maxCount = qMin(credit, kMaxPerReceive);
+        options.receiver = link.receiverName;
+        ++link.callsOut;
+        link.creditAsked += options.maxCount;
+        const quint64 call = link.nextCall++;
+        const QString path = link.address.entityPath;
+        const quint64 linkId = link.id;
+        const std::optional<SessionRef> session = link.session; // a session receiver's (S2)
+        Broker& broker = m_context.broker;
+        std::shared_ptr<TakeOrder> order = link.takeOrder;
+        // The messages are encoded on the worker too: the proactor thread, which serves every
+        // connection, only hands the bytes over.
+        submit(
+            [&broker, path, options, session, order, call]() mutable {
+                order->waitTurn(call);
+                options.taken = [order, call] { order->taken(call); };
+                ReceivedBatch batch{
+                    session ? broker.receiveFromSession(*session, options.mode, options.maxCount)
+                            : broker.receive(path, options),
+                    {},
+                    options.maxCount};
+                order->taken(call); // refused before taking anything: the turn moves on
+                if (batch.messages) {
+                    batch.encoded.reserve(batch.messages->size());
+                    for (const MessageView& message : *batch.messages)
+                        batch.encoded.append(encodeMessage(message, Handover::Delivery));
+                }
+                return batch;
+            },
+            [linkId, call](Connection& connection, ReceivedBatch batch) {
+                connection.deliverMessages(linkId, call, std::move(batch));
+            });
+    }
 }
 
-void Connection::deliverMessages(quint64 linkId, ReceivedBatch batch) {
-    const Result<QList<MessageView>>& messages = batch.messages;
+void Connection::deliverMessages(quint64 linkId, quint64 call, ReceivedBatch batch) {
     Link* link = findLink(linkId);
     if (!link) {
         // The receiver left while the broker handed messages out: give the locks back now
         // rather than when they run out.
         QList<LockRef> locks;
-        if (messages) {
-            for (const MessageView& message : *messages) {
+        if (batch.messages) {
+            for (const MessageView& message : *batch.messages) {
                 if (message.locked)
                     locks.append(LockRef::of(message));
             }
@@ -137,36 +149,27 @@ void Connection::deliverMessages(quint64 linkId, ReceivedBatch batch) {
         }
         return;
     }
-    link->receiving = false;
-    if (!messages) {
-        detach(*link, wireCondition(messages.error().code),
-               wireDescription(messages.error(), link->address.entityPath));
-        return;
-    }
-    for (qsizetype i = 0; i < messages->size(); ++i) {
-        const MessageView& message = messages->at(i);
-        const QByteArray& encoded = batch.encoded.at(i);
-        QByteArray tag;
-        if (link->mode == ReceiveMode::PeekLock) {
-            tag = lockTokenToDeliveryTag(message.lockToken);
-        } else {
-            const quint64 number = link->nextTag++;
-            tag = QByteArray(reinterpret_cast<const char*>(&number), sizeof number);
+    link->answered.emplace(call, std::move(batch));
+    bool gotMessages = false;
+    for (auto next = link->answered.find(link->nextToDeliver); next != link->answered.end();
+         next = link->answered.find(link->nextToDeliver)) {
+        ReceivedBatch ready = std::move(next->second);
+        link->answered.erase(next);
+        ++link->nextToDeliver;
+        --link->callsOut;
+        link->creditAsked -= ready.asked;
+        if (!ready.messages) {
+            // Calls still out find no link when they come back and return their locks.
+            detach(*link, wireCondition(ready.messages.error().code),
+                   wireDescription(ready.messages.error(), link->address.entityPath));
+            return;
         }
-        pn_delivery_t* delivery = pn_delivery(link->link, pn_dtag(tag.constData(), tag.size()));
-        pn_link_send(link->link, encoded.constData(), size_t(encoded.size()));
-        pn_link_advance(link->link);
-        ++link->messagesThrough;
-        if (link->mode == ReceiveMode::PeekLock) {
-            link->deliveredLocks.emplace(delivery, message.lockToken);
-            m_locks.insert(message.lockToken,
-                           {LockRef::of(message), message.sequenceNumber, message.lockedUntil,
-                            QString::fromUtf8(pn_link_name(link->link))});
-        } else {
-            pn_delivery_settle(delivery);
-        }
+        gotMessages = gotMessages || !ready.messages->isEmpty();
+        deliverBatch(*link, ready);
     }
-    if (!messages->isEmpty()) {
+    if (link->callsOut > 0)
+        return; // the rest is decided when the last call is back
+    if (gotMessages) {
         pump(*link);
         return;
     }
@@ -175,6 +178,33 @@ void Connection::deliverMessages(quint64 linkId, ReceivedBatch batch) {
         return;
     }
     link->waiting = true;
+}
+
+void Connection::deliverBatch(Link& link, ReceivedBatch& batch) {
+    const QList<MessageView>& messages = *batch.messages;
+    for (qsizetype i = 0; i < messages.size(); ++i) {
+        const MessageView& message = messages.at(i);
+        const QByteArray& encoded = batch.encoded.at(i);
+        QByteArray tag;
+        if (link.mode == ReceiveMode::PeekLock) {
+            tag = lockTokenToDeliveryTag(message.lockToken);
+        } else {
+            const quint64 number = link.nextTag++;
+            tag = QByteArray(reinterpret_cast<const char*>(&number), sizeof number);
+        }
+        pn_delivery_t* delivery = pn_delivery(link.link, pn_dtag(tag.constData(), tag.size()));
+        pn_link_send(link.link, encoded.constData(), size_t(encoded.size()));
+        pn_link_advance(link.link);
+        ++link.messagesThrough;
+        if (link.mode == ReceiveMode::PeekLock) {
+            link.deliveredLocks.emplace(delivery, message.lockToken);
+            m_locks.insert(message.lockToken,
+                           {LockRef::of(message), message.sequenceNumber, message.lockedUntil,
+                            QString::fromUtf8(pn_link_name(link.link))});
+        } else {
+            pn_delivery_settle(delivery);
+        }
+    }
 }
 
 void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {

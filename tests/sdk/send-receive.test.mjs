@@ -172,6 +172,22 @@ test("topic send reaches the subscriptions whose filters match", T, async () => 
   await expectNothing(big);
 });
 
+test("a peek-lock receiver with credit for 600 gets them in sequence order, each lock its own", T, async () => {
+  // Credit of 600 makes the endpoint run several receive calls at once for the link; they take
+  // messages in their order, so the deliveries keep sequence order.
+  const sender = ctx.sender("q-pipeline");
+  for (let start = 0; start < 600; start += 200)
+    await sender.sendMessages(Array.from({ length: 200 }, (_, i) => ({ body: start + i })));
+  const receiver = ctx.receiver("q-pipeline");
+  const messages = await receiveExactly(receiver, 600, { timeoutMs: 20_000 });
+  assert.deepEqual(messages.map((m) => m.body), Array.from({ length: 600 }, (_, i) => i));
+  const seqs = messages.map(seq);
+  assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+  assert.equal(new Set(messages.map((m) => m.lockToken)).size, 600, "one lock per message");
+  for (const m of messages) await receiver.completeMessage(m);
+  await expectNothing(receiver);
+});
+
 test("subscribe() streams messages to the handler and completes them", T, async () => {
   const sender = ctx.sender("q-stream");
   await sender.sendMessages(Array.from({ length: 5 }, (_, i) => ({ body: `s-${i}` })));

@@ -241,7 +241,10 @@ public:
     // Independent sends to one path (not a batch: each is checked and stored on its own, and
     // one refused leaves the others), acknowledged together once durable: one disk sync for
     // all. The wire uses it for pipelined transfers. One result per message, in order.
-    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages);
+    // `taken` (optional) is called once the messages have their sequence numbers, before the
+    // disk sync: a caller with several sends out for one link starts the next from there.
+    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages,
+                                       const std::function<void()>& taken = {});
     Result<void> cancelScheduled(const QString& path, qint64 sequenceNumber);
 
     // ---- Receiving (L3-L6, L8, T5, T8)

@@ -171,7 +171,8 @@ public:
 
     // ---- Sending (BrokerSend.cpp)
     Result<QList<SendResult>> sendBatch(const QString& path, const QList<OutgoingMessage>& batch);
-    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages);
+    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages,
+                                       const std::function<void()>& taken);
     // sendBatch's work under the lock, without waiting for durability.
     Result<QList<SendResult>> sendBatchLocked(const QString& path,
                                               const QList<OutgoingMessage>& batch);

@@ -174,10 +174,11 @@ Result<QList<SendResult>> Broker::sendBatch(const QString& path,
 }
 
 QList<Result<SendResult>> Broker::sendEach(const QString& path,
-                                           const QList<OutgoingMessage>& messages) {
+                                           const QList<OutgoingMessage>& messages,
+                                           const std::function<void()>& taken) {
     Observation seen(*this, Kind::Send, path);
     if (!seen)
-        return m_impl->sendEach(path, messages);
+        return m_impl->sendEach(path, messages, taken);
     // As sendBatch: the observer learns every MessageId, so missing ones are made up here; one
     // then refused for its size is sent again as given, on its own.
     QList<OutgoingMessage> named = messages;
@@ -185,7 +186,7 @@ QList<Result<SendResult>> Broker::sendEach(const QString& path,
         if (message.messageId.isEmpty())
             message.messageId = QUuid::createUuid().toString(QUuid::Id128);
     }
-    QList<Result<SendResult>> results = m_impl->sendEach(path, named);
+    QList<Result<SendResult>> results = m_impl->sendEach(path, named, taken);
     for (qsizetype i = 0; i < results.size(); ++i) {
         const bool sizeRefused =
             !results[i] && (results[i].error().code == ErrorCode::MessageSizeExceeded ||

@@ -113,7 +113,8 @@ Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
 }
 
 QList<Result<SendResult>> BrokerImpl::sendEach(const QString& path,
-                                               const QList<OutgoingMessage>& messages) {
+                                               const QList<OutgoingMessage>& messages,
+                                               const std::function<void()>& taken) {
     QList<Result<SendResult>> results;
     quint64 ticket;
     {
@@ -125,6 +126,8 @@ QList<Result<SendResult>> BrokerImpl::sendEach(const QString& path,
         }
         ticket = m_store->ticket();
     }
+    if (taken)
+        taken();
     // One disk sync for all of them (L2); should it fail, none of them is acknowledged.
     if (auto durable = m_store->waitDurable(ticket); !durable) {
         for (auto& result : results) {

@@ -333,9 +333,8 @@ WireConnection Connection::snapshot() const {
                                ? QStringLiteral("peek-lock")
                                : QStringLiteral("receive-and-delete");
         w.credit = pn_link_credit(pnLink);
-        w.inFlight =
-            int(link->role == Role::Inbound ? link->queuedSends.size() + link->sendingNow.size()
-                                            : link->deliveredLocks.size());
+        w.inFlight = int(link->role == Role::Inbound ? link->queuedSends.size() + link->sendingNow
+                                                     : link->deliveredLocks.size());
         w.messages = link->messagesThrough;
         w.receiverName = link->receiverName;
         w.locks = locksByLink.value(w.name);

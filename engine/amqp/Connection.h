@@ -77,6 +77,10 @@ private:
         Outbound, // we send to the client (our sender end)
     };
 
+    // Broker calls one link may have out at once, receives or sends (Link::callsOut,
+    // Link::sendCallsOut): the next one starts while the last waits for its disk sync.
+    static constexpr int kCallsPerLink = 4;
+
     // A receive call's messages, and each one encoded for its delivery (by the worker).
     struct ReceivedBatch {
         Result<QList<MessageView>> messages;
@@ -114,7 +118,12 @@ private:
             bool batch = false; // a batch envelope: all or nothing
         };
         std::vector<QueuedSend> queuedSends;
-        std::vector<pn_delivery_t*> sendingNow;
+        // Up to kCallsPerLink send calls out at once, storing in the order they were made
+        // (sendOrder, as TakeOrder.h says for receives); each settles its own deliveries.
+        std::size_t sendingNow = 0; // deliveries in the calls out
+        int sendCallsOut = 0;
+        quint64 nextSendCall = 0;
+        std::shared_ptr<TakeOrder> sendOrder = std::make_shared<TakeOrder>();
         // Outbound: unsettled deliveries and the lock each carries.
         std::unordered_map<pn_delivery_t*, QUuid> deliveredLocks;
         std::deque<QByteArray> queuedReplies; // responses waiting for credit

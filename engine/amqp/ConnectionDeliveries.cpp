@@ -21,8 +21,6 @@ namespace {
 // At most this many messages per receive call, so one large grant does not hold the broker's
 // lock for long or build one huge response.
 constexpr int kMaxPerReceive = 100;
-// Receive calls one link may have out at once (Link::callsOut).
-constexpr int kCallsPerLink = 4;
 
 QVariantMap mapOf(pn_data_t* data) {
     return readSingleAmqpValue(data).toMap();

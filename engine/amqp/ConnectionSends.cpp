@@ -134,11 +134,14 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
 namespace {
 // One link's queued transfers as broker calls, in order: each run of plain messages is one
 // sendEach (one disk sync), each batch envelope one sendBatch (all or nothing). One outcome per
-// transfer.
+// transfer. `taken` is called once the last of them has its sequence numbers (before its disk
+// sync when it is a run of plain messages).
 QList<Result<void>> storeTransfers(Broker& broker, const QString& path,
                                    const std::vector<QList<OutgoingMessage>>& transfers,
-                                   const std::vector<bool>& batches) {
+                                   const std::vector<bool>& batches,
+                                   const std::function<void()>& taken) {
     QList<Result<void>> outcomes;
+    bool handedOn = false;
     std::size_t i = 0;
     while (i < transfers.size()) {
         if (batches[i]) {
@@ -150,36 +153,52 @@ QList<Result<void>> storeTransfers(Broker& broker, const QString& path,
         QList<OutgoingMessage> run;
         for (; i < transfers.size() && !batches[i]; ++i)
             run.append(transfers[i].first());
-        for (const auto& sent : broker.sendEach(path, run))
+        const bool last = i == transfers.size();
+        handedOn = handedOn || last;
+        for (const auto& sent : broker.sendEach(path, run, last ? taken : nullptr))
             outcomes.append(sent ? Result<void>() : Result<void>(sent.error()));
     }
+    if (!handedOn)
+        taken();
     return outcomes;
 }
 } // namespace
 
 void Connection::flushSends(Link& link) {
-    if (link.queuedSends.empty() || !link.sendingNow.empty())
+    if (link.queuedSends.empty() || link.sendCallsOut >= kCallsPerLink)
         return;
+    std::vector<pn_delivery_t*> deliveries;
     std::vector<QList<OutgoingMessage>> transfers;
     std::vector<bool> batches;
     for (Link::QueuedSend& queued : link.queuedSends) {
-        link.sendingNow.push_back(queued.delivery);
+        deliveries.push_back(queued.delivery);
         transfers.push_back(std::move(queued.messages));
         batches.push_back(queued.batch);
     }
     link.queuedSends.clear();
+    link.sendingNow += deliveries.size();
+    ++link.sendCallsOut;
+    const quint64 call = link.nextSendCall++;
     const quint64 linkId = link.id;
     Broker& broker = m_context.broker;
     submit(
         [&broker, path = link.address.entityPath, transfers = std::move(transfers),
-         batches = std::move(batches)] { return storeTransfers(broker, path, transfers, batches); },
-        [linkId](Connection& connection, QList<Result<void>> outcomes) {
+         batches = std::move(batches), order = link.sendOrder, call] {
+            order->waitTurn(call);
+            auto outcomes = storeTransfers(broker, path, transfers, batches,
+                                           [order, call] { order->taken(call); });
+            order->taken(call);
+            return outcomes;
+        },
+        [linkId, deliveries = std::move(deliveries)](Connection& connection,
+                                                     QList<Result<void>> outcomes) {
             Link* link = connection.findLink(linkId);
             if (!link)
                 return; // the link went away; its deliveries went with it
-            const std::vector<pn_delivery_t*> done = std::exchange(link->sendingNow, {});
-            for (std::size_t i = 0; i < done.size() && i < std::size_t(outcomes.size()); ++i)
-                connection.settleInbound(done[i], outcomes[qsizetype(i)]);
+            --link->sendCallsOut;
+            link->sendingNow -= deliveries.size();
+            for (std::size_t i = 0; i < deliveries.size() && i < std::size_t(outcomes.size()); ++i)
+                connection.settleInbound(deliveries[i], outcomes[qsizetype(i)]);
             connection.flushSends(*link);
         });
 }

@@ -139,10 +139,12 @@ void PresentationView::buildTable() {
     rows->setSectionResizeMode(QHeaderView::Fixed);
     rows->setDefaultSectionSize(m_table->fontMetrics().height() * 7 / 4);
     // A room needs who, what state, how often delivered and how long it has left; the lock
-    // column shows only while the entity has locked messages (readCounts).
+    // column shows only while the entity has locked messages (readCounts). A session entity's
+    // sessions are summed up in the header (SessionSummary): the table keeps its room.
     for (int column : {MessageListModel::SequenceNumberColumn, MessageListModel::SubjectColumn,
                        MessageListModel::ExpiresAtColumn, MessageListModel::EnqueuedColumn,
-                       MessageListModel::LockHolderColumn, MessageListModel::LockColumn})
+                       MessageListModel::LockHolderColumn, MessageListModel::LockColumn,
+                       MessageListModel::SessionIdColumn})
         m_table->setColumnHidden(column, true);
     QHeaderView* columns = m_table->horizontalHeader();
     columns->setStretchLastSection(false);
@@ -152,7 +154,7 @@ void PresentationView::buildTable() {
     const QFontMetrics metrics = m_table->fontMetrics();
     const auto fit = [&](int column, const QString& widest) {
         columns->setSectionResizeMode(column, QHeaderView::Fixed);
-        columns->resizeSection(column, metrics.horizontalAdvance(widest) + 40);
+        columns->resizeSection(column, metrics.horizontalAdvance(widest) + 20);
     };
     fit(MessageListModel::StateColumn, QStringLiteral("Scheduled"));
     fit(MessageListModel::TimeToLiveColumn, QStringLiteral("Time to live  "));

@@ -159,30 +159,9 @@ ManagementOutcome receiveBySequenceNumber(Broker& broker, const ManagementReques
         return badRequest(QStringLiteral("sequence-numbers must be integers."));
     const bool receiveAndDelete =
         integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
-    ManagementOutcome outcome = ok();
-    QVariantList list;
-    for (const qint64 number : *numbers) {
-        const auto message =
-            broker.receiveDeferred(context.entityPath, number, context.receiverName);
-        if (!message) {
-            outcome.response = ManagementResponse::failure(message.error());
-            return outcome; // locks already taken stay in locksTaken, so they are tracked
-        }
-        const LockRef lock = LockRef::of(*message);
-        if (receiveAndDelete) {
-            if (const auto done = broker.complete(lock); !done) {
-                outcome.response = ManagementResponse::failure(done.error());
-                return outcome;
-            }
-        } else {
-            outcome.locksTaken.append({lock, message->sequenceNumber, message->lockedUntil});
-        }
-        list.append(
-            QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
-                        {QStringLiteral("message"), encodeMessage(*message, Handover::Delivery)}});
-    }
-    outcome.response.body = QVariantMap{{QStringLiteral("messages"), list}};
-    return outcome;
+    return deferredMessagesOutcome(broker, *numbers, receiveAndDelete, {}, [&](qint64 number) {
+        return broker.receiveDeferred(context.entityPath, number, context.receiverName);
+    });
 }
 
 ManagementOutcome updateDisposition(Broker& broker, const ManagementRequest& request,
@@ -307,6 +286,34 @@ static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& reque
     return outcomeOf(ManagementResponse::failure(
         501, kNotImplemented,
         QStringLiteral("The operation '%1' is not supported.").arg(request.operation)));
+}
+
+ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& numbers,
+                                          bool receiveAndDelete, const QString& failurePath,
+                                          const std::function<Result<MessageView>(qint64)>& take) {
+    ManagementOutcome outcome = ok();
+    QVariantList list;
+    for (const qint64 number : numbers) {
+        const auto message = take(number);
+        if (!message) {
+            outcome.response = ManagementResponse::failure(message.error(), failurePath);
+            return outcome;
+        }
+        const LockRef lock = LockRef::of(*message);
+        if (receiveAndDelete) {
+            if (const auto done = broker.complete(lock); !done) {
+                outcome.response = ManagementResponse::failure(done.error(), failurePath);
+                return outcome;
+            }
+        } else {
+            outcome.locksTaken.append({lock, message->sequenceNumber, message->lockedUntil});
+        }
+        list.append(
+            QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
+                        {QStringLiteral("message"), encodeMessage(*message, Handover::Delivery)}});
+    }
+    outcome.response.body = QVariantMap{{QStringLiteral("messages"), list}};
+    return outcome;
 }
 
 } // namespace hourglass::amqp

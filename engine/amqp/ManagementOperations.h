@@ -38,4 +38,12 @@ struct ManagementOutcome {
 ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest& request,
                                          const ManagementContext& context);
 
+// receive-by-sequence-number's answer, for an entity or one of its sessions: each number taken
+// by `take` (under a lock, completed at once in receive-and-delete mode), in order. On the first
+// failure the answer is that failure (described with `failurePath`), and the locks already taken
+// stay in locksTaken so that the connection tracks them.
+ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& numbers,
+                                          bool receiveAndDelete, const QString& failurePath,
+                                          const std::function<Result<MessageView>(qint64)>& take);
+
 } // namespace hourglass::amqp

@@ -1,6 +1,7 @@
 #include "SessionManagement.h"
 
 #include "AmqpValue.h"
+#include "ManagementOperations.h"
 #include "MessageCodec.h"
 
 #include <QDateTime>
@@ -149,29 +150,9 @@ ManagementOutcome receiveDeferredFromSession(Broker& broker, const QVariantMap& 
     const bool receiveAndDelete =
         integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
     const SessionRef session = sessionOf(body, context);
-    ManagementOutcome outcome = ok();
-    QVariantList list;
-    for (const qint64 number : numbers) {
-        const auto message = broker.receiveDeferredFromSession(session, number);
-        if (!message) {
-            outcome.response = ManagementResponse::failure(message.error(), context.entityPath);
-            return outcome; // locks already taken stay in locksTaken, so they are tracked
-        }
-        const LockRef lock = LockRef::of(*message);
-        if (receiveAndDelete) {
-            if (const auto done = broker.complete(lock); !done) {
-                outcome.response = ManagementResponse::failure(done.error(), context.entityPath);
-                return outcome;
-            }
-        } else {
-            outcome.locksTaken.append({lock, message->sequenceNumber, message->lockedUntil});
-        }
-        list.append(
-            QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
-                        {QStringLiteral("message"), encodeMessage(*message, Handover::Delivery)}});
-    }
-    outcome.response.body = QVariantMap{{QStringLiteral("messages"), list}};
-    return outcome;
+    return deferredMessagesOutcome(
+        broker, numbers, receiveAndDelete, context.entityPath,
+        [&](qint64 number) { return broker.receiveDeferredFromSession(session, number); });
 }
 } // namespace
 

@@ -12,36 +12,34 @@
 
 namespace hourglass::amqp {
 
-namespace {
-const QString kPrefix = QStringLiteral("com.microsoft:");
-
-ManagementOutcome outcomeOf(ManagementResponse response) {
-    ManagementOutcome outcome;
-    outcome.response = std::move(response);
-    return outcome;
-}
-
-ManagementOutcome failed(const Error& error) {
-    return outcomeOf(ManagementResponse::failure(error));
-}
-
-ManagementOutcome badRequest(const QString& description) {
-    return outcomeOf(ManagementResponse::failure(
-        400, QByteArrayLiteral("com.microsoft:argument-error"), description));
-}
-
-ManagementOutcome ok(QVariant body = {}) {
+namespace management {
+ManagementOutcome ok(QVariant body) {
     ManagementOutcome outcome;
     outcome.response.statusDescription = QStringLiteral("OK");
     outcome.response.body = std::move(body);
     return outcome;
 }
 
-QVariantMap bodyOf(const ManagementRequest& request) {
-    return request.body.toMap();
+ManagementOutcome noContent(const QString& what) {
+    ManagementOutcome outcome = ok();
+    outcome.response.statusCode = 204;
+    outcome.response.statusDescription = what;
+    return outcome;
 }
 
-// Integers arrive as int, uint or long depending on the SDK.
+ManagementOutcome failed(const Error& error, const QString& entityPath) {
+    ManagementOutcome outcome;
+    outcome.response = ManagementResponse::failure(error, entityPath);
+    return outcome;
+}
+
+ManagementOutcome badRequest(const QString& description) {
+    ManagementOutcome outcome;
+    outcome.response = ManagementResponse::failure(
+        400, QByteArrayLiteral("com.microsoft:argument-error"), description);
+    return outcome;
+}
+
 std::optional<qint64> integer(const QVariant& value) {
     bool isNumber = false;
     const qint64 number = value.toLongLong(&isNumber);
@@ -59,6 +57,16 @@ std::optional<QList<qint64>> integers(const QVariant& value) {
         numbers.append(*number);
     }
     return numbers;
+}
+} // namespace management
+
+using namespace management;
+
+namespace {
+const QString kPrefix = QStringLiteral("com.microsoft:");
+
+QVariantMap bodyOf(const ManagementRequest& request) {
+    return request.body.toMap();
 }
 
 QList<QUuid> tokens(const QVariant& value) {
@@ -283,9 +291,11 @@ static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& reque
         return removeRule(broker, request, context);
     if (operation == QLatin1String("enumerate-rules"))
         return enumerateRules(broker, request, context);
-    return outcomeOf(ManagementResponse::failure(
+    ManagementOutcome unknown;
+    unknown.response = ManagementResponse::failure(
         501, kNotImplemented,
-        QStringLiteral("The operation '%1' is not supported.").arg(request.operation)));
+        QStringLiteral("The operation '%1' is not supported.").arg(request.operation));
+    return unknown;
 }
 
 ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& numbers,

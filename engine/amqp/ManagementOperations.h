@@ -35,6 +35,18 @@ struct ManagementOutcome {
     QList<QPair<QUuid, Instant>> locksRenewed;
 };
 
+// The answers every management operation builds (entity, rule and session operations alike).
+namespace management {
+ManagementOutcome ok(QVariant body = {});
+ManagementOutcome noContent(const QString& what); // 204: nothing to answer with
+// `error` as its status and condition; `entityPath` names the entity in the description.
+ManagementOutcome failed(const Error& error, const QString& entityPath = {});
+ManagementOutcome badRequest(const QString& description); // 400, argument-error
+// Integers arrive as int, uint or long depending on the SDK; a string is not one.
+std::optional<qint64> integer(const QVariant& value);
+std::optional<QList<qint64>> integers(const QVariant& value);
+} // namespace management
+
 ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest& request,
                                          const ManagementContext& context);
 

@@ -8,46 +8,12 @@
 
 namespace hourglass::amqp {
 
+using namespace management;
+
 namespace {
 const QString kSessionIdKey = QStringLiteral("session-id");
 // At most this many messages per peek answer, as for a plain peek.
 constexpr qint64 kMaxPeek = 1000;
-
-ManagementOutcome ok(QVariant body = {}) {
-    ManagementOutcome outcome;
-    outcome.response.statusDescription = QStringLiteral("OK");
-    outcome.response.body = std::move(body);
-    return outcome;
-}
-
-ManagementOutcome noContent(const QString& what) {
-    ManagementOutcome outcome = ok();
-    outcome.response.statusCode = 204;
-    outcome.response.statusDescription = what;
-    return outcome;
-}
-
-ManagementOutcome failed(const Error& error, const ManagementContext& context) {
-    ManagementOutcome outcome;
-    outcome.response = ManagementResponse::failure(error, context.entityPath);
-    return outcome;
-}
-
-ManagementOutcome badRequest(const QString& description) {
-    ManagementOutcome outcome;
-    outcome.response = ManagementResponse::failure(
-        400, QByteArrayLiteral("com.microsoft:argument-error"), description);
-    return outcome;
-}
-
-// Integers arrive as int, uint or long depending on the SDK.
-std::optional<qint64> integer(const QVariant& value) {
-    bool isNumber = false;
-    const qint64 number = value.toLongLong(&isNumber);
-    if (!isNumber || value.typeId() == QMetaType::QString)
-        return std::nullopt;
-    return number;
-}
 
 SessionRef sessionOf(const QVariantMap& body, const ManagementContext& context) {
     return {context.entityPath, body.value(kSessionIdKey).toString(), context.receiverName};
@@ -62,7 +28,7 @@ ManagementOutcome renewSessionLock(Broker& broker, const QVariantMap& body,
                                    const ManagementContext& context) {
     const auto until = broker.renewSessionLock(sessionOf(body, context));
     if (!until)
-        return failed(until.error(), context);
+        return failed(until.error(), context.entityPath);
     return ok(QVariantMap{
         {QStringLiteral("expiration"), QDateTime::fromMSecsSinceEpoch(*until, Qt::UTC)}});
 }
@@ -71,7 +37,7 @@ ManagementOutcome getSessionState(Broker& broker, const QVariantMap& body,
                                   const ManagementContext& context) {
     const auto state = broker.sessionState(sessionOf(body, context));
     if (!state)
-        return failed(state.error(), context);
+        return failed(state.error(), context.entityPath);
     const QVariant value = *state ? QVariant(**state) : QVariant::fromValue(nullptr);
     return ok(QVariantMap{{QStringLiteral("session-state"), value}});
 }
@@ -85,7 +51,7 @@ ManagementOutcome setSessionState(Broker& broker, const QVariantMap& body,
     else if (value.isValid() && value.typeId() != QMetaType::Nullptr)
         return badRequest(QStringLiteral("session-state must be binary or null."));
     if (const auto set = broker.setSessionState(sessionOf(body, context), state); !set)
-        return failed(set.error(), context);
+        return failed(set.error(), context.entityPath);
     return ok();
 }
 
@@ -104,7 +70,7 @@ ManagementOutcome getMessageSessions(Broker& broker, const QVariantMap& body,
     const int wanted = int(qMin<qint64>(skip + top, 100000));
     const auto sessions = broker.listSessions(context.entityPath, {}, wanted, since);
     if (!sessions)
-        return failed(sessions.error(), context);
+        return failed(sessions.error(), context.entityPath);
     AmqpArray ids{{}, PN_STRING};
     for (qint64 i = skip; i < sessions->size() && ids.items.size() < top; ++i)
         ids.items.append(sessions->at(i).sessionId);
@@ -127,7 +93,7 @@ ManagementOutcome peekSession(Broker& broker, const QVariantMap& body,
     const auto peeked =
         broker.peek(context.entityPath, PeekOptions{*from, int(qMin(*count, kMaxPeek)), sessionId});
     if (!peeked)
-        return failed(peeked.error(), context);
+        return failed(peeked.error(), context.entityPath);
     QVariantList list;
     for (const MessageView& message : *peeked)
         list.append(
@@ -140,18 +106,14 @@ ManagementOutcome peekSession(Broker& broker, const QVariantMap& body,
 // receive-by-sequence-number through the session's lock (S6).
 ManagementOutcome receiveDeferredFromSession(Broker& broker, const QVariantMap& body,
                                              const ManagementContext& context) {
-    QList<qint64> numbers;
-    for (const QVariant& item : body.value(QStringLiteral("sequence-numbers")).toList()) {
-        const auto number = integer(item);
-        if (!number)
-            return badRequest(QStringLiteral("sequence-numbers must be integers."));
-        numbers.append(*number);
-    }
+    const auto numbers = integers(body.value(QStringLiteral("sequence-numbers")));
+    if (!numbers)
+        return badRequest(QStringLiteral("sequence-numbers must be integers."));
     const bool receiveAndDelete =
         integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
     const SessionRef session = sessionOf(body, context);
     return deferredMessagesOutcome(
-        broker, numbers, receiveAndDelete, context.entityPath,
+        broker, *numbers, receiveAndDelete, context.entityPath,
         [&](qint64 number) { return broker.receiveDeferredFromSession(session, number); });
 }
 } // namespace

@@ -31,6 +31,7 @@ int runHeadless(const CommandLineOptions& options, const QString& scenarioFile, 
     ScenarioRunOptions runOptions;
     runOptions.databasePath = options.databasePath;
     runOptions.durability = options.durability;
+    runOptions.owner = QStringLiteral("hourglass --scenario");
     auto runner = ScenarioRunner::create(std::move(scenario).value(), runOptions);
     if (!runner) {
         // A corrupt or foreign --db file is refused by Broker::open and left as it was.

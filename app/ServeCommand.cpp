@@ -139,6 +139,7 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
                                      ? temporary.filePath(QStringLiteral("hourglass.db"))
                                      : options.databasePath;
     brokerOptions.durability = options.durability;
+    brokerOptions.owner = QStringLiteral("hourglass serve");
     auto broker = Broker::open(brokerOptions);
     if (!broker) {
         err << "hourglass serve: " << broker.error().toString() << Qt::endl;
@@ -177,6 +178,8 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
         err << "hourglass serve: " << port.error().description << Qt::endl;
         return ExitInvalidFile;
     }
+    // A second opener of the database is told where to find this one.
+    (*broker)->describeOwner(QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*port));
     out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
     out << "Connection string: " << endpoint.connectionString() << Qt::endl;
 

@@ -129,7 +129,7 @@ Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolveLocked(const QString& pa
 // The constructor, and the operations an OperationObserver hears about: BrokerObserved.cpp.
 
 Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
-    auto store = Store::open(options.databasePath, options.durability);
+    auto store = Store::open(options.databasePath, options.durability, options.owner);
     if (!store)
         return store.error();
     std::shared_ptr<Clock> clock = options.clock;
@@ -147,6 +147,10 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     // broker serves anyone.
     if (auto durable = impl->m_store->waitDurable(ticket); !durable)
         return durable.error();
+    // From here on a failed write puts memory back to what the database holds (~Broker clears
+    // the handler before the implementation goes away).
+    BrokerImpl* raw = impl.get();
+    impl->m_store->setFailureHandler([raw] { raw->recoverFromFailedWrite(); });
     return std::unique_ptr<Broker>(new Broker(std::move(impl)));
 }
 
@@ -166,6 +170,10 @@ int Broker::runDue() {
 
 ChangeFeed* Broker::changes() const {
     return m_impl->m_feed.get();
+}
+
+void Broker::describeOwner(const QString& detail) {
+    m_impl->m_store->describeOwner(detail);
 }
 
 QString Broker::databasePath() const {

@@ -47,6 +47,9 @@ struct BrokerOptions {
     QString databasePath; // created when missing
     Durability durability = Durability::PowerSafe;
     std::shared_ptr<Clock> clock; // null: the system clock
+    // Who opens the database, as a refused second opener is told (e.g. "hourglass serve"): the
+    // open database is locked for this process until the broker closes (one owner each).
+    QString owner;
 };
 
 struct EntityCounts {
@@ -192,6 +195,9 @@ public:
     static Result<std::unique_ptr<Broker>> open(const BrokerOptions& options);
     ~Broker();
     Broker(const Broker&) = delete;
+    // What a refused second opener is told besides the owner's name and pid, e.g. "AMQP on
+    // 127.0.0.1:5672" once serve listens.
+    void describeOwner(const QString& detail);
     Broker& operator=(const Broker&) = delete;
 
     // ---- Namespaces (E1, E3 tier)

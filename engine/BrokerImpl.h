@@ -116,6 +116,12 @@ public:
     Result<void> loadSessionsLocked();
     void foldDeliveryJournalLocked(const DeliveryJournal& journal);
 
+    // ---- A failed write (BrokerRecovery.cpp): the store's failure handler. Puts memory back to
+    // what the database holds (reloadLocked) once per failure; then every caller whose writes
+    // the failure discarded returns its error.
+    void recoverFromFailedWrite();
+    void reloadLocked();
+
     // ---- Resolution (m_mutex held)
     struct Target {
         Entity* entity = nullptr;

@@ -68,6 +68,7 @@ Broker::~Broker() {
     // No session wait's callback may run once the broker starts going away: a running one
     // finishes first, pending ones are dropped.
     m_impl->m_callbacks.stop();
+    m_impl->m_store->setFailureHandler({});
 }
 
 void Broker::setOperationObserver(std::shared_ptr<OperationObserver> observer) {

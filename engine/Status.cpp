@@ -11,7 +11,7 @@ struct CodeName {
     ErrorCode code;
     const char* name;
 };
-constexpr std::array<CodeName, 13> kNames{{
+constexpr std::array<CodeName, 14> kNames{{
     {ErrorCode::MessagingEntityNotFound, "MessagingEntityNotFound"},
     {ErrorCode::MessagingEntityAlreadyExists, "MessagingEntityAlreadyExists"},
     {ErrorCode::MessagingEntityDisabled, "MessagingEntityDisabled"},
@@ -25,6 +25,7 @@ constexpr std::array<CodeName, 13> kNames{{
     {ErrorCode::SessionLockLost, "SessionLockLost"},
     {ErrorCode::SessionCannotBeLocked, "SessionCannotBeLocked"},
     {ErrorCode::ServiceTimeout, "ServiceTimeout"},
+    {ErrorCode::DatabaseInUse, "DatabaseInUse"},
 }};
 } // namespace
 

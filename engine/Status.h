@@ -26,6 +26,8 @@ enum class ErrorCode {
     SessionLockLost,
     SessionCannotBeLocked,
     ServiceTimeout,
+    // The database is open in another window, serve or scenario run (one owner per database).
+    DatabaseInUse,
 };
 
 // The code as written in scenario files and shown in the UI, e.g. "MessageLockLost".

@@ -29,6 +29,7 @@ QByteArray wireCondition(ErrorCode code) {
     case ErrorCode::ServiceTimeout:
         return QByteArrayLiteral("com.microsoft:timeout");
     case ErrorCode::GeneralError:
+    case ErrorCode::DatabaseInUse:
         break;
     }
     return QByteArrayLiteral("amqp:internal-error");
@@ -64,6 +65,7 @@ int wireStatusCode(ErrorCode code) {
     case ErrorCode::ServiceBusy:
         return 503;
     case ErrorCode::GeneralError:
+    case ErrorCode::DatabaseInUse:
         break;
     }
     return 500;

@@ -164,6 +164,7 @@ Result<void> ScenarioRunner::openBroker() {
     options.databasePath = m_options.databasePath;
     options.durability = m_options.durability;
     options.clock = m_clock;
+    options.owner = m_options.owner;
     auto opened = Broker::open(options);
     if (!opened)
         return opened.error();

@@ -26,6 +26,8 @@ struct ScenarioRunOptions {
     Durability durability = Durability::PowerSafe;
     // The clock's start; default: the current real time truncated to whole seconds.
     std::optional<Instant> start;
+    // Who opens the database, as another opener is told while it runs (BrokerOptions::owner).
+    QString owner = QStringLiteral("an Hourglass scenario run");
 };
 
 class ScenarioRunner {

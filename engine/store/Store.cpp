@@ -76,13 +76,19 @@ QString checkHeader(const QString& path) {
 }
 } // namespace
 
-Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durability) {
+Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durability,
+                                           const QString& owner) {
     if (path.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("no database path given"));
+    // Before SQLite touches the file: a database open elsewhere is not even read.
+    auto claimed = DatabaseOwner::claim(path, owner);
+    if (!claimed)
+        return claimed.error();
     const QString header = checkHeader(path);
     if (!header.isEmpty())
         return storeError(header);
     std::unique_ptr<Store> store(new Store);
+    store->m_owner = std::move(claimed).value();
     store->m_path = path;
     // Enough for the backlog of a busy application (60,000 messages of 1 KiB), little beside
     // what the window itself holds.
@@ -394,14 +400,67 @@ quint64 Store::commitCount() const {
 
 quint64 Store::readTicket() const {
     std::lock_guard lock(m_logMutex);
-    return m_log.empty() && m_progress.empty() ? m_openBatch - 1 : m_openBatch;
+    if (!m_log.empty() || !m_progress.empty())
+        return m_openBatch;
+    // The last batch was discarded by a failure: nothing earlier is still to come.
+    return m_openBatch - 1 == m_lastLostBatch ? 0 : m_openBatch - 1;
+}
+
+void Store::setFailureHandler(std::function<void()> handler) {
+    std::lock_guard lock(m_commitMutex);
+    m_failureHandler = std::move(handler);
+}
+
+std::optional<Error> Store::lostLocked(quint64 ticket) const {
+    for (auto it = m_lost.rbegin(); it != m_lost.rend(); ++it) {
+        if (ticket >= it->first && ticket <= it->last)
+            return it->error;
+    }
+    return std::nullopt;
+}
+
+bool Store::resetAfterFailure() {
+    std::lock_guard lock(m_commitMutex);
+    if (!m_failure)
+        return false;
+    // No flusher runs: none starts while m_failure is set, and the one that set it is done.
+    std::lock_guard logLock(m_logMutex);
+    m_lost.push_back({m_durableBatch + 1, m_openBatch, *m_failure});
+    m_lastLostBatch = m_openBatch++;
+    m_log.clear();
+    m_inflight.clear();
+    m_progress.clear();
+    m_failure.reset();
+    return true;
+}
+
+void Store::markFailed(const Error& error) {
+    std::lock_guard lock(m_commitMutex);
+    m_failure = error;
 }
 
 Result<void> Store::waitDurable(quint64 ticket) {
     std::unique_lock lock(m_commitMutex);
-    while (m_durableBatch < ticket) {
-        if (m_failure)
-            return *m_failure;
+    for (;;) {
+        if (auto lost = lostLocked(ticket))
+            return *lost;
+        if (m_durableBatch >= ticket)
+            return {};
+        if (m_failure) {
+            if (!m_failureHandler)
+                return *m_failure;
+            // The broker rebuilds its memory from the database (or another waiter does); then
+            // this ticket is among the lost ones.
+            const auto handler = m_failureHandler;
+            lock.unlock();
+            handler();
+            lock.lock();
+            if (auto lost = lostLocked(ticket))
+                return *lost;
+            if (m_failure)
+                return *m_failure;
+            continue;
+        }
         if (m_flushing) {
             m_committed.wait(lock);
             continue;
@@ -432,18 +491,14 @@ Result<void> Store::waitDurable(quint64 ticket) {
             if (writes)
                 ++m_commits;
         } else {
-            // The memory state is ahead of the disk now; refuse everything from here on rather
-            // than acknowledge what is not stored. Reopening the database recovers.
+            // SQLite rolled the batch back and memory is ahead of the disk: nothing is
+            // acknowledged until the broker has put its memory back (resetAfterFailure).
             m_failure = makeError(ErrorCode::GeneralError,
-                                  QStringLiteral("the store could not write to %1 (%2); reopen "
-                                                 "the database")
-                                      .arg(m_path, failed));
+                                  QStringLiteral("the store could not write to %1: %2")
+                                      .arg(m_path, failed.left(200)));
         }
         m_committed.notify_all();
     }
-    if (m_failure)
-        return *m_failure;
-    return {};
 }
 
 QString Store::writeBatch(const std::vector<WriteOp>& ops,

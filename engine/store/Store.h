@@ -15,6 +15,7 @@
 // one of these; never a Store mutex then the Broker's.
 
 #include "Broker.h"
+#include "DatabaseOwner.h"
 #include "PropertyEncoding.h"
 #include "SqliteStatement.h"
 #include "Status.h"
@@ -180,7 +181,10 @@ class Store {
 public:
     // Opens (creating when missing) and checks the database: a file that is not SQLite, not
     // ours, or written by a newer schema is refused with GeneralError and left untouched.
-    static Result<std::unique_ptr<Store>> open(const QString& path, Durability durability);
+    // The database is claimed for `owner` first (DatabaseOwner.h): DatabaseInUse while another
+    // opener, in this process or another, has it open.
+    static Result<std::unique_ptr<Store>> open(const QString& path, Durability durability,
+                                               const QString& owner = {});
     ~Store();
 
     // ---- Loading, at open time only (single-threaded).
@@ -233,8 +237,21 @@ public:
     // committed, so that a reader that only needs earlier writes to be readable does not force a
     // commit of its own.
     quint64 readTicket() const;
-    // Returns once everything up to `ticket` is committed (or the store has failed).
+    // Returns once everything up to `ticket` is committed, or with the error of the write that
+    // failed, when the batch holding `ticket` (or an earlier uncommitted one) did not commit.
     Result<void> waitDurable(quint64 ticket);
+
+    // ---- A failed write. SQLite rolls the batch back; memory, ahead of it, must follow. The
+    // first waiter to find the failure calls the handler (outside every Store lock), which puts
+    // the broker's memory back to what the store holds, calling resetAfterFailure() under the
+    // Broker mutex. Without a handler (while opening) the failure stays: reopening recovers.
+    void setFailureHandler(std::function<void()> handler);
+    // Drops everything logged and not committed: every ticket up to now that is not committed
+    // fails with the write's error, later ones go on from what the database holds. False when
+    // no failure waits to be recovered from (another waiter did it).
+    bool resetAfterFailure();
+    // Refuses every write from here on with `error` (the memory could not be rebuilt).
+    void markFailed(const Error& error);
     // How many transactions have been committed (tests prove group commit with it).
     quint64 commitCount() const;
     // What the rows kept for hand-outs take, in bytes (RecentRows.h; tests prove it holds rows).
@@ -259,6 +276,7 @@ public:
     Result<std::optional<QByteArray>> readSessionState(qint64 entityId, const QString& sessionId);
 
     QString path() const { return m_path; }
+    void describeOwner(const QString& detail) { m_owner->describe(detail); }
 
 private:
     Store() = default;
@@ -272,6 +290,8 @@ private:
                        const std::map<qint64, std::pair<qint64, Instant>>& progress);
 
     QString m_path;
+    // Declared first: released after both connections are closed.
+    std::unique_ptr<DatabaseOwner> m_owner;
     SqliteConnection m_write; // only the flusher uses it
     struct WriteStatements;
     std::unique_ptr<WriteStatements> m_ws; // only the flusher uses it
@@ -292,7 +312,16 @@ private:
     bool m_flushing = false;        // guarded by m_commitMutex
     quint64 m_durableBatch = 0;     // guarded by m_commitMutex
     quint64 m_commits = 0;          // guarded by m_commitMutex
-    std::optional<Error> m_failure; // guarded by m_commitMutex; sticky once set
+    std::optional<Error> m_failure; // guarded by m_commitMutex; until resetAfterFailure()
+    // The tickets whose batches a failure discarded, with the failure (m_commitMutex).
+    struct LostBatches {
+        quint64 first, last;
+        Error error;
+    };
+    std::vector<LostBatches> m_lost;
+    std::optional<Error> lostLocked(quint64 ticket) const; // m_commitMutex held
+    quint64 m_lastLostBatch = 0;                           // guarded by m_logMutex
+    std::function<void()> m_failureHandler; // set before the store is shared, cleared before ~
 
     std::mutex m_readMutex;
     SqliteConnection m_read;                                      // guarded by m_readMutex

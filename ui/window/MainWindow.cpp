@@ -307,6 +307,13 @@ void MainWindow::showStatus(const QString& text) {
 }
 
 void MainWindow::openDatabase(const QString& path) {
+    // The open database is this window's own: opening it again would only be refused by its
+    // own owner lock.
+    if (m_client && QFileInfo(path).canonicalFilePath() ==
+                        QFileInfo(m_client->databasePath()).canonicalFilePath()) {
+        showStatus(tr("%1 is already open").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
     // Opening reads the whole database into the engine's index (about half a second for a
     // million messages): never on the GUI thread.
     m_databaseLabel->setText(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
@@ -315,6 +322,7 @@ void MainWindow::openDatabase(const QString& path) {
     QThreadPool::globalInstance()->start([self, path, gui] {
         BrokerOptions options;
         options.databasePath = path;
+        options.owner = QStringLiteral("the Hourglass window");
         // A virtual clock that starts at, and runs with, real time: the window's time control
         // can then pause it, speed it up or jump ahead for a demo, and return to real time.
         auto clock = std::make_shared<VirtualClock>();

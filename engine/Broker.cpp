@@ -129,7 +129,14 @@ Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolveLocked(const QString& pa
 // The constructor, and the operations an OperationObserver hears about: BrokerObserved.cpp.
 
 Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
-    auto store = Store::open(options.databasePath, options.durability, options.owner);
+    // One owner per database, claimed before anything reads the file: a database open
+    // elsewhere (another process, or another broker of this one) is not even read.
+    if (options.databasePath.isEmpty())
+        return makeError(ErrorCode::InvalidArgument, QStringLiteral("no database path given"));
+    auto owner = DatabaseOwner::claim(options.databasePath, options.owner);
+    if (!owner)
+        return owner.error();
+    auto store = Store::open(options.databasePath, options.durability, std::move(owner).value());
     if (!store)
         return store.error();
     std::shared_ptr<Clock> clock = options.clock;

@@ -77,18 +77,14 @@ QString checkHeader(const QString& path) {
 } // namespace
 
 Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durability,
-                                           const QString& owner) {
+                                           std::unique_ptr<DatabaseOwner> owner) {
     if (path.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("no database path given"));
-    // Before SQLite touches the file: a database open elsewhere is not even read.
-    auto claimed = DatabaseOwner::claim(path, owner);
-    if (!claimed)
-        return claimed.error();
     const QString header = checkHeader(path);
     if (!header.isEmpty())
         return storeError(header);
     std::unique_ptr<Store> store(new Store);
-    store->m_owner = std::move(claimed).value();
+    store->m_owner = std::move(owner);
     store->m_path = path;
     // Enough for the backlog of a busy application (60,000 messages of 1 KiB), little beside
     // what the window itself holds.

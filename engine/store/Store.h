@@ -181,10 +181,11 @@ class Store {
 public:
     // Opens (creating when missing) and checks the database: a file that is not SQLite, not
     // ours, or written by a newer schema is refused with GeneralError and left untouched.
-    // The database is claimed for `owner` first (DatabaseOwner.h): DatabaseInUse while another
-    // opener, in this process or another, has it open.
+    // `owner` is the claim on the database (DatabaseOwner.h) that Broker::open takes before
+    // anything reads the file; the store keeps it until its connections are closed. Tests of
+    // the store alone open it without one.
     static Result<std::unique_ptr<Store>> open(const QString& path, Durability durability,
-                                               const QString& owner = {});
+                                               std::unique_ptr<DatabaseOwner> owner = nullptr);
     ~Store();
 
     // ---- Loading, at open time only (single-threaded).
@@ -276,7 +277,10 @@ public:
     Result<std::optional<QByteArray>> readSessionState(qint64 entityId, const QString& sessionId);
 
     QString path() const { return m_path; }
-    void describeOwner(const QString& detail) { m_owner->describe(detail); }
+    void describeOwner(const QString& detail) {
+        if (m_owner)
+            m_owner->describe(detail);
+    }
 
 private:
     Store() = default;

@@ -127,6 +127,61 @@ private slots:
         QCOMPARE(file.readAll(), QByteArray(4096, 'x'));
     }
 
+    void window_openingADatabaseHeldElsewhereKeepsTheCurrentOne() {
+        QTemporaryDir dir;
+        const QString current = dir.filePath(QStringLiteral("current.db"));
+        const QString held = dir.filePath(QStringLiteral("held.db"));
+        {
+            auto seeded = Broker::open(BrokerOptions{current, Durability::PowerSafe, {}, {}});
+            QVERIFY(seeded);
+            QVERIFY((*seeded)->createNamespace({QStringLiteral("test"), Tier::Standard}));
+            QVERIFY((*seeded)->createQueue(QStringLiteral("jobs"), {}));
+        }
+        // Another program (here: this test, as serve would) has the second database open.
+        BrokerOptions holderOptions;
+        holderOptions.databasePath = held;
+        holderOptions.owner = QStringLiteral("hourglass serve");
+        auto holder = Broker::open(holderOptions);
+        QVERIFY(holder);
+        (*holder)->describeOwner(QStringLiteral("AMQP on 127.0.0.1:5999"));
+
+        MainWindow window;
+        window.show();
+        QSignalSpy opened(&window, &MainWindow::databaseOpened);
+        QSignalSpy failed(&window, &MainWindow::databaseFailed);
+        window.openDatabase(current);
+        QTRY_COMPARE(opened.count(), 1);
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QTRY_VERIFY(findPath(tree->model(), QStringLiteral("test:jobs")).isValid());
+
+        // File > Open (or Open recent) of the held database: refused, named, nothing closes.
+        window.openDatabase(held);
+        QTRY_COMPARE(failed.count(), 1);
+        auto* bar = window.findChild<MessageBar*>(QStringLiteral("messageBar"));
+        QVERIFY(bar->showsError());
+        QVERIFY2(bar->text().contains(QStringLiteral("DatabaseInUse")), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(QStringLiteral("is open in hourglass serve (pid %1, AMQP on "
+                                                     "127.0.0.1:5999)")
+                                          .arg(QCoreApplication::applicationPid())),
+                 qPrintable(bar->text()));
+        QVERIFY(window.client());
+        QCOMPARE(window.client()->databasePath(), current);
+        tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QVERIFY(findPath(tree->model(), QStringLiteral("test:jobs")).isValid());
+
+        // Its own database again: it stays open, no error of its own lock.
+        window.openDatabase(current);
+        QCoreApplication::processEvents();
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(window.client()->databasePath(), current);
+
+        // Once the other program lets go, the window opens it.
+        holder->reset();
+        window.openDatabase(held);
+        QTRY_COMPARE(opened.count(), 2);
+        QCOMPARE(window.client()->databasePath(), held);
+    }
+
     void window_anErrorBannerGoesWithTheNextSuccessOfItsActionOrANewSelection() {
         QTemporaryDir dir;
         auto clock = std::make_shared<VirtualClock>(testing::kTestStart);

@@ -84,8 +84,8 @@ void DrivenClient::pump(int waitMs) {
     if (m_closed)
         return;
     // Heartbeats and our own idle time-out: the driver says when it next needs a tick.
-    pn_connection_driver_tick(&m_driver, nowMs());
-    for (pn_rwbytes_t out = pn_connection_driver_write_buffer(&m_driver); out.size > 0;
+    pn_transport_tick(m_driver.transport, nowMs());
+    for (pn_bytes_t out = pn_connection_driver_write_buffer(&m_driver); out.size > 0;
          out = pn_connection_driver_write_buffer(&m_driver)) {
         const ssize_t sent = ::send(m_fd, out.start, out.size, MSG_NOSIGNAL);
         if (sent <= 0) {

@@ -1,5 +1,7 @@
 #include "CommandLine.h"
 
+#include "AmqpEndpoint.h"
+
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -15,7 +17,8 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                        "With --scenario it plays a scenario file headless on a virtual clock and "
                        "exits 0 when every expectation held, 1 when one failed, 2 when the file "
                        "is invalid. --headless alone plays the bundled traffic-spike scenario and "
-                       "prints its report."));
+                       "prints its report.\n") +
+        connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
     const QCommandLineOption scenario(
@@ -117,6 +120,20 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
         options.error =
             QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
     return options;
+}
+
+QString connectionLimitsHelp() {
+    const amqp::EndpointOptions defaults;
+    return QStringLiteral(
+               "Limits on connections to the AMQP endpoint: a client must put a valid token on "
+               "$cbs within %1 s of connecting, and at most %2 connections without one are kept "
+               "(past that the oldest is closed); at most %3 connections in all (fewer when the "
+               "open-file limit, raised to its hard limit at start, is lower); a peer silent for "
+               "%4 s is dropped.")
+        .arg(defaults.authenticateWithinMs / 1000)
+        .arg(defaults.maxUnauthenticatedConnections)
+        .arg(defaults.maxConnections)
+        .arg(defaults.idleTimeoutMs / 1000);
 }
 
 QString parseOptionsOnly(QCommandLineParser& parser, const QStringList& arguments) {

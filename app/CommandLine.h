@@ -49,6 +49,9 @@ QString parseOptionsOnly(QCommandLineParser& parser, const QStringList& argument
 // "power-safe" or "crash-only" (the --durability values); nullopt for anything else.
 std::optional<Durability> durabilityFromName(const QString& name);
 
+// The AMQP endpoint's limits on connections (the window's and `serve`'s alike), for --help.
+QString connectionLimitsHelp();
+
 // Whether the command line asks for the explorer window (else a headless run).
 bool wantsWindow(const CommandLineOptions& options);
 

@@ -69,7 +69,8 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     parser.setApplicationDescription(
         QStringLiteral("hourglass serve: the broker without a window, behind an AMQP 1.0 endpoint "
                        "that the Azure Service Bus SDKs connect to with the printed connection "
-                       "string. Serves until SIGINT or SIGTERM."));
+                       "string. Serves until SIGINT or SIGTERM.\n") +
+        connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
     const QCommandLineOption host(QStringLiteral("host"),
@@ -182,6 +183,8 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     (*broker)->describeOwner(QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*port));
     out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
     out << "Connection string: " << endpoint.connectionString() << Qt::endl;
+    out << "Connections: at most " << endpoint.connectionLimit() << ", "
+        << endpoint.unauthenticatedLimit() << " of them without a token" << Qt::endl;
 
     // Expiry, lock expiry and scheduled messages happen even when no client calls.
     QTimer due;

@@ -1,6 +1,7 @@
 #include "AmqpEndpoint.h"
 
 #include "EndpointLoop.h"
+#include "FileDescriptorLimit.h"
 
 namespace hourglass::amqp {
 
@@ -29,7 +30,9 @@ Result<quint16> AmqpEndpoint::start() {
                                           "your own (the well-known emulator key '%2' would let "
                                           "anyone in).")
                                .arg(m_options.host, wellKnown.value));
-    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options);
+    // Every socket is a descriptor: take what the system allows, and fit the limit under it.
+    const std::size_t descriptorLimit = raiseFileDescriptorLimit();
+    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options, descriptorLimit);
     const auto port = loop->listen();
     if (!port)
         return port.error();
@@ -51,6 +54,14 @@ bool AmqpEndpoint::running() const {
 
 int AmqpEndpoint::connectionCount() const {
     return m_loop ? m_loop->connectionCount() : 0;
+}
+
+int AmqpEndpoint::connectionLimit() const {
+    return m_loop ? int(m_loop->limits().maxConnections) : 0;
+}
+
+int AmqpEndpoint::unauthenticatedLimit() const {
+    return m_loop ? int(m_loop->limits().maxUnauthenticated) : 0;
 }
 
 EndpointSnapshot AmqpEndpoint::snapshot() const {

@@ -30,9 +30,19 @@ struct EndpointOptions {
     quint16 port = 5672; // 0: any free port (the one chosen is returned by start())
     SasKey key = wellKnownEmulatorKey();
     int workerThreads = 64;
-    // A connection that has not opened (AMQP open received) this long after it was accepted is
-    // closed: a client stuck in or before SASL must not hold a socket for ever.
-    int openTimeoutMs = 30000;
+    // Limits on connections (README.md here, "Limits on connections"). A connection that has
+    // had no put-token accepted on $cbs this long after it was accepted is closed, with
+    // amqp:unauthorized-access when it opened, its socket dropped when it never did (a client
+    // stuck in or before SASL included). Azure allows 20 s.
+    int authenticateWithinMs = 20000;
+    // A peer silent this long is dropped (amqp:resource-limit-exceeded); the open advertises
+    // half of it, as the spec recommends, so clients send a heartbeat at least that often.
+    int idleTimeoutMs = 120000;
+    // Unauthenticated connections at once: past it the oldest of them is closed for the new one.
+    int maxUnauthenticatedConnections = 500;
+    // All connections at once, fitted under the file-descriptor limit at start: past it a new
+    // connection is refused (closed at once), once no unauthenticated one is left to drop.
+    int maxConnections = 1000;
 };
 
 class EndpointLoop;
@@ -56,6 +66,10 @@ public:
     bool running() const;
 
     int connectionCount() const;
+    // The overall connection limit in force once started (maxConnections, fitted under the
+    // file-descriptor limit), and the cap on unauthenticated connections; 0 before start.
+    int connectionLimit() const;
+    int unauthenticatedLimit() const;
     // What the window shows: the connections, their links and locks, as published by the
     // proactor thread a few times a second. Cheap; any thread.
     EndpointSnapshot snapshot() const;

@@ -69,7 +69,7 @@ void Connection::handle(pn_event_t* event) {
         }
         if (std::exchange(m_snapshotRequested, false))
             publishSnapshot();
-        closeIfNeverOpened();
+        applyLimitClose();
         break;
     case PN_SESSION_REMOTE_OPEN:
         pn_session_open(pn_event_session(event));
@@ -341,21 +341,6 @@ WireConnection Connection::snapshot() const {
         wire.links.append(std::move(w));
     }
     return wire;
-}
-
-void Connection::closeIfNeverOpened() {
-    if (pn_connection_state(m_connection) & PN_REMOTE_ACTIVE)
-        return;
-    if (QDateTime::currentMSecsSinceEpoch() - m_openedAtMs < m_context.openTimeoutMs)
-        return;
-    // No open frame yet (stuck before or in SASL): there is nobody to say why to; drop it.
-    if (pn_transport_t* transport = pn_connection_transport(m_connection)) {
-        pn_condition_set_name(pn_transport_condition(transport), "amqp:connection:forced");
-        pn_condition_set_description(pn_transport_condition(transport),
-                                     "The connection did not open in time.");
-        pn_transport_close_tail(transport);
-        pn_transport_close_head(transport);
-    }
 }
 
 void Connection::publishSnapshot() {

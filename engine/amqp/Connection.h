@@ -70,6 +70,12 @@ public:
     // waiting for its own disk sync.
     void endOfBatch();
     void requestClose() { m_closeRequested = true; }
+    // The endpoint's limits close it on its next wake (ConnectionLimitClose.cpp): an AMQP close
+    // carrying `condition` and `description` when the peer opened, the socket then dropped;
+    // the socket dropped at once when it never opened.
+    void requestLimitClose(QByteArray condition, QString description);
+    // Whether a put-token was accepted on $cbs (the claims may have expired since).
+    bool authenticated() const { return !m_claims.isEmpty(); }
 
 private:
     enum class Role {
@@ -168,7 +174,7 @@ private:
     void releaseAllLocks();
     void dropTransport();
     void publishSnapshot();
-    void closeIfNeverOpened();
+    void applyLimitClose(); // ConnectionLimitClose.cpp
     // Runs `work` (returning R) on a worker; `done` runs on the proactor thread with its result,
     // unless the connection has closed by then.
     template <typename Work, typename Done> void submit(Work work, Done done);
@@ -233,6 +239,11 @@ private:
     bool m_retryAll = false;
     bool m_snapshotRequested = false;
     bool m_closeRequested = false;
+    struct LimitClose {
+        QByteArray condition;
+        QString description;
+    };
+    std::optional<LimitClose> m_limitClose;
     // After the operator's close: when the socket goes if the peer has not answered by then.
     std::optional<std::chrono::steady_clock::time_point> m_dropAt;
     static constexpr std::chrono::seconds kCloseAnswerTime{2};

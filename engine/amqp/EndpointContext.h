@@ -28,7 +28,6 @@ struct EndpointContext {
     WorkerPool& workers;
     SasKey key;
     SnapshotBoard& board;
-    int openTimeoutMs = 30000;
     std::atomic<quint64> nextId{1};
 };
 

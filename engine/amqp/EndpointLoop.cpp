@@ -27,15 +27,17 @@ QString unqualified(const QString& path) {
 }
 } // namespace
 
-EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options)
+EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options,
+                           std::size_t descriptorLimit)
     : m_broker(broker)
     , m_options(options)
     , m_proactor(pn_proactor())
     , m_workers(std::make_unique<WorkerPool>(qMax(1, options.workerThreads)))
     , m_context(std::make_unique<EndpointContext>(broker, *m_workers, options.key, m_board))
-    , m_arrivals(std::make_shared<ArrivalBox>()) {
+    , m_arrivals(std::make_shared<ArrivalBox>())
+    , m_limits(admissionLimits(options, descriptorLimit))
+    , m_admission(m_limits) {
     m_arrivals->proactor = m_proactor;
-    m_context->openTimeoutMs = options.openTimeoutMs;
 }
 
 EndpointLoop::~EndpointLoop() {
@@ -127,8 +129,12 @@ void EndpointLoop::run() {
 void EndpointLoop::endOfBatch(pn_connection_t* pnConnection) {
     // Only a live connection: PN_TRANSPORT_CLOSED deleted the others. Its Proton objects stay
     // valid until pn_proactor_done.
-    if (const auto live = m_live.find(pnConnection); live != m_live.end())
+    if (const auto live = m_live.find(pnConnection); live != m_live.end()) {
         live->second->endOfBatch();
+        // A put-token accepted in this batch: no deadline and no unauthenticated cap any more.
+        if (live->second->authenticated())
+            m_admission.authenticated(pnConnection);
+    }
 }
 
 void EndpointLoop::retryWaitingReceivers() {
@@ -148,6 +154,8 @@ void EndpointLoop::retryWaitingReceivers() {
         m_lastSnapshot = now;
     if (retryAll)
         m_lastRetry = now;
+    // Those past their deadline to authenticate are told to close, and woken below.
+    closeOverdue();
     // A connection's objects may only be touched while its own events are handled: note what
     // it should do and wake it.
     for (const auto& [pnConnection, connection] : m_live) {
@@ -225,6 +233,10 @@ void EndpointLoop::handle(pn_event_t* event) {
         pn_transport_require_auth(transport, false);
         // Frames larger than this are a framing error: a peer cannot make us buffer gigabytes.
         pn_transport_set_max_frame(transport, kMaxFrameBytes);
+        // A peer silent this long is dropped; the open advertises half of it. The proactor
+        // ticks the transport by itself (heartbeats out, the time-out in) once one is set.
+        if (m_options.idleTimeoutMs > 0)
+            pn_transport_set_idle_timeout(transport, pn_millis_t(m_options.idleTimeoutMs));
         pn_listener_accept2(pn_event_listener(event), nullptr, transport);
         return;
     }
@@ -235,6 +247,7 @@ void EndpointLoop::handle(pn_event_t* event) {
         pn_connection_set_context(pnConnection, connection);
         m_live.emplace(pnConnection, connection);
         ++m_connections;
+        admit(pnConnection, *connection);
         return;
     }
     case PN_TRANSPORT_CLOSED: {
@@ -244,6 +257,7 @@ void EndpointLoop::handle(pn_event_t* event) {
                              : nullptr) {
             connection->transportClosed();
             m_live.erase(pnConnection);
+            m_admission.left(pnConnection);
             delete connection;
             pn_connection_set_context(pnConnection, nullptr);
             --m_connections;

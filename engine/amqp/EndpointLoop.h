@@ -4,6 +4,7 @@
 // broker's change feed says messages may have arrived. Internal to AmqpEndpoint.
 
 #include "AmqpEndpoint.h"
+#include "ConnectionAdmission.h"
 #include "EndpointContext.h"
 #include "WorkerPool.h"
 
@@ -36,14 +37,21 @@ struct ArrivalBox {
 
 class Connection;
 
+// The limits of `options`, the overall one fitted under `descriptorLimit` (0: unknown).
+AdmissionLimits admissionLimits(const EndpointOptions& options, std::size_t descriptorLimit);
+
 class EndpointLoop {
 public:
-    EndpointLoop(Broker& broker, const EndpointOptions& options);
+    // `descriptorLimit`: the open-file limit in force (0: unknown); the overall connection
+    // limit is fitted under it.
+    EndpointLoop(Broker& broker, const EndpointOptions& options, std::size_t descriptorLimit);
     ~EndpointLoop();
 
     Result<quint16> listen();
     void stop();
     int connectionCount() const { return m_connections.load(); }
+    // The limits in force (ConnectionAdmission.h); fixed once constructed.
+    const AdmissionLimits& limits() const { return m_limits; }
     // The connections as last published (a few times a second), by id.
     QList<WireConnection> connections() const;
     // Any thread: the connection is closed on the proactor thread; its locks go back (L14).
@@ -56,6 +64,11 @@ private:
     void listenerFinished(Result<quint16> result);
     void retryWaitingReceivers();
     void scheduleNextTick();
+    // EndpointLoopLimits.cpp: the admission of a new connection, and the ones to close.
+    void admit(pn_connection_t* pnConnection, Connection& connection);
+    void closeOverdue();
+    void limitClose(pn_connection_t* pnConnection, const QByteArray& condition,
+                    const QString& description);
 
     Broker& m_broker;
     EndpointOptions m_options;
@@ -69,8 +82,10 @@ private:
     std::thread m_thread;
     std::atomic<int> m_connections{0};
     std::unordered_map<pn_connection_t*, Connection*> m_live; // proactor thread only
-    std::chrono::steady_clock::time_point m_lastSnapshot;     // proactor thread only
-    std::chrono::steady_clock::time_point m_lastRetry;        // proactor thread only
+    AdmissionLimits m_limits;
+    ConnectionAdmission m_admission;                      // proactor thread only
+    std::chrono::steady_clock::time_point m_lastSnapshot; // proactor thread only
+    std::chrono::steady_clock::time_point m_lastRetry;    // proactor thread only
     bool m_stopped = false;
 
     std::mutex m_startMutex;

@@ -39,7 +39,7 @@ private slots:
 
     void aClientStuckInSaslIsClosedAndOthersAreServed() {
         EndpointOptions options;
-        options.openTimeoutMs = 300;
+        options.authenticateWithinMs = 300;
         QVERIFY(startEndpoint(options));
         RawSocket stuck(m_port);
         QVERIFY(stuck.connected());
@@ -73,9 +73,9 @@ private slots:
     void garbageIsAnsweredByAClose() {
         QFETCH(QByteArray, bytes);
         EndpointOptions options;
-        // Proton leaves some garbage unanswered before the peer's open: the open time-out ends
-        // those (30 s by default; short here).
-        options.openTimeoutMs = 500;
+        // Proton leaves some garbage unanswered before the peer's open: the deadline to
+        // authenticate ends those (20 s by default; short here).
+        options.authenticateWithinMs = 500;
         QVERIFY(startEndpoint(options));
         {
             RawSocket peer(m_port);

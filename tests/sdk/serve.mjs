@@ -36,7 +36,9 @@ function tail(text, max = 4000) {
   return text.length > max ? "..." + text.slice(-max) : text;
 }
 
-export async function startServer({ extraArgs = [] } = {}) {
+// `openFileLimit`: the server runs under that limit on open files, soft and hard (set by the
+// shell before it starts), as on a machine whose hard limit is that low.
+export async function startServer({ extraArgs = [], openFileLimit } = {}) {
   const bin = process.env.HOURGLASS_BIN;
   if (!bin)
     throw new Error("HOURGLASS_BIN is not set: point it at the hourglass executable " +
@@ -46,7 +48,10 @@ export async function startServer({ extraArgs = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "hourglass-sdk-"));
   const args = ["serve", "--port", "0", "--db", join(dir, "hg.db"), "--config", configPath,
     ...extraArgs];
-  const child = spawn(bin, args, {
+  const [command, commandArgs] = openFileLimit
+    ? ["/bin/sh", ["-c", `ulimit -n ${Number(openFileLimit)} && exec "$0" "$@"`, bin, ...args]]
+    : [bin, args];
+  const child = spawn(command, commandArgs, {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, QT_QPA_PLATFORM: "offscreen" },
   });

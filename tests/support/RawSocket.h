@@ -50,6 +50,22 @@ public:
         return false;
     }
 
+    // Reads until `count` bytes have arrived (true) or the peer closes or `ms` pass (false).
+    bool receivedWithin(qsizetype count, int ms, QByteArray* received) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+        while (received->size() < count && std::chrono::steady_clock::now() < deadline) {
+            pollfd p{m_fd, POLLIN, 0};
+            if (::poll(&p, 1, 50) <= 0)
+                continue;
+            char buffer[4096];
+            const ssize_t got = ::recv(m_fd, buffer, sizeof buffer, 0);
+            if (got <= 0)
+                return false;
+            received->append(buffer, got);
+        }
+        return received->size() >= count;
+    }
+
 private:
     int m_fd = -1;
     bool m_connected = false;

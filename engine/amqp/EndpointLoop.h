@@ -29,7 +29,7 @@ namespace hourglass::amqp {
 struct ArrivalBox {
     std::mutex mutex;
     pn_proactor_t* proactor = nullptr; // guarded by mutex; null once stopped
-    QSet<QString> paths;               // guarded by mutex; unqualified, lower case
+    QSet<QString> paths;               // guarded by mutex; "ns:path", lower case
     QSet<QString> sessionPaths;        // guarded by mutex; session locks changed (lower case)
     QSet<quint64> closeRequests;       // guarded by mutex; connection ids
 };
@@ -38,7 +38,8 @@ class Connection;
 
 class EndpointLoop {
 public:
-    EndpointLoop(Broker& broker, const EndpointOptions& options);
+    EndpointLoop(Broker& broker, const EndpointOptions& options,
+                 std::shared_ptr<NamespaceKeyRing> keys);
     ~EndpointLoop();
 
     Result<quint16> listen();

@@ -1,6 +1,7 @@
 // Starts `hourglass serve` for one test file and stops it again.
 //
 //   const server = await startServer();   // { connectionString, port, stop() }
+//   startServer({ config: path })         // another emulator config.json than config.json
 //   ...
 //   await server.stop();                  // SIGTERM, waits, asserts exit code 0
 //
@@ -36,7 +37,7 @@ function tail(text, max = 4000) {
   return text.length > max ? "..." + text.slice(-max) : text;
 }
 
-export async function startServer({ extraArgs = [] } = {}) {
+export async function startServer({ extraArgs = [], config = configPath } = {}) {
   const bin = process.env.HOURGLASS_BIN;
   if (!bin)
     throw new Error("HOURGLASS_BIN is not set: point it at the hourglass executable " +
@@ -44,7 +45,7 @@ export async function startServer({ extraArgs = [] } = {}) {
   if (!existsSync(bin)) throw new Error(`HOURGLASS_BIN=${bin}: no such file`);
 
   const dir = mkdtempSync(join(tmpdir(), "hourglass-sdk-"));
-  const args = ["serve", "--port", "0", "--db", join(dir, "hg.db"), "--config", configPath,
+  const args = ["serve", "--port", "0", "--db", join(dir, "hg.db"), "--config", config,
     ...extraArgs];
   const child = spawn(bin, args, {
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,11 +2,13 @@
 
 #include "AmqpEndpoint.h"
 #include "CommandLine.h"
+#include "EntityPath.h"
 #include "scenario/EmulatorConfig.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -48,15 +50,29 @@ private:
     std::thread m_waiter;
 };
 
-Result<void> applyConfigFile(Broker& broker, const QString& file) {
+Result<UserConfig> readConfigFile(const QString& file) {
     QFile in(file);
     if (!in.open(QIODevice::ReadOnly))
         return Error::make(ErrorCode::InvalidArgument,
                            QStringLiteral("cannot read %1: %2").arg(file, in.errorString()));
-    const auto config = parseEmulatorConfigDocument(in.readAll());
-    if (!config)
-        return config.error();
-    return applyUserConfig(broker, *config, ExistingEntities::Keep);
+    return parseEmulatorConfigDocument(in.readAll());
+}
+
+// "ns:path" of every entity, to tell what applying a config created.
+QSet<QString> entityKeys(const Broker& broker) {
+    QSet<QString> keys;
+    for (const NamespaceInfo& ns : broker.namespaces()) {
+        for (const EntityInfo& entity : broker.entities(ns.name))
+            keys.insert(qualifiedPath(ns.name, entity.path));
+    }
+    return keys;
+}
+
+QStringList namespaceNames(const Broker& broker) {
+    QStringList names;
+    for (const NamespaceInfo& ns : broker.namespaces())
+        names.append(ns.name);
+    return names;
 }
 } // namespace
 
@@ -94,10 +110,16 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
                                                 "(default: the key kept there, else the "
                                                 "emulator's SAS_KEY_VALUE)."),
                                  QStringLiteral("KEY"));
+    const QCommandLineOption acceptHost(
+        QStringLiteral("accept-host"),
+        QStringLiteral("A host name tokens may be issued for besides localhost, the loopback "
+                       "addresses and --host (the name a container reaches this machine by). "
+                       "Repeatable."),
+        QStringLiteral("NAME"));
     const QCommandLineOption durability(QStringLiteral("durability"),
                                         QStringLiteral("power-safe (default) or crash-only."),
                                         QStringLiteral("MODE"), QStringLiteral("power-safe"));
-    parser.addOptions({help, host, port, db, config, key, durability});
+    parser.addOptions({help, host, port, db, config, key, acceptHost, durability});
 
     ServeOptions options;
     options.helpText = parser.helpText();
@@ -119,6 +141,7 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     options.databasePath = parser.value(db);
     options.configFile = parser.value(config);
     options.key = parser.value(key);
+    options.acceptedHosts = parser.values(acceptHost);
     if (parser.isSet(key) && options.key.isEmpty()) {
         options.error = QStringLiteral("--key must not be empty");
         return options;
@@ -146,24 +169,49 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
         err << "hourglass serve: " << broker.error().toString() << Qt::endl;
         return ExitInvalidFile;
     }
-    if ((*broker)->namespaces().isEmpty()) {
+    std::optional<UserConfig> config;
+    if (!options.configFile.isEmpty()) {
+        auto read = readConfigFile(options.configFile);
+        if (!read) {
+            err << "hourglass serve: " << options.configFile << ": " << read.error().toString()
+                << Qt::endl;
+            return ExitInvalidFile;
+        }
+        config = std::move(*read);
+    }
+    const QStringList namespacesBefore = namespaceNames(**broker);
+    const QSet<QString> entitiesBefore = entityKeys(**broker);
+    // An empty database takes its namespaces from the config (the first one is the default, the
+    // one the well-known key reaches); without a config it gets the emulator's namespace.
+    if (namespacesBefore.isEmpty() && (!config || config->namespaces.isEmpty())) {
         if (auto created = (*broker)->createNamespace({kDefaultNamespace, Tier::Standard});
             !created) {
             err << "hourglass serve: " << created.error().toString() << Qt::endl;
             return ExitInvalidFile;
         }
     }
-    if (!options.configFile.isEmpty()) {
-        if (auto applied = applyConfigFile(**broker, options.configFile); !applied) {
+    if (config) {
+        if (auto applied = applyUserConfig(**broker, *config, ExistingEntities::Keep); !applied) {
             err << "hourglass serve: " << options.configFile << ": " << applied.error().toString()
                 << Qt::endl;
             return ExitInvalidFile;
         }
     }
+    for (const QString& name : namespaceNames(**broker)) {
+        if (!namespacesBefore.contains(name))
+            out << "Created namespace " << name << Qt::endl;
+    }
+    const QSet<QString> entitiesAfter = entityKeys(**broker);
+    QStringList created(entitiesAfter.begin(), entitiesAfter.end());
+    created.removeIf([&](const QString& key) { return entitiesBefore.contains(key); });
+    created.sort(Qt::CaseInsensitive);
+    for (const QString& key : created)
+        out << "Created " << key << Qt::endl;
 
     amqp::EndpointOptions endpointOptions;
     endpointOptions.host = options.host;
     endpointOptions.port = options.port;
+    endpointOptions.acceptedHosts = options.acceptedHosts;
     // --key is kept in the database, so that the window and the next serve use it too.
     if (!options.key.isEmpty()) {
         if (auto saved = (*broker)->setSetting(amqp::kKeySetting, options.key); !saved) {
@@ -182,9 +230,16 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     // A second opener of the database is told where to find this one.
     (*broker)->describeOwner(QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*port));
     out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
+    // The default namespace's string first, as before; then each other namespace's own key.
+    out << "Default namespace: " << endpoint.defaultNamespace() << Qt::endl;
     out << "Connection string: " << endpoint.connectionString() << Qt::endl;
     out << "Connections: at most " << endpoint.connectionLimit() << ", "
         << endpoint.unauthenticatedLimit() << " of them without a token" << Qt::endl;
+    for (const QString& name : namespaceNames(**broker)) {
+        if (name != endpoint.defaultNamespace())
+            out << "Connection string of namespace " << name << ": "
+                << endpoint.connectionString(name) << Qt::endl;
+    }
 
     // Expiry, lock expiry and scheduled messages happen even when no client calls.
     QTimer due;

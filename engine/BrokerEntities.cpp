@@ -345,7 +345,7 @@ Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
         Entity& entity = *target->entity;
         if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
             return invalid(
-                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
+                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
         for (const Rule& existing : entity.rules) {
             if (existing.name.compare(rule.name, Qt::CaseInsensitive) == 0)
                 return makeError(ErrorCode::MessagingEntityAlreadyExists,
@@ -377,7 +377,7 @@ Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
         Entity& entity = *target->entity;
         if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
             return invalid(
-                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(path));
+                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
         const auto removed = entity.rules.removeIf(
             [&](const Rule& r) { return r.name.compare(name, Qt::CaseInsensitive) == 0; });
         if (removed == 0)

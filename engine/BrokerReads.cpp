@@ -107,7 +107,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
             return makeError(ErrorCode::InvalidArgument,
                              QStringLiteral("'%1' has no sessions: only a queue or subscription "
                                             "that requires sessions has them (S1).")
-                                 .arg(path));
+                                 .arg(entity.path)); // its own path: never the "ns:" form
         entityId = entity.id;
         subQueue = target->subQueue;
         entityPath = entity.path;
@@ -189,7 +189,8 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
         return makeError(ErrorCode::MessageNotFound,
                          QStringLiteral("No message with sequence number %1 in '%2'.")
                              .arg(sequenceNumber)
-                             .arg(path));
+                             .arg(subQueue == SubQueue::DeadLetter ? entityPath + kDeadLetterSuffix
+                                                                   : entityPath));
     if (auto durable = d.m_store->waitDurable(ticket); !durable)
         return durable.error();
     auto row = d.m_store->readOne(entityId, subQueue, sequenceNumber, bodies == Bodies::With);

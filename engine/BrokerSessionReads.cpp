@@ -6,13 +6,13 @@
 namespace hourglass {
 
 namespace {
-Result<void> checkSessionsPath(const BrokerImpl::Target& target, const QString& path) {
+Result<void> checkSessionsPath(const BrokerImpl::Target& target, const QString& /*asGiven*/) {
     if (target.subQueue == SubQueue::Main && target.entity->hasSessions())
         return {};
     return makeError(ErrorCode::InvalidArgument,
                      QStringLiteral("'%1' has no sessions: only a queue or subscription that "
                                     "requires sessions has them (S1).")
-                         .arg(path));
+                         .arg(target.entity->path)); // its own path: never the "ns:" form
 }
 } // namespace
 

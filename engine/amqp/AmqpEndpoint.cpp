@@ -3,6 +3,8 @@
 #include "EndpointLoop.h"
 #include "FileDescriptorLimit.h"
 
+#include "Broker.h"
+
 namespace hourglass::amqp {
 
 bool isLoopbackHost(const QString& host) {
@@ -14,7 +16,8 @@ bool isLoopbackHost(const QString& host) {
 
 AmqpEndpoint::AmqpEndpoint(Broker& broker, EndpointOptions options)
     : m_broker(broker)
-    , m_options(std::move(options)) {}
+    , m_options(std::move(options))
+    , m_keys(std::make_shared<NamespaceKeyRing>(m_options.key)) {}
 
 AmqpEndpoint::~AmqpEndpoint() {
     stop();
@@ -30,9 +33,13 @@ Result<quint16> AmqpEndpoint::start() {
                                           "your own (the well-known emulator key '%2' would let "
                                           "anyone in).")
                                .arg(m_options.host, wellKnown.value));
+    // Every namespace's key before the first client: a key made now is on disk before it is
+    // handed out.
+    if (auto keys = m_keys->refresh(m_broker); !keys)
+        return keys.error();
     // Every socket is a descriptor: take what the system allows, and fit the limit under it.
     const std::size_t descriptorLimit = raiseFileDescriptorLimit();
-    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options, descriptorLimit);
+    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options, descriptorLimit, m_keys);
     const auto port = loop->listen();
     if (!port)
         return port.error();
@@ -81,11 +88,28 @@ void AmqpEndpoint::closeConnection(quint64 id) {
         m_loop->closeConnection(id);
 }
 
-QString AmqpEndpoint::connectionString() const {
+QString AmqpEndpoint::connectionString(const QString& namespaceName) const {
+    const QString wanted = namespaceName.isEmpty() ? defaultNamespace() : namespaceName;
+    auto key = m_keys->keyOf(wanted);
+    if (!key && !wanted.isEmpty()) {
+        (void)m_keys->refresh(m_broker); // created since the last refresh
+        key = m_keys->keyOf(wanted);
+    }
+    // No namespace at all yet: the default key is the one the first namespace will have.
+    const SasKey sas = key ? key->key : namespaceName.isEmpty() ? m_options.key : SasKey{};
+    if (sas.value.isEmpty())
+        return {};
     return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=%2;SharedAccessKey=%3;"
                           "UseDevelopmentEmulator=true;")
         .arg(m_port)
-        .arg(m_options.key.name, m_options.key.value);
+        .arg(sas.name, sas.value);
+}
+
+QString AmqpEndpoint::defaultNamespace() const {
+    if (const auto name = m_keys->defaultNamespace())
+        return *name;
+    const auto namespaces = m_broker.namespaces();
+    return namespaces.isEmpty() ? QString() : namespaces.first().name;
 }
 
 } // namespace hourglass::amqp

@@ -8,10 +8,12 @@
 // and hand their results back to it. The public functions may be called from any thread.
 
 #include "EndpointSnapshot.h"
+#include "NamespaceKeys.h"
 #include "SasToken.h"
 #include "Status.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -21,14 +23,18 @@ class Broker;
 
 namespace hourglass::amqp {
 
-// The database setting (Broker::setting) that keeps the key clients sign with, when the user set
-// one of their own; unset, the well-known key serves.
+// The database setting (Broker::setting) that keeps the key clients of the default namespace
+// sign with, when the user set one of their own; unset, the well-known key serves. The other
+// namespaces have keys of their own (NamespaceKeys.h).
 inline const QString kKeySetting = QStringLiteral("amqp.sharedAccessKey");
 
 struct EndpointOptions {
     QString host = QStringLiteral("127.0.0.1");
-    quint16 port = 5672; // 0: any free port (the one chosen is returned by start())
-    SasKey key = wellKnownEmulatorKey();
+    quint16 port = 5672;                 // 0: any free port (the one chosen is returned by start())
+    SasKey key = wellKnownEmulatorKey(); // the default namespace's (NamespaceKeys.h)
+    // Host names a token's audience may name besides localhost, the loopback addresses and
+    // `host` (AudienceHosts.h): the names containers reach this machine by.
+    QStringList acceptedHosts;
     int workerThreads = 64;
     // Limits on connections (README.md here, "Limits on connections"). A connection that has
     // had no put-token accepted on $cbs this long after it was accepted is closed, with
@@ -77,13 +83,18 @@ public:
     void closeConnection(quint64 id);
     const EndpointOptions& options() const { return m_options; }
     // "Endpoint=sb://localhost:5672;SharedAccessKeyName=...;SharedAccessKey=...;
-    // UseDevelopmentEmulator=true;" for the port listened on.
-    QString connectionString() const;
+    // UseDevelopmentEmulator=true;" for the port listened on, with the key of `namespaceName`
+    // (empty: the default namespace). Makes the namespace's key when it has none yet (a
+    // namespace created a moment ago): that waits on disk once. Empty for an unknown namespace.
+    QString connectionString(const QString& namespaceName = {}) const;
+    // The namespace the well-known (or the user's own) key reaches: the oldest one.
+    QString defaultNamespace() const;
 
 private:
     Broker& m_broker;
     EndpointOptions m_options;
     quint16 m_port = 0;
+    std::shared_ptr<NamespaceKeyRing> m_keys;
     std::unique_ptr<EndpointLoop> m_loop;
 };
 

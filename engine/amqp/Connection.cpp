@@ -3,6 +3,8 @@
 #include "SessionLinks.h"
 #include "WireErrors.h"
 
+#include "EntityPath.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -182,17 +184,17 @@ Connection::Link* Connection::replyLink(const QString& replyTo) {
     return nullptr;
 }
 
-bool Connection::authorized(const QString& entityPath) const {
-    const qint64 now = QDateTime::currentSecsSinceEpoch();
-    const QString path = entityPath.toLower();
-    for (const Claim& claim : m_claims) {
-        if (claim.expiresAt <= now)
-            continue;
-        if (claim.audiencePath.isEmpty() || path == claim.audiencePath ||
-            path.startsWith(claim.audiencePath + QLatin1Char('/')))
-            return true;
-    }
-    return false;
+bool Connection::placeAddress(EntityAddress& address) const {
+    // The SDKs claim "<entity>/$management" for the management link, "<entity>" for the others.
+    const QString claimed = address.kind == EntityAddress::Kind::Management
+                                ? address.entityPath + QStringLiteral("/$management")
+                                : address.entityPath;
+    const auto name = m_claims.namespaceFor(claimed, QDateTime::currentSecsSinceEpoch());
+    if (!name)
+        return false;
+    address.namespaceName = *name;
+    address.brokerPath = qualifiedPath(*name, address.entityPath);
+    return true;
 }
 
 void Connection::refuseLink(pn_link_t* link, const QByteArray& condition,
@@ -233,18 +235,14 @@ void Connection::linkOpened(pn_link_t* pnLink) {
                    QStringLiteral("The link has no address."));
         return;
     }
-    // The SDKs claim "<entity>/$management" for the management link, "<entity>" for the others.
-    const QString claimed = link->address.kind == EntityAddress::Kind::Management
-                                ? link->address.entityPath + QStringLiteral("/$management")
-                                : link->address.entityPath;
-    if (link->address.kind != EntityAddress::Kind::Cbs && !authorized(claimed)) {
+    if (link->address.kind != EntityAddress::Kind::Cbs && !placeAddress(link->address)) {
         refuseLink(pnLink, kUnauthorizedAccess,
                    QStringLiteral("Unauthorized access to '%1': put a valid token on $cbs first.")
                        .arg(link->address.address));
         return;
     }
     if (link->address.kind != EntityAddress::Kind::Cbs) {
-        const auto entity = m_context.broker.entity(link->address.entityPath);
+        const auto entity = m_context.broker.entity(link->address.brokerPath);
         if (!entity) {
             refuseLink(pnLink, wireCondition(entity.error().code),
                        QStringLiteral("The messaging entity '%1' could not be found.")
@@ -317,6 +315,7 @@ WireConnection Connection::snapshot() const {
         wire.containerId = QString::fromUtf8(container);
     wire.openedAtMs = m_openedAtMs;
     wire.keyName = m_keyName;
+    wire.namespaces = m_claims.namespaces();
     wire.locksHeld = int(m_locks.size());
     QHash<QString, QList<WireLock>> locksByLink;
     for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it)

@@ -7,6 +7,7 @@
 // ConnectionDeliveries.cpp (messages to receivers: credit, drain, settlement),
 // ConnectionSessions.cpp (session receivers: accepting, granting, releasing a session).
 
+#include "Claims.h"
 #include "EndpointContext.h"
 #include "EndpointSnapshot.h"
 #include "EntityAddress.h"
@@ -49,10 +50,10 @@ public:
     void handle(pn_event_t* event);
     // PN_TRANSPORT_CLOSED: the connection is gone. Its locks are released at once (L14).
     void transportClosed();
-    // Messages may have arrived in `paths` (unqualified, lower case; empty: anywhere). Only
+    // Messages may have arrived in `paths` ("ns:path", lower case; empty: anywhere). Only
     // notes them: the receivers that found nothing try again on the connection's next wake.
     void noteArrivals(const QSet<QString>& paths);
-    // Session locks changed in `paths` (unqualified, lower case): on the next wake, the session
+    // Session locks changed in `paths` ("ns:path", lower case): on the next wake, the session
     // links there ask the broker whether they still hold their session, and those that lost it
     // are detached with com.microsoft:session-lock-lost (S5), idle or not.
     void noteSessionChanges(const QSet<QString>& paths) { m_sessionChanges.unite(paths); }
@@ -91,7 +92,8 @@ private:
     struct ReceivedBatch {
         Result<QList<MessageView>> messages;
         QList<QByteArray> encoded;
-        int asked = 0; // the credit the call took
+        int asked = 0;         // the credit the call took
+        QString namespaceName; // the link's: the messages' locks are named in it
     };
 
     struct Link {
@@ -155,11 +157,6 @@ private:
         QString linkName; // the link that received it; "$management" for receive-by-number
     };
 
-    struct Claim {
-        QString audiencePath; // lower case; empty: the whole namespace
-        qint64 expiresAt = 0; // seconds since the epoch
-    };
-
     // ---- Connection.cpp
     void linkOpened(pn_link_t* link);
     void linkClosed(pn_link_t* link);
@@ -168,7 +165,9 @@ private:
     Link* findLink(quint64 id);
     Link* linkOf(pn_link_t* link);
     Link* replyLink(const QString& replyTo);
-    bool authorized(const QString& entityPath) const;
+    // Places the link's address in the namespace of the claims that cover it; false (nothing
+    // set) when none does or claims of two namespaces do.
+    bool placeAddress(EntityAddress& address) const;
     void refuseLink(pn_link_t* link, const QByteArray& condition, const QString& description);
     void detach(Link& link, const QByteArray& condition, const QString& description);
     void releaseAllLocks();
@@ -194,7 +193,9 @@ private:
     // one). Keeps the link, unanswered, until the broker grants or refuses a session.
     void attachSessionReceiver(std::unique_ptr<Link> link, std::optional<QString> sessionId,
                                std::chrono::milliseconds timeout);
-    void sessionAnswered(quint64 linkId, const Result<AcceptedSession>& accepted);
+    // `namespaceName`: the link's, so that a grant for a link gone meanwhile goes back there.
+    void sessionAnswered(quint64 linkId, const QString& namespaceName,
+                         const Result<AcceptedSession>& accepted);
     // The link no longer needs its session (it closed, or the connection ended): any wait ends
     // and the session goes back (a worker does it; nothing waits for it).
     void releaseSessionOf(const Link& link);
@@ -220,7 +221,7 @@ private:
     std::shared_ptr<Mailbox> m_mailbox;
     std::map<pn_link_t*, std::unique_ptr<Link>> m_links;
     QHash<quint64, Link*> m_linksById;
-    QList<Claim> m_claims;
+    ClaimSet m_claims;
     // Every lock this connection's receivers hold, by token (L14 releases them all).
     QHash<QUuid, HeldLock> m_locks;
     // Accepted deliveries waiting to be completed. One completeBatch call is out at a time; what

@@ -10,6 +10,7 @@
 #include "AmqpValue.h"
 #include "LockTokenBytes.h"
 #include "MessageCodec.h"
+#include "NamespacedRefs.h"
 #include "WireErrors.h"
 
 #include <proton/condition.h>
@@ -72,7 +73,7 @@ void Connection::retryWaitingReceivers() {
     for (auto& [pnLink, link] : m_links) {
         if (!link->waiting)
             continue;
-        if (!all && !paths.contains(link->address.entityPath.toLower()))
+        if (!all && !paths.contains(link->address.brokerPath.toLower()))
             continue;
         link->waiting = false;
         pump(*link);
@@ -96,7 +97,8 @@ void Connection::pump(Link& link) {
         ++link.callsOut;
         link.creditAsked += options.maxCount;
         const quint64 call = link.nextCall++;
-        const QString path = link.address.entityPath;
+        const QString path = link.address.brokerPath;
+        const QString namespaceName = link.address.namespaceName;
         const quint64 linkId = link.id;
         const std::optional<SessionRef> session = link.session; // a session receiver's (S2)
         Broker& broker = m_context.broker;
@@ -104,14 +106,15 @@ void Connection::pump(Link& link) {
         // The messages are encoded on the worker too: the proactor thread, which serves every
         // connection, only hands the bytes over.
         submit(
-            [&broker, path, options, session, order, call]() mutable {
+            [&broker, path, namespaceName, options, session, order, call]() mutable {
                 order->waitTurn(call);
                 options.taken = [order, call] { order->taken(call); };
                 ReceivedBatch batch{
                     session ? broker.receiveFromSession(*session, options.mode, options.maxCount)
                             : broker.receive(path, options),
                     {},
-                    options.maxCount};
+                    options.maxCount,
+                    namespaceName};
                 order->taken(call); // refused before taking anything: the turn moves on
                 if (batch.messages) {
                     batch.encoded.reserve(batch.messages->size());
@@ -135,7 +138,7 @@ void Connection::deliverMessages(quint64 linkId, quint64 call, ReceivedBatch bat
         if (batch.messages) {
             for (const MessageView& message : *batch.messages) {
                 if (message.locked)
-                    locks.append(LockRef::of(message));
+                    locks.append(lockIn(batch.namespaceName, message));
             }
         }
         if (!locks.isEmpty()) {
@@ -197,8 +200,8 @@ void Connection::deliverBatch(Link& link, ReceivedBatch& batch) {
         if (link.mode == ReceiveMode::PeekLock) {
             link.deliveredLocks.emplace(delivery, message.lockToken);
             m_locks.insert(message.lockToken,
-                           {LockRef::of(message), message.sequenceNumber, message.lockedUntil,
-                            QString::fromUtf8(pn_link_name(link.link))});
+                           {lockIn(link.address.namespaceName, message), message.sequenceNumber,
+                            message.lockedUntil, QString::fromUtf8(pn_link_name(link.link))});
         } else {
             pn_delivery_settle(delivery);
         }
@@ -223,7 +226,7 @@ void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
     const auto held = m_locks.constFind(token);
     const LockRef lock = held != m_locks.cend()
                              ? held->ref
-                             : LockRef{link.address.entityPath, token, link.receiverName};
+                             : LockRef{link.address.brokerPath, token, link.receiverName};
     pn_disposition_t* remote = pn_delivery_remote(delivery);
     Broker& broker = m_context.broker;
     std::function<Result<void>()> settle;

@@ -182,7 +182,7 @@ void Connection::flushSends(Link& link) {
     const quint64 linkId = link.id;
     Broker& broker = m_context.broker;
     submit(
-        [&broker, path = link.address.entityPath, transfers = std::move(transfers),
+        [&broker, path = link.address.brokerPath, transfers = std::move(transfers),
          batches = std::move(batches), order = link.sendOrder, call] {
             order->waitTurn(call);
             auto outcomes = storeTransfers(broker, path, transfers, batches,
@@ -215,15 +215,17 @@ void Connection::cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes) {
             501, kNotImplemented,
             QStringLiteral("The $cbs operation '%1' is not supported.").arg(request->operation));
     } else {
-        const TokenCheck check = checkSasToken(request->body.toString(), m_context.key,
-                                               QDateTime::currentSecsSinceEpoch());
-        if (check.valid()) {
-            m_claims.append({audiencePath(check.audience).toLower(), check.expiresAt});
+        // The key that verifies the token names the namespace; its audience is the scope.
+        const TokenVerdict verdict =
+            m_context.keys->verify(request->body.toString(), QDateTime::currentSecsSinceEpoch());
+        const ClaimDecision decision = claimFromToken(verdict, m_context.hosts);
+        if (decision.claim) {
+            m_claims.add(*decision.claim);
             m_keyName = m_context.key.name;
             response.statusCode = 200;
             response.statusDescription = QStringLiteral("OK");
         } else {
-            response = ManagementResponse::failure(401, kUnauthorizedAccess, check.description);
+            response = ManagementResponse::failure(401, kUnauthorizedAccess, decision.refusal);
         }
     }
     sendReply(request->replyTo, encodeManagementResponse(*request, response, StatusNames::Cbs));
@@ -237,6 +239,8 @@ void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QB
         return;
     ManagementContext context;
     context.entityPath = link.address.entityPath;
+    context.namespaceName = link.address.namespaceName;
+    context.brokerPath = link.address.brokerPath;
     context.receiverName = QStringLiteral("amqp/%1/$management").arg(m_id);
     // The receiver a request speaks for: its associated link, when it names one of ours.
     const QString associated =

@@ -17,6 +17,7 @@
 
 #include "Connection.h"
 
+#include "NamespacedRefs.h"
 #include "SessionLinks.h"
 #include "WireErrors.h"
 
@@ -35,13 +36,14 @@ void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
     SessionAcceptOptions options;
     options.receiver = link.receiverName;
     options.sessionId = sessionId;
-    const QString path = link.address.entityPath;
+    const QString path = link.address.brokerPath;
+    const QString namespaceName = link.address.namespaceName;
     const quint64 linkId = link.id;
     Broker& broker = m_context.broker;
     if (sessionId) {
         submit([&broker, path, options] { return broker.acceptSession(path, options); },
-               [linkId](Connection& connection, Result<AcceptedSession> accepted) {
-                   connection.sessionAnswered(linkId, accepted);
+               [linkId, namespaceName](Connection& connection, Result<AcceptedSession> accepted) {
+                   connection.sessionAnswered(linkId, namespaceName, accepted);
                });
         return;
     }
@@ -49,12 +51,12 @@ void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
     std::shared_ptr<Mailbox> mailbox = m_mailbox;
     const QString receiver = link.receiverName;
     submit(
-        [&broker, path, options, timeout, mailbox, linkId] {
+        [&broker, path, namespaceName, options, timeout, mailbox, linkId] {
             return broker.acceptSessionAsync(
                 path, options, Millis(timeout.count()),
-                [mailbox, linkId](const Result<AcceptedSession>& accepted) {
-                    mailbox->post([linkId, accepted](Connection& connection) {
-                        connection.sessionAnswered(linkId, accepted);
+                [mailbox, linkId, namespaceName](const Result<AcceptedSession>& accepted) {
+                    mailbox->post([linkId, namespaceName, accepted](Connection& connection) {
+                        connection.sessionAnswered(linkId, namespaceName, accepted);
                     });
                 });
         },
@@ -76,14 +78,15 @@ void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
         });
 }
 
-void Connection::sessionAnswered(quint64 linkId, const Result<AcceptedSession>& accepted) {
+void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
+                                 const Result<AcceptedSession>& accepted) {
     Link* link = findLink(linkId);
     if (!link || !link->acceptingSession) {
         // The client gave up (its link closed): never attach now. linkClosed already asked
         // for the receiver's sessions back; a grant that came after that goes back here.
         if (accepted) {
             Broker& broker = m_context.broker;
-            const SessionRef session = SessionRef::of(*accepted);
+            const SessionRef session = sessionIn(namespaceName, *accepted);
             m_context.workers.submit([&broker, session] { (void)broker.releaseSession(session); });
         }
         return;
@@ -109,7 +112,7 @@ void Connection::sessionAnswered(quint64 linkId, const Result<AcceptedSession>& 
         refuseLink(pnLink, wireCondition(error.code), description);
         return;
     }
-    link->session = SessionRef::of(*accepted);
+    link->session = sessionIn(namespaceName, *accepted);
     describeGrantedSession(pnLink, *accepted);
     pn_link_open(pnLink);
     pump(*link); // credit the client gave while it waited
@@ -142,7 +145,7 @@ void Connection::checkSessionLocks() {
         return;
     Broker& broker = m_context.broker;
     for (auto& [pnLink, link] : m_links) {
-        if (!link->session || !paths.contains(link->address.entityPath.toLower()))
+        if (!link->session || !paths.contains(link->address.brokerPath.toLower()))
             continue;
         // Every session receive changes its session too: a busy link has one check out at a
         // time, and what changed meanwhile is checked again when it is answered.
@@ -170,7 +173,7 @@ void Connection::checkSessionLocks() {
                        return;
                    }
                    if (again) {
-                       connection.m_sessionChanges.insert(still->address.entityPath.toLower());
+                       connection.m_sessionChanges.insert(still->address.brokerPath.toLower());
                        connection.checkSessionLocks();
                    }
                });

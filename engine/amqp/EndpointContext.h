@@ -1,14 +1,18 @@
 #pragma once
 // What every connection of the endpoint shares: the broker it turns frames into calls on, the
-// worker threads those calls run on, and the key tokens are checked against. Owned by the
+// worker threads those calls run on, the namespaces' keys tokens are checked against and the
+// hosts their audiences may name. Owned by the
 // endpoint's loop; connections hold a reference.
 
+#include "AudienceHosts.h"
 #include "EndpointSnapshot.h"
+#include "NamespaceKeys.h"
 #include "SasToken.h"
 #include "WorkerPool.h"
 
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 
 namespace hourglass {
@@ -29,6 +33,8 @@ struct EndpointContext {
     SasKey key;
     SnapshotBoard& board;
     std::atomic<quint64> nextId{1};
+    std::shared_ptr<NamespaceKeyRing> keys; // every namespace's key (NamespaceKeys.h)
+    ServedHosts hosts;                      // the audience hosts a token may name
 };
 
 } // namespace hourglass::amqp

@@ -21,14 +21,14 @@ constexpr std::chrono::milliseconds kRetryInterval{1000};
 // The largest frame a peer may send us; a larger message arrives in several frames.
 constexpr uint32_t kMaxFrameBytes = 1024 * 1024;
 
-QString unqualified(const QString& path) {
-    const qsizetype colon = path.indexOf(QLatin1Char(':'));
-    return (colon < 0 ? path : path.mid(colon + 1)).toLower();
+// Paths are kept with their namespace: a link serves one namespace's entity (Claims.h).
+QString lowerQualified(const QString& path) {
+    return path.toLower();
 }
 } // namespace
 
 EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options,
-                           std::size_t descriptorLimit)
+                           std::size_t descriptorLimit, std::shared_ptr<NamespaceKeyRing> keys)
     : m_broker(broker)
     , m_options(options)
     , m_proactor(pn_proactor())
@@ -38,6 +38,8 @@ EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options,
     , m_limits(admissionLimits(options, descriptorLimit))
     , m_admission(m_limits) {
     m_arrivals->proactor = m_proactor;
+    m_context->keys = std::move(keys);
+    m_context->hosts = ServedHosts(options.host, options.acceptedHosts);
 }
 
 EndpointLoop::~EndpointLoop() {
@@ -58,18 +60,22 @@ Result<quint16> EndpointLoop::listen() {
     std::shared_ptr<ArrivalBox> arrivals = m_arrivals;
     m_feedConnection = QObject::connect(
         m_broker.changes(), &ChangeFeed::changed, m_broker.changes(),
-        [arrivals](const ChangeBatch& batch) {
+        [arrivals, keys = m_context->keys, workers = m_workers.get(),
+         broker = &m_broker](const ChangeBatch& batch) {
             std::lock_guard lock(arrivals->mutex);
             if (!arrivals->proactor)
                 return;
+            // A new namespace gets its key (kept on disk: a worker makes it).
+            if (batch.namespacesChanged)
+                workers->submit([keys, broker] { (void)keys->refresh(*broker); });
             for (const QString& path : batch.messagesAdded)
-                arrivals->paths.insert(unqualified(path));
+                arrivals->paths.insert(lowerQualified(path));
             for (const QString& path : batch.countsChanged)
-                arrivals->paths.insert(unqualified(path));
+                arrivals->paths.insert(lowerQualified(path));
             // A session lock that ran out or was lost: its link may be idle (no credit), so
             // nothing else would tell it (S5).
             for (const QString& path : batch.sessionsChanged)
-                arrivals->sessionPaths.insert(unqualified(path));
+                arrivals->sessionPaths.insert(lowerQualified(path));
             pn_proactor_set_timeout(arrivals->proactor, 0);
         },
         Qt::DirectConnection);

@@ -30,7 +30,7 @@ namespace hourglass::amqp {
 struct ArrivalBox {
     std::mutex mutex;
     pn_proactor_t* proactor = nullptr; // guarded by mutex; null once stopped
-    QSet<QString> paths;               // guarded by mutex; unqualified, lower case
+    QSet<QString> paths;               // guarded by mutex; "ns:path", lower case
     QSet<QString> sessionPaths;        // guarded by mutex; session locks changed (lower case)
     QSet<quint64> closeRequests;       // guarded by mutex; connection ids
 };
@@ -43,8 +43,9 @@ AdmissionLimits admissionLimits(const EndpointOptions& options, std::size_t desc
 class EndpointLoop {
 public:
     // `descriptorLimit`: the open-file limit in force (0: unknown); the overall connection
-    // limit is fitted under it.
-    EndpointLoop(Broker& broker, const EndpointOptions& options, std::size_t descriptorLimit);
+    // limit is fitted under it. `keys`: every namespace's key, shared with the endpoint.
+    EndpointLoop(Broker& broker, const EndpointOptions& options, std::size_t descriptorLimit,
+                 std::shared_ptr<NamespaceKeyRing> keys);
     ~EndpointLoop();
 
     Result<quint16> listen();

@@ -6,6 +6,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QUuid>
 
 namespace hourglass::amqp {
@@ -32,10 +33,11 @@ struct WireLink {
 
 struct WireConnection {
     quint64 id = 0;
-    QString peer;          // "127.0.0.1:53124"
-    QString containerId;   // the client's container id
-    qint64 openedAtMs = 0; // wall clock, ms since the epoch
-    QString keyName;       // the SAS key name a valid token was signed with; empty: none yet
+    QString peer;           // "127.0.0.1:53124"
+    QString containerId;    // the client's container id
+    qint64 openedAtMs = 0;  // wall clock, ms since the epoch
+    QString keyName;        // the SAS key name a valid token was signed with; empty: none yet
+    QStringList namespaces; // the namespaces its valid tokens were for, in the order claimed
     QList<WireLink> links;
     int locksHeld = 0; // every lock of the connection, management receives included
 };

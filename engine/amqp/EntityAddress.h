@@ -16,6 +16,11 @@ struct EntityAddress {
     Kind kind = Kind::Invalid;
     QString entityPath; // engine path: "jobs", "jobs/$deadletterqueue", "events/Subscriptions/a"
     QString address;    // as the client wrote it
+    // Once a claim has placed the address (Claims.h): its namespace, and the path every broker
+    // call uses, "ns:path" (a broker given a bare path would place it in a namespace of its
+    // choosing). Empty until then. What the client reads names entityPath, never this.
+    QString namespaceName;
+    QString brokerPath;
 };
 
 EntityAddress parseEntityAddress(const QString& address);

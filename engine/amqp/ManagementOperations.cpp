@@ -1,5 +1,7 @@
 #include "ManagementOperations.h"
 
+#include "NamespacedRefs.h"
+
 #include "AmqpValue.h"
 #include "MessageCodec.h"
 #include "RuleCodec.h"
@@ -79,7 +81,7 @@ QList<QUuid> tokens(const QVariant& value) {
 LockRef lockFor(const QUuid& token, const ManagementContext& context) {
     if (const auto it = context.knownLocks.constFind(token); it != context.knownLocks.cend())
         return *it;
-    return {context.entityPath, token, context.receiverName};
+    return {context.brokerPath, token, context.receiverName};
 }
 
 ManagementOutcome peek(Broker& broker, const ManagementRequest& request,
@@ -90,7 +92,7 @@ ManagementOutcome peek(Broker& broker, const ManagementRequest& request,
     if (!from || !count || *count <= 0)
         return badRequest(QStringLiteral("peek-message needs from-sequence-number and a positive "
                                          "message-count."));
-    const auto messages = broker.peek(context.entityPath, *from, int(qMin<qint64>(*count, 1000)));
+    const auto messages = broker.peek(context.brokerPath, *from, int(qMin<qint64>(*count, 1000)));
     if (!messages)
         return failed(messages.error());
     if (messages->isEmpty()) {
@@ -139,7 +141,7 @@ ManagementOutcome schedule(Broker& broker, const ManagementRequest& request,
     AmqpArray numbers{{}, PN_LONG};
     for (const OutgoingMessage& message : messages) {
         const Instant at = *message.scheduledEnqueueTime;
-        const auto sent = broker.schedule(context.entityPath, message, at);
+        const auto sent = broker.schedule(context.brokerPath, message, at);
         if (!sent)
             return failed(sent.error());
         numbers.items.append(QVariant::fromValue(qlonglong(sent->sequenceNumber)));
@@ -153,7 +155,7 @@ ManagementOutcome cancelScheduled(Broker& broker, const ManagementRequest& reque
     if (!numbers)
         return badRequest(QStringLiteral("sequence-numbers must be integers."));
     for (const qint64 number : *numbers) {
-        if (const auto cancelled = broker.cancelScheduled(context.entityPath, number); !cancelled)
+        if (const auto cancelled = broker.cancelScheduled(context.brokerPath, number); !cancelled)
             return failed(cancelled.error());
     }
     return ok();
@@ -167,8 +169,8 @@ ManagementOutcome receiveBySequenceNumber(Broker& broker, const ManagementReques
         return badRequest(QStringLiteral("sequence-numbers must be integers."));
     const bool receiveAndDelete =
         integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
-    return deferredMessagesOutcome(broker, *numbers, receiveAndDelete, {}, [&](qint64 number) {
-        return broker.receiveDeferred(context.entityPath, number, context.receiverName);
+    return deferredMessagesOutcome(broker, *numbers, receiveAndDelete, context, [&](qint64 number) {
+        return broker.receiveDeferred(context.brokerPath, number, context.receiverName);
     });
 }
 
@@ -212,7 +214,7 @@ ManagementOutcome addRule(Broker& broker, const ManagementRequest& request,
         ruleFromDescription(name, body.value(QStringLiteral("rule-description")).toMap());
     if (!rule)
         return failed(rule.error());
-    if (const auto added = broker.addRule(context.entityPath, *rule); !added)
+    if (const auto added = broker.addRule(context.brokerPath, *rule); !added)
         return failed(added.error());
     return ok();
 }
@@ -220,7 +222,7 @@ ManagementOutcome addRule(Broker& broker, const ManagementRequest& request,
 ManagementOutcome removeRule(Broker& broker, const ManagementRequest& request,
                              const ManagementContext& context) {
     const QString name = bodyOf(request).value(QStringLiteral("rule-name")).toString();
-    if (const auto removed = broker.removeRule(context.entityPath, name); !removed)
+    if (const auto removed = broker.removeRule(context.brokerPath, name); !removed)
         return failed(removed.error());
     return ok();
 }
@@ -230,7 +232,7 @@ ManagementOutcome enumerateRules(Broker& broker, const ManagementRequest& reques
     const QVariantMap body = bodyOf(request);
     const qint64 top = integer(body.value(QStringLiteral("top"))).value_or(100);
     const qint64 skip = integer(body.value(QStringLiteral("skip"))).value_or(0);
-    const auto entity = broker.entity(context.entityPath);
+    const auto entity = broker.entity(context.brokerPath);
     if (!entity)
         return failed(entity.error());
     QList<Rule> rules = entity->rules;
@@ -299,8 +301,9 @@ static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& reque
 }
 
 ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& numbers,
-                                          bool receiveAndDelete, const QString& failurePath,
+                                          bool receiveAndDelete, const ManagementContext& context,
                                           const std::function<Result<MessageView>(qint64)>& take) {
+    const QString& failurePath = context.entityPath;
     ManagementOutcome outcome = ok();
     QVariantList list;
     for (const qint64 number : numbers) {
@@ -309,7 +312,7 @@ ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& n
             outcome.response = ManagementResponse::failure(message.error(), failurePath);
             return outcome;
         }
-        const LockRef lock = LockRef::of(*message);
+        const LockRef lock = lockIn(context.namespaceName, *message);
         if (receiveAndDelete) {
             if (const auto done = broker.complete(lock); !done) {
                 outcome.response = ManagementResponse::failure(done.error(), failurePath);

@@ -15,8 +15,10 @@
 namespace hourglass::amqp {
 
 struct ManagementContext {
-    QString entityPath;   // the link's entity, "/$deadletterqueue" included
-    QString receiverName; // who holds the locks receive-by-sequence-number takes
+    QString entityPath; // the link's entity, "/$deadletterqueue" included, as the client reads it
+    QString namespaceName; // the namespace the link's claim placed it in
+    QString brokerPath;    // "ns:entityPath": every broker call's path (NamespacedRefs.h)
+    QString receiverName;  // who holds the locks receive-by-sequence-number takes
     // The locks of this connection that the request names: settling needs the receiver that
     // took them (L9). A token not here is tried as the request's own receiver's.
     QHash<QUuid, LockRef> knownLocks;
@@ -53,9 +55,10 @@ ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest
 // receive-by-sequence-number's answer, for an entity or one of its sessions: each number taken
 // by `take` (under a lock, completed at once in receive-and-delete mode), in order. On the first
 // failure the answer is that failure (described with `failurePath`), and the locks already taken
-// stay in locksTaken so that the connection tracks them.
+// stay in locksTaken so that the connection tracks them. The locks are named in `context`'s
+// namespace.
 ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& numbers,
-                                          bool receiveAndDelete, const QString& failurePath,
+                                          bool receiveAndDelete, const ManagementContext& context,
                                           const std::function<Result<MessageView>(qint64)>& take);
 
 } // namespace hourglass::amqp

@@ -16,7 +16,7 @@ const QString kSessionIdKey = QStringLiteral("session-id");
 constexpr qint64 kMaxPeek = 1000;
 
 SessionRef sessionOf(const QVariantMap& body, const ManagementContext& context) {
-    return {context.entityPath, body.value(kSessionIdKey).toString(), context.receiverName};
+    return {context.brokerPath, body.value(kSessionIdKey).toString(), context.receiverName};
 }
 
 bool namesSession(const QVariantMap& body) {
@@ -68,7 +68,7 @@ ManagementOutcome getMessageSessions(Broker& broker, const QVariantMap& body,
     if (updated.isValid())
         since = updated.toMSecsSinceEpoch();
     const int wanted = int(qMin<qint64>(skip + top, 100000));
-    const auto sessions = broker.listSessions(context.entityPath, {}, wanted, since);
+    const auto sessions = broker.listSessions(context.brokerPath, {}, wanted, since);
     if (!sessions)
         return failed(sessions.error(), context.entityPath);
     AmqpArray ids{{}, PN_STRING};
@@ -91,7 +91,7 @@ ManagementOutcome peekSession(Broker& broker, const QVariantMap& body,
     const QString sessionId = body.value(kSessionIdKey).toString();
     // The engine walks that session's messages only, and it is one peek (one activity, A2).
     const auto peeked =
-        broker.peek(context.entityPath, PeekOptions{*from, int(qMin(*count, kMaxPeek)), sessionId});
+        broker.peek(context.brokerPath, PeekOptions{*from, int(qMin(*count, kMaxPeek)), sessionId});
     if (!peeked)
         return failed(peeked.error(), context.entityPath);
     QVariantList list;
@@ -112,9 +112,9 @@ ManagementOutcome receiveDeferredFromSession(Broker& broker, const QVariantMap& 
     const bool receiveAndDelete =
         integer(body.value(QStringLiteral("receiver-settle-mode"))).value_or(1) == 0;
     const SessionRef session = sessionOf(body, context);
-    return deferredMessagesOutcome(
-        broker, *numbers, receiveAndDelete, context.entityPath,
-        [&](qint64 number) { return broker.receiveDeferredFromSession(session, number); });
+    return deferredMessagesOutcome(broker, *numbers, receiveAndDelete, context, [&](qint64 number) {
+        return broker.receiveDeferredFromSession(session, number);
+    });
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 // Starts `hourglass serve` for one test file and stops it again.
 //
 //   const server = await startServer();   // { connectionString, port, stop() }
+//   startServer({ config: path })         // another emulator config.json than config.json
 //   ...
 //   await server.stop();                  // SIGTERM, waits, asserts exit code 0
 //
@@ -38,7 +39,7 @@ function tail(text, max = 4000) {
 
 // `openFileLimit`: the server runs under that limit on open files, soft and hard (set by the
 // shell before it starts), as on a machine whose hard limit is that low.
-export async function startServer({ extraArgs = [], openFileLimit } = {}) {
+export async function startServer({ extraArgs = [], config = configPath, openFileLimit } = {}) {
   const bin = process.env.HOURGLASS_BIN;
   if (!bin)
     throw new Error("HOURGLASS_BIN is not set: point it at the hourglass executable " +
@@ -46,7 +47,7 @@ export async function startServer({ extraArgs = [], openFileLimit } = {}) {
   if (!existsSync(bin)) throw new Error(`HOURGLASS_BIN=${bin}: no such file`);
 
   const dir = mkdtempSync(join(tmpdir(), "hourglass-sdk-"));
-  const args = ["serve", "--port", "0", "--db", join(dir, "hg.db"), "--config", configPath,
+  const args = ["serve", "--port", "0", "--db", join(dir, "hg.db"), "--config", config,
     ...extraArgs];
   const [command, commandArgs] = openFileLimit
     ? ["/bin/sh", ["-c", `ulimit -n ${Number(openFileLimit)} && exec "$0" "$@"`, bin, ...args]]

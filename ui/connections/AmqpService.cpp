@@ -1,8 +1,10 @@
 #include "AmqpService.h"
 
 #include <QCoreApplication>
+#include <QMap>
 #include <QPointer>
 #include <QSettings>
+#include <QStringList>
 #include <QThreadPool>
 
 namespace hourglass::ui {
@@ -153,7 +155,21 @@ QString AmqpService::statusText() const {
         amqp::isLoopbackHost(m_settings.host) ? QStringLiteral("localhost") : m_settings.host;
     const QString count =
         connections == 1 ? tr("1 connection") : tr("%1 connections").arg(connections);
-    return tr("AMQP %1:%2 · %3").arg(host).arg(m_snapshot.port).arg(count);
+    // Which namespace each connection uses (its token's key tells), once it sent one.
+    QMap<QString, int> perNamespace;
+    for (const amqp::WireConnection& connection : m_snapshot.connections) {
+        for (const QString& name : connection.namespaces)
+            ++perNamespace[name];
+    }
+    QStringList uses;
+    for (auto it = perNamespace.cbegin(); it != perNamespace.cend(); ++it)
+        uses.append(tr("%1: %2").arg(it.key()).arg(it.value()));
+    if (uses.isEmpty())
+        return tr("AMQP %1:%2 · %3").arg(host).arg(m_snapshot.port).arg(count);
+    return tr("AMQP %1:%2 · %3 (%4)")
+        .arg(host)
+        .arg(m_snapshot.port)
+        .arg(count, uses.join(QStringLiteral(", ")));
 }
 
 } // namespace hourglass::ui

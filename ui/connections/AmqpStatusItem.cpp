@@ -25,8 +25,10 @@ void AmqpStatusItem::refresh() {
         setText(text);
     QString tip;
     if (const auto* endpoint = m_service.endpoint())
-        tip = tr("Applications connect with this connection string (click to copy):\n%1")
-                  .arg(endpoint->connectionString());
+        tip = tr("Applications reach the default namespace '%1' with this connection string "
+                 "(click to copy); every other namespace has its own (the tree's context menu, "
+                 "Copy connection string):\n%2")
+                  .arg(endpoint->defaultNamespace(), endpoint->connectionString());
     else if (!m_service.problem().isEmpty())
         tip = m_service.problem();
     else
@@ -43,7 +45,8 @@ void AmqpStatusItem::copyConnectionString() {
         return;
     }
     QApplication::clipboard()->setText(endpoint->connectionString());
-    emit copied(tr("Copied the connection string: %1").arg(endpoint->connectionString()));
+    emit copied(tr("Copied the connection string of namespace '%1': %2")
+                    .arg(endpoint->defaultNamespace(), endpoint->connectionString()));
 }
 
 } // namespace hourglass::ui

@@ -22,6 +22,7 @@ struct ConnectionRow {
     QString containerId;
     qint64 openedAtMs = 0;
     QString keyName;
+    QStringList namespaces; // the namespaces its tokens were for
     int locksHeld = 0;
     quint64 messages = 0; // through all its links
     bool operator==(const ConnectionRow&) const = default;
@@ -50,7 +51,8 @@ ConnectionRow rowOf(const amqp::WireConnection& c) {
     quint64 messages = 0;
     for (const amqp::WireLink& link : c.links)
         messages += link.messages;
-    return {c.id, c.peer, c.containerId, c.openedAtMs, c.keyName, c.locksHeld, messages};
+    return {c.id,      c.peer,       c.containerId, c.openedAtMs,
+            c.keyName, c.namespaces, c.locksHeld,   messages};
 }
 
 LinkRow rowOf(const amqp::WireLink& l) {
@@ -356,6 +358,10 @@ QString sinceText(qint64 openedAtMs) {
 QVariant connectionText(const ConnectionRow& c, int column) {
     switch (column) {
     case ConnectionsModel::Name:
+        if (!c.namespaces.isEmpty())
+            return ConnectionsModel::tr("#%1 %2 · since %3 · namespace %4")
+                .arg(c.id)
+                .arg(c.peer, sinceText(c.openedAtMs), c.namespaces.join(QStringLiteral(", ")));
         return ConnectionsModel::tr("#%1 %2 · since %3")
             .arg(c.id)
             .arg(c.peer, sinceText(c.openedAtMs));

@@ -63,7 +63,7 @@ QString deleteQuestion(EntityActions::NodeKind kind, const QString& name, const 
 }
 
 Result<QStringList> importFile(Broker& broker, const QString& filePath,
-                               const QString& intoNamespace) {
+                               const QString& intoNamespace, ExistingEntities existing) {
     QFile file(filePath);
     if (!file.open(QIODevice::ReadOnly))
         return makeError(ErrorCode::InvalidArgument,
@@ -80,7 +80,7 @@ Result<QStringList> importFile(Broker& broker, const QString& filePath,
                                  .arg(config->namespaces.size()));
         config->namespaces.first().name = intoNamespace;
     }
-    if (auto applied = applyUserConfig(broker, *config); !applied)
+    if (auto applied = applyUserConfig(broker, *config, existing); !applied)
         return applied.error();
     QStringList names;
     for (const ConfigNamespace& ns : config->namespaces)
@@ -339,11 +339,12 @@ void EntityActions::deleteSelected(const Selection& target) {
         });
 }
 
-void EntityActions::importConfig(const QString& filePath, const QString& intoNamespace) {
+void EntityActions::importConfig(const QString& filePath, const QString& intoNamespace,
+                                 ExistingEntities existing) {
     m_client.call(
         this,
-        [filePath, intoNamespace](Broker& broker) {
-            return importFile(broker, filePath, intoNamespace);
+        [filePath, intoNamespace, existing](Broker& broker) {
+            return importFile(broker, filePath, intoNamespace, existing);
         },
         [this, filePath](const Result<QStringList>& imported) {
             if (!imported) {
@@ -376,7 +377,55 @@ void EntityActions::chooseImportFile() {
     const QString path = QFileDialog::getOpenFileName(
         m_dialogParent, tr("Import emulator config.json"), {}, tr("JSON files (*.json)"));
     if (!path.isEmpty())
-        importConfig(path);
+        askImportTarget(path);
+}
+
+void EntityActions::askImportTarget(const QString& filePath) {
+    // The file's namespaces name the new one; a small file, read here to ask the question.
+    QFile file(filePath);
+    if (!file.open(QIODevice::ReadOnly)) {
+        emit errorOccurred(
+            makeError(ErrorCode::InvalidArgument,
+                      QStringLiteral("cannot read %1: %2").arg(filePath, file.errorString())));
+        return;
+    }
+    const auto config = parseEmulatorConfigDocument(file.read(16 * 1024 * 1024));
+    if (!config) {
+        emit errorOccurred(config.error());
+        return;
+    }
+    QStringList names;
+    for (const ConfigNamespace& ns : config->namespaces)
+        names << QStringLiteral("'%1'").arg(ns.name);
+    const QString selected = m_selection.namespaceName;
+
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Import emulator config.json"),
+                                tr("Where do the entities of %1 go?").arg(filePath),
+                                QMessageBox::Cancel, m_dialogParent);
+    box->setObjectName(QStringLiteral("importTargetDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* into =
+        box->addButton(selected.isEmpty() ? tr("Into the selected namespace")
+                                          : tr("Into the selected namespace '%1'").arg(selected),
+                       QMessageBox::AcceptRole);
+    into->setObjectName(QStringLiteral("importIntoSelected"));
+    // Only a file of one namespace goes into another one.
+    into->setEnabled(!selected.isEmpty() && config->namespaces.size() == 1);
+    QPushButton* asNew =
+        box->addButton(names.size() == 1 ? tr("As a new namespace %1").arg(names.first())
+                                         : tr("As new namespaces %1").arg(names.join(u", ")),
+                       QMessageBox::AcceptRole);
+    asNew->setObjectName(QStringLiteral("importAsNew"));
+    asNew->setEnabled(!names.isEmpty());
+    box->setDefaultButton(into->isEnabled() ? into : asNew);
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, into, asNew, filePath, selected](QAbstractButton* clicked) {
+                if (clicked == into)
+                    importConfig(filePath, selected, ExistingEntities::Keep);
+                else if (clicked == asNew)
+                    importConfig(filePath);
+            });
+    box->open();
 }
 
 void EntityActions::chooseExportFile() {

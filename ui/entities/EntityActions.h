@@ -10,6 +10,7 @@
 // "confirmDelete" message box (its Ok button deletes).
 
 #include "common/BrokerClient.h"
+#include "scenario/EmulatorConfig.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QKeySequence>
@@ -48,8 +49,15 @@ public:
     QList<QAction*> actions() const;
 
     // Reads an emulator config.json and creates what it declares, off the GUI thread. With
-    // `intoNamespace`, the file's only namespace is created under that name instead.
-    void importConfig(const QString& filePath, const QString& intoNamespace = {});
+    // `intoNamespace`, the file's only namespace is created under that name instead; with
+    // ExistingEntities::Keep that namespace may exist already (the selected one) and only the
+    // entities it lacks are created.
+    void importConfig(const QString& filePath, const QString& intoNamespace = {},
+                      ExistingEntities existing = ExistingEntities::Refuse);
+    // Asks where `filePath` goes (a non-blocking question, "importTargetDialog"): into the
+    // selected namespace ("importIntoSelected"), or as the new namespace the file names
+    // ("importAsNew"). The import action asks this once a file is chosen.
+    void askImportTarget(const QString& filePath);
     // Writes one namespace as {"UserConfig": ...}, off the GUI thread.
     void exportConfig(const QString& namespaceName, const QString& filePath);
 

@@ -249,6 +249,8 @@ void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) 
                                kind);
     if (m_presentation)
         m_presentation->selectionChanged();
+    if (m_copyConnectionString)
+        m_copyConnectionString->setEnabled(!path.isEmpty());
     if (m_sendAction)
         m_sendAction->setEnabled(kind != NamespaceTreeModel::NodeKind::Namespace &&
                                  kind != NamespaceTreeModel::NodeKind::DeadLetterQueue);

@@ -94,6 +94,8 @@ private:
     void restoreLayout();
     void saveLayout();
     void showStatus(const QString& text);
+    // The AMQP connection string of the selected node's namespace (its own key) to the clipboard.
+    void copyConnectionStringOfSelection();
     // `source`'s errors go to the message bar as its own, and its successes (its status
     // messages) to the status bar, taking its error down (MessageBar).
     template <typename Source> void reportFrom(Source* source, const QString& name);
@@ -120,6 +122,7 @@ private:
     ScenarioRecording* m_recording = nullptr;   // records this database's operations
     PresentationMode* m_presentation = nullptr; // the selected entity full screen
     QAction* m_sendAction = nullptr;
+    QAction* m_copyConnectionString = nullptr; // the selected namespace's (tree context menu)
     QLabel* m_databaseLabel;
     QString m_selectedPath;
     NamespaceTreeModel::NodeKind m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;

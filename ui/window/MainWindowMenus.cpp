@@ -3,7 +3,9 @@
 // (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
 #include "window/MainWindow.h"
 
+#include "EntityPath.h"
 #include "common/Theme.h"
+#include "connections/AmqpService.h"
 #include "deadletter/DeadLetterPanel.h"
 #include "demo/EntityChartsPanel.h"
 #include "demo/PresentationMode.h"
@@ -20,6 +22,8 @@
 #include "window/ShortcutsDialog.h"
 
 #include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -50,6 +54,12 @@ void MainWindow::buildMenus() {
     m_sendAction->setObjectName(QStringLiteral("sendMessageAction"));
     m_sendAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
     m_sendAction->setEnabled(false);
+    // Each namespace has its own key, so its own connection string (NamespaceKeys.h).
+    m_copyConnectionString = new QAction(tr("Copy c&onnection string"), this);
+    m_copyConnectionString->setObjectName(QStringLiteral("copyNamespaceConnectionString"));
+    m_copyConnectionString->setEnabled(false);
+    connect(m_copyConnectionString, &QAction::triggered, this,
+            &MainWindow::copyConnectionStringOfSelection);
     // Move to… and Copy to… act on the messages selected in the current tab: they trigger that
     // panel's own command (MessageTransferActions), which asks for the target entity.
     const QList<QPair<QString, QString>> transfers{{tr("Mo&ve to…"), "moveMessagesAction"},
@@ -98,6 +108,27 @@ void MainWindow::buildMenus() {
     QAction* shortcuts =
         help->addAction(tr("&Keyboard shortcuts"), this, [this] { openShortcutsDialog(); });
     shortcuts->setShortcut(QKeySequence::HelpContents);
+}
+
+void MainWindow::copyConnectionStringOfSelection() {
+    QString name = m_selectedPath;
+    if (m_selectedKind != NamespaceTreeModel::NodeKind::Namespace) {
+        const auto parsed = parseEntityPath(m_selectedPath);
+        name = parsed ? parsed->namespaceName : QString();
+    }
+    const amqp::AmqpEndpoint* endpoint = m_amqp ? m_amqp->endpoint() : nullptr;
+    if (!endpoint) {
+        m_messageBar->showMessage(
+            tr("The AMQP endpoint is not serving: turn it on in View > AMQP endpoint…"));
+        return;
+    }
+    const QString text = endpoint->connectionString(name);
+    if (text.isEmpty()) {
+        m_messageBar->showMessage(tr("The namespace '%1' has no key yet.").arg(name));
+        return;
+    }
+    QApplication::clipboard()->setText(text);
+    showStatus(tr("Copied the connection string of namespace '%1'").arg(name));
 }
 
 void MainWindow::fillScenarioMenu() {
@@ -168,6 +199,7 @@ void MainWindow::fillEntityMenus() {
         separator->setSeparator(true);
         view->addAction(separator);
         view->addAction(m_sendAction);
+        view->addAction(m_copyConnectionString);
         view->setContextMenuPolicy(Qt::ActionsContextMenu);
     }
 }

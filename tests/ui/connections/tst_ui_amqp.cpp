@@ -10,6 +10,7 @@
 #include "connections/AmqpStatusItem.h"
 #include "connections/ConnectionsModel.h"
 #include "connections/ConnectionsPanel.h"
+#include "tree/NamespaceTreeModel.h"
 #include "window/MainWindow.h"
 #include "window/MessageBar.h"
 
@@ -268,6 +269,59 @@ private slots:
         window.serveAmqp();
         QVERIFY(!window.amqp()->endpoint());
         QVERIFY(window.amqp()->problem().contains(QStringLiteral("SAS_KEY_VALUE")));
+    }
+
+    // Each namespace has its own key: the tree's context menu copies the selected namespace's
+    // own connection string; the status item's is the default namespace's.
+    void eachNamespaceCopiesItsOwnConnectionString() {
+        AmqpSettings settings;
+        settings.port = 0;
+        useSettings(settings);
+        QTemporaryDir dir;
+        auto client = clientOn(dir); // namespace "test": the oldest, the default
+        QVERIFY(client->sharedBroker()
+                    ->createNamespace({QStringLiteral("other"), Tier::Standard})
+                    .ok());
+        MainWindow window;
+        window.setClient(std::move(client));
+        window.serveAmqp();
+        amqp::AmqpEndpoint* endpoint = window.amqp()->endpoint();
+        QVERIFY(endpoint);
+        QCOMPARE(endpoint->defaultNamespace(), QStringLiteral("test"));
+
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QVERIFY(tree);
+        QAction* copy = window.findChild<QAction*>(QStringLiteral("copyNamespaceConnectionString"));
+        QVERIFY(copy);
+        QVERIFY(tree->actions().contains(copy)); // in the tree's context menu
+        const auto select = [&](const QString& name) {
+            QAbstractItemModel* model = tree->model();
+            const QModelIndexList hits =
+                model->match(model->index(0, 0), NamespaceTreeModel::PathRole, name, 1,
+                             Qt::MatchExactly | Qt::MatchRecursive);
+            QVERIFY(!hits.isEmpty());
+            tree->setCurrentIndex(hits.first());
+        };
+        QTRY_VERIFY(tree->model()->rowCount() == 2);
+
+        select(QStringLiteral("other"));
+        QTRY_COMPARE(window.selectedPath(), QStringLiteral("other"));
+        QVERIFY(copy->isEnabled());
+        QApplication::clipboard()->clear();
+        copy->trigger();
+        const QString other = QApplication::clipboard()->text();
+        QVERIFY2(other.startsWith(
+                     QStringLiteral("Endpoint=sb://localhost:%1;").arg(endpoint->snapshot().port)),
+                 qPrintable(other));
+        QVERIFY(!other.contains(QStringLiteral("SAS_KEY_VALUE")));
+        QCOMPARE(other, endpoint->connectionString(QStringLiteral("other")));
+
+        select(QStringLiteral("test"));
+        QTRY_COMPARE(window.selectedPath(), QStringLiteral("test"));
+        copy->trigger();
+        QVERIFY(QApplication::clipboard()->text().contains(QStringLiteral("SAS_KEY_VALUE")));
+        auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
+        QVERIFY(item->toolTip().contains(QStringLiteral("'test'")));
     }
 };
 

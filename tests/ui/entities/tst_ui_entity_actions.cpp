@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QTreeView>
@@ -27,6 +28,7 @@ private slots:
     void delete_confirmationCancelKeepsAcceptDeletes();
     void actions_followSelection();
     void config_exportImportRoundTrip();
+    void config_importAsksWhichNamespace();
     void treePanel_selectionAndShortcuts();
 };
 
@@ -162,6 +164,53 @@ void TestUiEntityActions::config_exportImportRoundTrip() {
     source.actions->importConfig(broken);
     QTRY_COMPARE(errors.count(), 2);
     QVERIFY(errors.last().first().value<Error>().description.contains(QStringLiteral("line")));
+}
+
+// The window's import asks where the file's entities go: into the selected namespace, or as
+// the new namespace the file names.
+void TestUiEntityActions::config_importAsksWhichNamespace() {
+    EntitiesEnv env; // namespace "test"
+    const QString file = env.dir.filePath(QStringLiteral("incoming.json"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"UserConfig": {"Namespaces": [{"Name": "incoming",
+              "Queues": [{"Name": "from-file"}]}]}})");
+    out.close();
+
+    const auto answer = [&](const char* buttonName) {
+        env.actions->askImportTarget(file);
+        QPointer<QMessageBox> box;
+        QTRY_VERIFY((box = env.find<QMessageBox>(QStringLiteral("importTargetDialog"))));
+        auto* button = box->findChild<QPushButton*>(QLatin1String(buttonName));
+        QVERIFY(button);
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY(box.isNull());
+    };
+
+    // Into the selected namespace: only the entities it lacks are made there.
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    QSignalSpy imported(env.actions.get(), &EntityActions::configImported);
+    answer("importIntoSelected");
+    QTRY_COMPARE(imported.count(), 1);
+    QVERIFY(env.entity(QStringLiteral("test:from-file")).ok());
+    QCOMPARE(env.entity(QStringLiteral("incoming:from-file")).error().code,
+             ErrorCode::MessagingEntityNotFound);
+
+    // As a new namespace named after the file's.
+    answer("importAsNew");
+    QTRY_COMPARE(imported.count(), 2);
+    QCOMPARE(imported.last().first().toStringList(), QStringList{QStringLiteral("incoming")});
+    QVERIFY(env.entity(QStringLiteral("incoming:from-file")).ok());
+
+    // Nothing selected: only "as new" can be chosen.
+    env.actions->setSelection({}, NodeKind::Namespace);
+    env.actions->askImportTarget(file);
+    QPointer<QMessageBox> box;
+    QTRY_VERIFY((box = env.find<QMessageBox>(QStringLiteral("importTargetDialog"))));
+    QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("importIntoSelected"))->isEnabled());
+    QTest::mouseClick(box->button(QMessageBox::Cancel), Qt::LeftButton);
+    QTRY_VERIFY(box.isNull());
 }
 
 // Wired as the main window wires it: the tree's current row drives the actions, which the tree

@@ -1,0 +1,115 @@
+// `hourglass serve`: on an empty database a config.json's namespaces are the only ones made (no
+// emulator namespace first: the config's first namespace is the default one, the one the
+// well-known key reaches), what it made is printed, and --accept-host is repeatable.
+
+#include "Broker.h"
+#include "ServeCommand.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace hourglass;
+using namespace hourglass::app;
+
+namespace {
+// Runs serve until it has printed its connection strings, then stops it as SIGTERM would.
+int serveUntilReady(const QStringList& arguments, QString& output) {
+    const ServeOptions options = parseServeCommandLine(arguments);
+    if (!options.error.isEmpty()) {
+        output = options.error;
+        return -1;
+    }
+    QString errors;
+    QTextStream out(&output);
+    QTextStream err(&errors);
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        if (output.contains(QStringLiteral("Connection string: ")))
+            QCoreApplication::quit();
+    });
+    poll.start(20);
+    const int code = runServe(options, out, err);
+    output += errors;
+    return code;
+}
+
+QStringList namespacesIn(const QString& databasePath) {
+    BrokerOptions options;
+    options.databasePath = databasePath;
+    auto broker = Broker::open(options);
+    if (!broker)
+        return {QStringLiteral("cannot open: ") + broker.error().toString()};
+    QStringList names;
+    for (const NamespaceInfo& ns : (*broker)->namespaces())
+        names.append(ns.name);
+    return names;
+}
+} // namespace
+
+class AppServeTest : public QObject {
+    Q_OBJECT
+private slots:
+    void aConfigOnAnEmptyDatabaseMakesOnlyItsNamespace() {
+        QTemporaryDir dir;
+        const QString config = dir.filePath(QStringLiteral("cfg.json"));
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"UserConfig": {"Namespaces": [{"Name": "exported-ns",
+                   "Queues": [{"Name": "orders"}]}]}})");
+        file.close();
+        const QString db = dir.filePath(QStringLiteral("new.db"));
+        QString output;
+        QCOMPARE(serveUntilReady({QStringLiteral("hourglass"), QStringLiteral("serve"),
+                                  QStringLiteral("--port"), QStringLiteral("0"),
+                                  QStringLiteral("--db"), db, QStringLiteral("--config"), config},
+                                 output),
+                 0);
+        QVERIFY2(output.contains(QStringLiteral("Created namespace exported-ns\n")),
+                 qPrintable(output));
+        QVERIFY2(output.contains(QStringLiteral("Created exported-ns:orders\n")),
+                 qPrintable(output));
+        QVERIFY2(output.contains(QStringLiteral("Default namespace: exported-ns\n")),
+                 qPrintable(output));
+        QVERIFY2(!output.contains(QStringLiteral("sbemulatorns")), qPrintable(output));
+        QCOMPARE(namespacesIn(db), QStringList{QStringLiteral("exported-ns")});
+
+        // The next start on that database creates nothing.
+        output.clear();
+        QCOMPARE(serveUntilReady({QStringLiteral("hourglass"), QStringLiteral("serve"),
+                                  QStringLiteral("--port"), QStringLiteral("0"),
+                                  QStringLiteral("--db"), db, QStringLiteral("--config"), config},
+                                 output),
+                 0);
+        QVERIFY2(!output.contains(QStringLiteral("Created")), qPrintable(output));
+    }
+
+    void withoutAConfigAnEmptyDatabaseGetsTheEmulatorNamespace() {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("plain.db"));
+        QString output;
+        QCOMPARE(serveUntilReady({QStringLiteral("hourglass"), QStringLiteral("serve"),
+                                  QStringLiteral("--port"), QStringLiteral("0"),
+                                  QStringLiteral("--db"), db},
+                                 output),
+                 0);
+        QVERIFY2(output.contains(QStringLiteral("Created namespace sbemulatorns\n")),
+                 qPrintable(output));
+        QCOMPARE(namespacesIn(db), QStringList{QStringLiteral("sbemulatorns")});
+    }
+
+    void acceptHostIsRepeatable() {
+        const ServeOptions options = parseServeCommandLine(
+            {QStringLiteral("hourglass"), QStringLiteral("serve"), QStringLiteral("--accept-host"),
+             QStringLiteral("hourglass.internal"), QStringLiteral("--accept-host"),
+             QStringLiteral("host.docker.internal")});
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        QCOMPARE(options.acceptedHosts, QStringList({QStringLiteral("hourglass.internal"),
+                                                     QStringLiteral("host.docker.internal")}));
+    }
+};
+
+QTEST_GUILESS_MAIN(AppServeTest)
+#include "tst_app_serve.moc"

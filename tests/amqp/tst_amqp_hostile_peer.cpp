@@ -326,6 +326,28 @@ private slots:
         QVERIFY(!detach->raw.contains("address-the-peer-chose"));
     }
 
+    // An attach whose source filter nests 60,000 lists (one frame, under the 1 MiB frame size;
+    // Proton 0.37's pn_data holds at most 65,535 nodes, so no frame decodes deeper): Proton
+    // decodes the frame itself, and the endpoint reads the filter no deeper than the limit. The
+    // link is attached like any plain receiver and the connection goes on.
+    void anAttachNestedDeepIsReadNoDeeperThanTheLimit() {
+        RawAmqpPeer peer(m_port);
+        QVERIFY(openWithCbs(peer));
+        QVERIFY(putToken(peer));
+        peer.attach(kLink, "deep", kQueue.toUtf8(), false, [](pn_data_t* d) {
+            for (int i = 0; i < 6; ++i) // durable ... distribution-mode
+                pn_data_put_null(d);
+            for (int i = 0; i < 60000; ++i) {
+                pn_data_put_list(d);
+                pn_data_enter(d);
+            }
+            for (int i = 0; i < 60000; ++i)
+                pn_data_exit(d);
+        });
+        QVERIFY(peer.waitFor(frames::kAttach, 10000, named("deep")));
+        QVERIFY(putToken(peer));
+    }
+
 private:
     // Open, and the two $cbs links: requests on handle 0, answers (credit 100) on handle 1.
     bool openWithCbs(RawAmqpPeer& peer) {

@@ -12,6 +12,7 @@
 #include <proton/condition.h>
 #include <proton/disposition.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace hourglass::amqp {
@@ -41,14 +42,13 @@ void Connection::replenishCredit(Link& link) {
 }
 
 void Connection::inboundFlow(Link& link) {
-    // A sender that drains hands credit back by advancing its delivery-count; Proton counts it.
-    // Read signed on purpose: this end grants at most kInboundWindow, and a sender past its
-    // credit makes the difference negative (startTransfer ends such a link).
-    const int left = pn_link_credit(link.link) - pn_link_queued(link.link);
-    if (left >= 0 && quint32(left) < link.creditUnused) {
-        link.creditUnused = quint32(left);
-        replenishCredit(link);
-    }
+    // A sender that drains hands unused credit back by advancing its delivery-count; Proton
+    // counts what it gave back (and forgets it once read).
+    const int drained = pn_link_drained(link.link);
+    if (drained <= 0)
+        return;
+    link.creditUnused -= std::min(link.creditUnused, quint32(drained));
+    replenishCredit(link);
 }
 
 bool Connection::startTransfer(Link& link, pn_delivery_t* delivery) {

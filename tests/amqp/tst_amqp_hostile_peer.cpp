@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <malloc.h>
 #include <memory>
 #include <tuple>
 
@@ -78,7 +79,10 @@ QByteArray message(const QByteArray& body, const QByteArray& sections = {}) {
     return encoded;
 }
 
+// What the process holds, after handing back to the system what the allocator kept of freed
+// memory (so that only memory still in use counts).
 qint64 residentKilobytes() {
+    malloc_trim(0);
     QFile status(QStringLiteral("/proc/self/status"));
     if (!status.open(QIODevice::ReadOnly))
         return -1;
@@ -213,12 +217,36 @@ private slots:
         // Every byte written has been read by now: the put-token behind them is answered.
         QVERIFY(putToken(peer));
         const qint64 grownKb = residentKilobytes() - before;
-        qInfo("resident memory grew by %lld KB", grownKb);
+        qInfo("resident memory grew by %lld KB; %lld messages stored", grownKb,
+              m_broker->entity(kQueue)->counts.active);
 
-        QVERIFY2(grownKb < 50 * 1024, qPrintable(QStringLiteral("grew by %1 KB").arg(grownKb)));
+        // Typically 3 to 10 MB here, now and then 40 (the broker's own storage of what the
+        // credit allowed); the 200,000 transfers themselves were 400 MB.
+        QVERIFY2(grownKb < 100 * 1024, qPrintable(QStringLiteral("grew by %1 KB").arg(grownKb)));
         // The credit granted was used and kept; nothing past it.
         QTRY_VERIFY_WITH_TIMEOUT(m_broker->entity(kQueue)->counts.active <= 500, 5000);
         QVERIFY(!peer.closedByEndpoint());
+    }
+
+    // A sender that drains (advances its delivery-count past what it sent) hands its credit
+    // back; the endpoint's own count of the credit it granted follows, and grants anew.
+    void aDrainedSenderIsGrantedCreditAgain() {
+        RawAmqpPeer peer(m_port);
+        QVERIFY(openWithCbs(peer));
+        QVERIFY(putToken(peer));
+        QVERIFY(attachSender(peer));
+        peer.flow(kLink, 0, m_linkCredit, true);
+        const auto granted = peer.waitFor(frames::kFlow, 5000, [this](const AmqpFrame& f) {
+            return f.field(4).toUInt() == m_linkHandle && f.field(5).toUInt() == m_linkCredit &&
+                   f.field(6).toUInt() > 0;
+        });
+        QVERIFY2(granted, "no credit after the drain");
+        // The transfers of the new credit are taken (delivery-count goes on from the drain).
+        for (quint32 i = 0; i < granted->field(6).toUInt(); ++i)
+            peer.transfer(kLink, message("after the drain"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_broker->entity(kQueue)->counts.active,
+                                  qint64(granted->field(6).toUInt()), 10000);
+        QVERIFY(!peer.waitFor(frames::kDetach, 0));
     }
 
     // 4294967295 is a link-credit like any other (Proton reads it as the int -1): the messages
@@ -381,12 +409,11 @@ private:
         if (!attach)
             return false;
         m_linkHandle = attach->field(1).toUInt();
-        return peer
-            .waitFor(frames::kFlow, 5000,
-                     [this](const AmqpFrame& f) {
-                         return f.field(4).toUInt() == m_linkHandle && f.field(6).toUInt() > 0;
-                     })
-            .has_value();
+        const auto flow = peer.waitFor(frames::kFlow, 5000, [this](const AmqpFrame& f) {
+            return f.field(4).toUInt() == m_linkHandle && f.field(6).toUInt() > 0;
+        });
+        m_linkCredit = flow ? flow->field(6).toUInt() : 0;
+        return flow.has_value();
     }
 
     QTemporaryDir m_dir;
@@ -395,6 +422,7 @@ private:
     std::unique_ptr<AmqpEndpoint> m_endpoint;
     quint16 m_port = 0;
     quint32 m_linkHandle = 0;
+    quint32 m_linkCredit = 0; // the endpoint's first grant on it
 };
 
 QTEST_GUILESS_MAIN(AmqpHostilePeerTest)

@@ -108,16 +108,19 @@ public:
         });
     }
 
-    // Grants `credit` on link `handle` (the peer receives on it).
-    void flow(quint32 handle, quint32 credit) {
+    // Grants `credit` on link `handle` (the peer receives on it); on a link the peer sends on,
+    // a `deliveryCount` past what it sent hands the rest of its credit back (a drain).
+    void flow(quint32 handle, quint32 credit, quint32 deliveryCount = 0, bool drain = false) {
         writeFrame(kFlow, [&](pn_data_t* d) {
             pn_data_put_uint(d, m_nextIncomingId); // next-incoming-id
             pn_data_put_uint(d, 0x7fffffff);       // incoming-window
             pn_data_put_uint(d, m_nextDeliveryId); // next-outgoing-id
             pn_data_put_uint(d, 0x7fffffff);       // outgoing-window
             pn_data_put_uint(d, handle);
-            pn_data_put_uint(d, 0); // delivery-count
+            pn_data_put_uint(d, deliveryCount);
             pn_data_put_uint(d, credit);
+            pn_data_put_null(d); // available
+            pn_data_put_bool(d, drain);
         });
     }
 

@@ -1,5 +1,7 @@
 #include "AmqpValue.h"
 
+#include "PeerLimits.h"
+
 #include <QDateTime>
 #include <QUuid>
 #include <QVariantMap>
@@ -13,26 +15,28 @@ QString text(pn_bytes_t bytes) {
     return QString::fromUtf8(bytes.start, qsizetype(bytes.size));
 }
 
-QVariantMap readMap(pn_data_t* data) {
+QVariant readAt(pn_data_t* data, int depth);
+
+QVariantMap readMap(pn_data_t* data, int depth) {
     QVariantMap map;
     const size_t count = pn_data_get_map(data);
     pn_data_enter(data);
     for (size_t i = 0; i + 1 < count; i += 2) {
         pn_data_next(data);
-        const QVariant key = readAmqpValue(data);
+        const QVariant key = readAt(data, depth);
         pn_data_next(data);
-        map.insert(key.toString(), readAmqpValue(data));
+        map.insert(key.toString(), readAt(data, depth));
     }
     pn_data_exit(data);
     return map;
 }
 
-QVariantList readItems(pn_data_t* data, size_t count) {
+QVariantList readItems(pn_data_t* data, size_t count, int depth) {
     QVariantList items;
     pn_data_enter(data);
     for (size_t i = 0; i < count; ++i) {
         pn_data_next(data);
-        items.append(readAmqpValue(data));
+        items.append(readAt(data, depth));
     }
     pn_data_exit(data);
     return items;
@@ -63,7 +67,22 @@ pn_type_t arrayElementType(const AmqpArray& array) {
 } // namespace
 
 QVariant readAmqpValue(pn_data_t* data) {
-    switch (pn_data_type(data)) {
+    return readAt(data, 1);
+}
+
+namespace {
+// `depth` counts the levels down to this value (1 for a value at the top). Past kMaxNesting the
+// value reads as nothing: peers' bytes are checked before Proton decodes them
+// (AmqpNesting.h), but Proton decodes the frames themselves (an attach's filter and
+// properties) before the endpoint sees them, and this reader must not recurse without end.
+QVariant readAt(pn_data_t* data, int depth) {
+    const pn_type_t type = pn_data_type(data);
+    const bool nests =
+        type == PN_MAP || type == PN_LIST || type == PN_ARRAY || type == PN_DESCRIBED;
+    if (nests && depth >= kMaxNesting)
+        return {};
+    ++depth;
+    switch (type) {
     case PN_NULL:
         return QVariant::fromValue(nullptr);
     case PN_BOOL:
@@ -105,9 +124,9 @@ QVariant readAmqpValue(pn_data_t* data) {
     case PN_SYMBOL:
         return text(pn_data_get_symbol(data));
     case PN_MAP:
-        return readMap(data);
+        return readMap(data, depth);
     case PN_LIST:
-        return readItems(data, pn_data_get_list(data));
+        return readItems(data, pn_data_get_list(data), depth);
     case PN_ARRAY: {
         const size_t count = pn_data_get_array(data);
         // An array may be described; its items follow the descriptor.
@@ -117,12 +136,12 @@ QVariant readAmqpValue(pn_data_t* data) {
             QVariantList items;
             for (size_t i = 0; i < count; ++i) {
                 pn_data_next(data);
-                items.append(readAmqpValue(data));
+                items.append(readAt(data, depth));
             }
             pn_data_exit(data);
             return items;
         }
-        return readItems(data, count);
+        return readItems(data, count, depth);
     }
     case PN_DESCRIBED: {
         AmqpDescribed described;
@@ -133,7 +152,7 @@ QVariant readAmqpValue(pn_data_t* data) {
         pn_data_next(data);
         const bool isList = pn_data_type(data) == PN_LIST;
         if (isList)
-            described.fields = readItems(data, pn_data_get_list(data));
+            described.fields = readItems(data, pn_data_get_list(data), depth + 1);
         pn_data_exit(data);
         return isList ? QVariant::fromValue(described) : QVariant();
     }
@@ -141,6 +160,7 @@ QVariant readAmqpValue(pn_data_t* data) {
         return {};
     }
 }
+} // namespace
 
 QVariant readSingleAmqpValue(pn_data_t* data) {
     pn_data_rewind(data);

@@ -1,5 +1,7 @@
 #include "Connection.h"
 
+#include "LinkCredit.h"
+#include "PeerLimits.h"
 #include "SessionLinks.h"
 #include "WireErrors.h"
 
@@ -8,6 +10,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <climits>
 #include <tuple>
 
 #include <proton/condition.h>
@@ -104,8 +107,13 @@ void Connection::handle(pn_event_t* event) {
     case PN_DELIVERY: {
         pn_delivery_t* delivery = pn_event_delivery(event);
         Link* link = linkOf(pn_delivery_link(delivery));
-        if (!link)
+        if (!link) {
+            // A link this end detached (a sender past its credit goes on until it reads the
+            // detach): whatever arrives on it is dropped, not kept by Proton.
+            if (pn_link_is_receiver(pn_delivery_link(delivery)))
+                pn_delivery_settle(delivery);
             break;
+        }
         if (link->role == Role::Inbound)
             transferArrived(*link, delivery);
         else
@@ -218,8 +226,6 @@ void Connection::detach(Link& link, const QByteArray& condition, const QString& 
 }
 
 void Connection::linkOpened(pn_link_t* pnLink) {
-    pn_terminus_copy(pn_link_source(pnLink), pn_link_remote_source(pnLink));
-    pn_terminus_copy(pn_link_target(pnLink), pn_link_remote_target(pnLink));
     auto link = std::make_unique<Link>();
     link->id = m_context.nextId++;
     link->link = pnLink;
@@ -236,24 +242,29 @@ void Connection::linkOpened(pn_link_t* pnLink) {
         return;
     }
     if (link->address.kind != EntityAddress::Kind::Cbs && !placeAddress(link->address)) {
+        // The answer carries nothing of the attach (its source, filter, target, address): a
+        // peer without a claim learns only that it has none.
         refuseLink(pnLink, kUnauthorizedAccess,
-                   QStringLiteral("Unauthorized access to '%1': put a valid token on $cbs first.")
-                       .arg(link->address.address));
+                   QStringLiteral("Unauthorized access: put a valid token for the entity on $cbs "
+                                  "first."));
         return;
     }
+    // An authorized attach is answered with the client's own source and target.
+    pn_terminus_copy(pn_link_source(pnLink), pn_link_remote_source(pnLink));
+    pn_terminus_copy(pn_link_target(pnLink), pn_link_remote_target(pnLink));
     if (link->address.kind != EntityAddress::Kind::Cbs) {
         const auto entity = m_context.broker.entity(link->address.brokerPath);
         if (!entity) {
             refuseLink(pnLink, wireCondition(entity.error().code),
                        QStringLiteral("The messaging entity '%1' could not be found.")
-                           .arg(link->address.entityPath));
+                           .arg(quoted(link->address.entityPath)));
             return;
         }
         if (link->address.kind == EntityAddress::Kind::Entity && clientReceives &&
             entity->kind == EntityKind::Topic) {
             refuseLink(pnLink, kNotAllowed,
                        QStringLiteral("'%1' is a topic: receive from one of its subscriptions.")
-                           .arg(link->address.entityPath));
+                           .arg(quoted(link->address.entityPath)));
             return;
         }
         if (link->address.kind == EntityAddress::Kind::Entity) {
@@ -331,7 +342,7 @@ WireConnection Connection::snapshot() const {
             w.settleMode = link->mode == ReceiveMode::PeekLock
                                ? QStringLiteral("peek-lock")
                                : QStringLiteral("receive-and-delete");
-        w.credit = pn_link_credit(pnLink);
+        w.credit = int(std::min<quint32>(linkCredit(pnLink), INT_MAX));
         w.inFlight = int(link->role == Role::Inbound ? link->queuedSends.size() + link->sendingNow
                                                      : link->deliveredLocks.size());
         w.messages = link->messagesThrough;

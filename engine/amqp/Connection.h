@@ -117,6 +117,12 @@ private:
         bool dueAtBatchEnd = false; // in m_linksDue: pump or flush sends at the batch's end
         QByteArray partial;         // a transfer arriving in several frames
         quint64 maxMessageSize = 0;
+        // Inbound: the credit this end granted that the client has not used yet (Proton 0.37
+        // lets a sender go past its credit: InboundTransfers.cpp enforces it), the transfer whose
+        // frames are arriving, and whether its bytes are being dropped (past maxMessageSize).
+        quint32 creditUnused = 0;
+        pn_delivery_t* arriving = nullptr;
+        bool discarding = false;
         // Inbound: decoded transfers waiting for the link's send call, and those in it. One call
         // at a time per link: messages are stored in the order they arrived, and those that
         // arrive meanwhile share the next call's disk sync (L2).
@@ -186,6 +192,10 @@ private:
     void sendReply(const QString& replyTo, const QByteArray& encoded);
     void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
     void replenishCredit(Link& link);
+    // InboundTransfers.cpp: credit, size and the end of each transfer's frames.
+    bool startTransfer(Link& link, pn_delivery_t* delivery);
+    bool readTransfer(Link& link, pn_delivery_t* delivery);
+    void inboundFlow(Link& link);
     void flushSends(Link& link);
 
     // ---- ConnectionSessions.cpp

@@ -8,6 +8,7 @@
 #include "Connection.h"
 
 #include "AmqpValue.h"
+#include "LinkCredit.h"
 #include "LockTokenBytes.h"
 #include "MessageCodec.h"
 #include "NamespacedRefs.h"
@@ -29,6 +30,10 @@ QVariantMap mapOf(pn_data_t* data) {
 } // namespace
 
 void Connection::flowChanged(Link& link) {
+    if (link.role == Role::Inbound) {
+        inboundFlow(link);
+        return;
+    }
     if (!link.queuedReplies.empty())
         flushReplies(link);
     if (link.address.kind != EntityAddress::Kind::Entity)
@@ -87,12 +92,12 @@ void Connection::pump(Link& link) {
     // A session receiver's calls stay one at a time: receiveFromSession has no taken hook.
     const int callsAllowed = link.session ? 1 : kCallsPerLink;
     while (link.callsOut < callsAllowed) {
-        const int credit = pn_link_credit(link.link) - link.creditAsked;
+        const qint64 credit = qint64(linkCredit(link.link)) - link.creditAsked;
         if (credit <= 0)
             return;
         ReceiveOptions options;
         options.mode = link.mode;
-        options.maxCount = qMin(credit, kMaxPerReceive);
+        options.maxCount = int(qMin<qint64>(credit, kMaxPerReceive));
         options.receiver = link.receiverName;
         ++link.callsOut;
         link.creditAsked += options.maxCount;
@@ -308,7 +313,7 @@ void Connection::flushCompletes() {
 }
 
 void Connection::flushReplies(Link& link) {
-    while (!link.queuedReplies.empty() && pn_link_credit(link.link) > 0) {
+    while (!link.queuedReplies.empty() && linkCredit(link.link) > 0) {
         const QByteArray encoded = std::move(link.queuedReplies.front());
         link.queuedReplies.pop_front();
         const quint64 number = link.nextTag++;

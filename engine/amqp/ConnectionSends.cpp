@@ -4,8 +4,10 @@
 
 #include "Connection.h"
 
+#include "CbsRequest.h"
 #include "ManagementOperations.h"
 #include "MessageCodec.h"
+#include "PeerLimits.h"
 #include "SasToken.h"
 #include "WireErrors.h"
 
@@ -17,9 +19,6 @@
 namespace hourglass::amqp {
 
 namespace {
-// Credit kept open on every inbound link: enough for 100 sends in flight and a batch behind.
-constexpr int kInboundWindow = 500;
-
 void reject(pn_delivery_t* delivery, const QByteArray& condition, const QString& description) {
     pn_condition_t* error = pn_disposition_condition(pn_delivery_local(delivery));
     pn_condition_set_name(error, condition.constData());
@@ -29,37 +28,21 @@ void reject(pn_delivery_t* delivery, const QByteArray& condition, const QString&
 }
 } // namespace
 
-void Connection::replenishCredit(Link& link) {
-    const int credit = pn_link_credit(link.link);
-    if (credit < kInboundWindow / 2)
-        pn_link_flow(link.link, kInboundWindow - credit);
-}
-
 void Connection::transferArrived(Link& link, pn_delivery_t* delivery) {
     if (!pn_delivery_readable(delivery))
         return;
+    if (!startTransfer(link, delivery))
+        return; // past the credit: the link is gone
     if (pn_delivery_aborted(delivery)) {
         link.partial.clear();
+        link.arriving = nullptr;
+        link.discarding = false;
         pn_delivery_settle(delivery);
         replenishCredit(link);
         return;
     }
-    char chunk[16384];
-    ssize_t got;
-    while ((got = pn_link_recv(link.link, chunk, sizeof chunk)) > 0) {
-        link.partial.append(chunk, qsizetype(got));
-        if (quint64(link.partial.size()) > link.maxMessageSize + 65536) {
-            // Past the size the attach announced: refuse it without buffering the rest.
-            link.partial.clear();
-            detach(link, wireCondition(ErrorCode::MessageSizeExceeded),
-                   QStringLiteral("The transfer is larger than the link's max-message-size "
-                                  "(%1 bytes).")
-                       .arg(link.maxMessageSize));
-            return;
-        }
-    }
-    if (pn_delivery_partial(delivery))
-        return;
+    if (!readTransfer(link, delivery))
+        return; // more frames to come, or refused for its size
     const QByteArray bytes = std::exchange(link.partial, {});
     pn_link_advance(link.link);
     ++link.messagesThrough;
@@ -122,7 +105,7 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
                 reject(delivery, kNotAllowed,
                        QStringLiteral("'%1' requires sessions: every message needs a SessionId "
                                       "(S1).")
-                           .arg(link.address.entityPath));
+                           .arg(quoted(link.address.entityPath)));
                 return;
             }
         }
@@ -199,25 +182,35 @@ void Connection::flushSends(Link& link) {
             link->sendingNow -= deliveries.size();
             for (std::size_t i = 0; i < deliveries.size() && i < std::size_t(outcomes.size()); ++i)
                 connection.settleInbound(deliveries[i], outcomes[qsizetype(i)]);
+            connection.replenishCredit(*link);
             connection.flushSends(*link);
         });
 }
 
 void Connection::cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes) {
+    const auto decoded = decodeCbsRequest(bytes);
+    if (!decoded) {
+        // Nothing to answer to: the delivery says why.
+        reject(delivery, kDecodeError, decoded.error().description);
+        return;
+    }
     pn_delivery_update(delivery, PN_ACCEPTED);
     pn_delivery_settle(delivery);
-    const auto request = decodeManagementRequest(bytes);
-    if (!request)
-        return; // nothing to answer to
+    const ManagementRequest& request = decoded->request;
     ManagementResponse response;
-    if (request->operation != QLatin1String("put-token")) {
+    if (request.operation != QLatin1String("put-token")) {
+        response =
+            ManagementResponse::failure(501, kNotImplemented,
+                                        QStringLiteral("The $cbs operation '%1' is not supported.")
+                                            .arg(quoted(request.operation)));
+    } else if (!decoded->bodyIsString) {
         response = ManagementResponse::failure(
-            501, kNotImplemented,
-            QStringLiteral("The $cbs operation '%1' is not supported.").arg(request->operation));
+            400, wireCondition(ErrorCode::InvalidArgument),
+            QStringLiteral("The put-token body must be the token: one amqp-value string."));
     } else {
         // The key that verifies the token names the namespace; its audience is the scope.
         const TokenVerdict verdict =
-            m_context.keys->verify(request->body.toString(), QDateTime::currentSecsSinceEpoch());
+            m_context.keys->verify(request.body.toString(), QDateTime::currentSecsSinceEpoch());
         const ClaimDecision decision = claimFromToken(verdict, m_context.hosts);
         if (decision.claim) {
             m_claims.add(*decision.claim);
@@ -228,15 +221,18 @@ void Connection::cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes) {
             response = ManagementResponse::failure(401, kUnauthorizedAccess, decision.refusal);
         }
     }
-    sendReply(request->replyTo, encodeManagementResponse(*request, response, StatusNames::Cbs));
+    sendReply(request.replyTo, encodeManagementResponse(request, response, StatusNames::Cbs));
 }
 
 void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes) {
+    auto request = decodeManagementRequest(bytes);
+    if (!request) {
+        // Nothing to answer to: the delivery says why.
+        reject(delivery, kDecodeError, request.error().description);
+        return;
+    }
     pn_delivery_update(delivery, PN_ACCEPTED);
     pn_delivery_settle(delivery);
-    auto request = decodeManagementRequest(bytes);
-    if (!request)
-        return;
     ManagementContext context;
     context.entityPath = link.address.entityPath;
     context.namespaceName = link.address.namespaceName;

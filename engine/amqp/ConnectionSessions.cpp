@@ -18,6 +18,7 @@
 #include "Connection.h"
 
 #include "NamespacedRefs.h"
+#include "PeerLimits.h"
 #include "SessionLinks.h"
 #include "WireErrors.h"
 
@@ -101,9 +102,9 @@ void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
         if (error.code == ErrorCode::SessionCannotBeLocked)
             description = QStringLiteral("The requested session '%1' cannot be accepted. It may be "
                                          "locked by another receiver.")
-                              .arg(requestedSession(pnLink)
-                                       .value_or(SessionRequest{})
-                                       .sessionId.value_or(QString()));
+                              .arg(quoted(requestedSession(pnLink)
+                                              .value_or(SessionRequest{})
+                                              .sessionId.value_or(QString())));
         if (error.code == ErrorCode::ServiceTimeout)
             refusal = Refusal::NullSource;
         describeRefusedSession(pnLink, refusal);
@@ -169,7 +170,7 @@ void Connection::checkSessionLocks() {
                        connection.detach(*still, wireCondition(ErrorCode::SessionLockLost),
                                          QStringLiteral("The session lock of '%1' was lost: it "
                                                         "ran out or the entity was updated.")
-                                             .arg(session.sessionId));
+                                             .arg(quoted(session.sessionId)));
                        return;
                    }
                    if (again) {

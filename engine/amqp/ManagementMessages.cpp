@@ -1,5 +1,6 @@
 #include "ManagementMessages.h"
 
+#include "AmqpNesting.h"
 #include "AmqpValue.h"
 #include "WireErrors.h"
 
@@ -32,6 +33,16 @@ ManagementResponse ManagementResponse::failure(const Error& error, const QString
 }
 
 Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded) {
+    // Proton's decoder recurses per level of nesting: nothing deeper than the limit reaches it.
+    switch (checkNesting(encoded)) {
+    case Nesting::Within:
+        break;
+    case Nesting::TooDeep:
+        return Error::make(ErrorCode::InvalidArgument, tooDeepDescription());
+    case Nesting::Malformed:
+        return Error::make(ErrorCode::InvalidArgument,
+                           QStringLiteral("The request could not be decoded as AMQP 1.0."));
+    }
     MessagePtr message(pn_message());
     if (pn_message_decode(message.get(), encoded.constData(), size_t(encoded.size())) != 0)
         return Error::make(ErrorCode::InvalidArgument,

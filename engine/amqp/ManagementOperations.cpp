@@ -4,6 +4,7 @@
 
 #include "AmqpValue.h"
 #include "MessageCodec.h"
+#include "PeerLimits.h"
 #include "RuleCodec.h"
 #include "SessionManagement.h"
 #include "WireErrors.h"
@@ -196,7 +197,8 @@ ManagementOutcome updateDisposition(Broker& broker, const ManagementRequest& req
             options.propertiesToModify = properties;
             done = broker.deadLetter(lock, options);
         } else {
-            return badRequest(QStringLiteral("Unknown disposition-status '%1'.").arg(status));
+            return badRequest(
+                QStringLiteral("Unknown disposition-status '%1'.").arg(quoted(status)));
         }
         if (!done) {
             outcome.response = ManagementResponse::failure(done.error());
@@ -262,9 +264,10 @@ ManagementOutcome runManagementOperation(Broker& broker, const ManagementRequest
     ManagementResponse& response = outcome.response;
     if (response.errorCondition == wireCondition(ErrorCode::MessagingEntityNotFound) &&
         !response.statusDescription.contains(QStringLiteral("could not be found")))
-        response.statusDescription = QStringLiteral("The messaging entity '%1' could not be "
-                                                    "found. %2")
-                                         .arg(context.entityPath, response.statusDescription);
+        response.statusDescription =
+            QStringLiteral("The messaging entity '%1' could not be "
+                           "found. %2")
+                .arg(quoted(context.entityPath), response.statusDescription);
     return outcome;
 }
 
@@ -296,7 +299,7 @@ static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& reque
     ManagementOutcome unknown;
     unknown.response = ManagementResponse::failure(
         501, kNotImplemented,
-        QStringLiteral("The operation '%1' is not supported.").arg(request.operation));
+        QStringLiteral("The operation '%1' is not supported.").arg(quoted(request.operation)));
     return unknown;
 }
 

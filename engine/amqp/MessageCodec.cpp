@@ -1,6 +1,8 @@
 #include "MessageCodec.h"
 
+#include "AmqpNesting.h"
 #include "AmqpValue.h"
+#include "PeerLimits.h"
 #include "PropertyTypes.h"
 #include "WireExtras.h"
 
@@ -126,6 +128,9 @@ QList<QByteArray> senderAnnotationItems(const QByteArray& section, qsizetype val
 // Every top-level section of an encoded message; nullopt when the bytes are not a sequence of
 // described values.
 std::optional<QList<Section>> scanSections(const QByteArray& encoded) {
+    // Proton's decoder recurses per level: nothing deeper than the limit reaches it.
+    if (checkNesting(encoded) != Nesting::Within)
+        return std::nullopt;
     QList<Section> sections;
     DataPtr value(pn_data(4));
     const char* at = encoded.constData();
@@ -231,6 +236,8 @@ QByteArray readableBody(pn_data_t* body, bool isSequence) {
 } // namespace
 
 Result<OutgoingMessage> decodeMessage(const QByteArray& encoded) {
+    if (checkNesting(encoded) == Nesting::TooDeep)
+        return invalid(tooDeepDescription());
     // Proton's decoder accepts some garbage silently: check the shape first, a sequence of
     // message sections (descriptors 0x70 header to 0x78 footer).
     const auto sections = scanSections(encoded);
@@ -303,7 +310,7 @@ Result<OutgoingMessage> decodeMessage(const QByteArray& encoded) {
             if (!propertyTypeOf(it.value()))
                 return invalid(QStringLiteral("The application property '%1' has a type that "
                                               "Service Bus cannot carry.")
-                                   .arg(it.key()));
+                                   .arg(quoted(it.key())));
         }
         out.applicationProperties = map;
     }
@@ -335,6 +342,8 @@ bool isBatchEnvelope(const QByteArray& transfer) {
 }
 
 Result<QList<QByteArray>> splitBatch(const QByteArray& encoded) {
+    if (checkNesting(encoded) == Nesting::TooDeep)
+        return invalid(tooDeepDescription());
     const auto sections = scanSections(encoded);
     if (!sections)
         return invalid(QStringLiteral("The batch is not a sequence of AMQP sections."));

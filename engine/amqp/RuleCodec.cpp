@@ -1,6 +1,7 @@
 #include "RuleCodec.h"
 
 #include "AmqpValue.h"
+#include "PeerLimits.h"
 
 #include <QDateTime>
 
@@ -77,7 +78,7 @@ Result<Rule> ruleFromDescription(const QString& name, const QVariantMap& descrip
         return Error::make(ErrorCode::InvalidArgument,
                            QStringLiteral("The rule description of '%1' has neither a sql-filter "
                                           "nor a correlation-filter.")
-                               .arg(name));
+                               .arg(quoted(name)));
     }
     const QVariantMap action = description.value(QStringLiteral("sql-rule-action")).toMap();
     rule.sqlAction = text(action, "expression");

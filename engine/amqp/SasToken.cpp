@@ -1,5 +1,7 @@
 #include "SasToken.h"
 
+#include "PeerLimits.h"
+
 #include <QMessageAuthenticationCode>
 #include <QUrl>
 
@@ -55,7 +57,7 @@ TokenCheck checkSasToken(const QString& token, const SasKey& key, qint64 nowSeco
     check.audience = QUrl::fromPercentEncoding(encodedAudience);
     if (keyName.compare(key.name, Qt::CaseInsensitive) != 0)
         return refused(check, TokenCheck::Outcome::UnknownKeyName,
-                       QStringLiteral("The key name '%1' is not known.").arg(keyName));
+                       QStringLiteral("The key name '%1' is not known.").arg(quoted(keyName)));
     const QByteArray given = QUrl::fromPercentEncoding(encodedSignature).toUtf8();
     if (given != signature(encodedAudience, check.expiresAt, key))
         return refused(

@@ -1,6 +1,7 @@
 #include "SessionLinks.h"
 
 #include "AmqpValue.h"
+#include "PeerLimits.h"
 
 #include <proton/codec.h>
 #include <proton/terminus.h>
@@ -53,11 +54,11 @@ std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,
     if (sessionReceiver && !sessionEntity)
         return QStringLiteral("'%1' does not require sessions: receive from it without a "
                               "session (S1).")
-            .arg(linkPath);
+            .arg(quoted(linkPath));
     if (!sessionReceiver && sessionEntity)
         return QStringLiteral("'%1' requires sessions: accept a session to receive from it "
                               "(S1).")
-            .arg(linkPath);
+            .arg(quoted(linkPath));
     return std::nullopt;
 }
 

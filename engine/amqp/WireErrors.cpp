@@ -1,5 +1,7 @@
 #include "WireErrors.h"
 
+#include "PeerLimits.h"
+
 namespace hourglass::amqp {
 
 QByteArray wireCondition(ErrorCode code) {
@@ -39,7 +41,7 @@ QString wireDescription(const Error& error, const QString& entityPath) {
     if (error.code != ErrorCode::MessagingEntityNotFound)
         return error.toString();
     return QStringLiteral("The messaging entity '%1' could not be found. %2")
-        .arg(entityPath, error.toString());
+        .arg(quoted(entityPath), error.toString());
 }
 
 int wireStatusCode(ErrorCode code) {

@@ -1,5 +1,7 @@
 #include "WireExtras.h"
 
+#include "AmqpNesting.h"
+
 #include <QtEndian>
 
 #include <proton/codec.h>
@@ -87,6 +89,9 @@ QByteArray encodeWireExtras(const WireExtras& extras) {
 std::optional<WireExtras> decodeWireExtras(const QByteArray& stored) {
     if (stored.isEmpty())
         return WireExtras{};
+    // Stored bytes come from a file, and first from a peer: checked like the wire's.
+    if (checkNesting(stored) != Nesting::Within)
+        return std::nullopt;
     DataPtr data(pn_data(16));
     pn_data_t* d = data.get();
     if (pn_data_decode(d, stored.constData(), size_t(stored.size())) != ssize_t(stored.size()))

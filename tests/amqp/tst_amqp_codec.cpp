@@ -2,15 +2,18 @@
 // tokens (checked against one made by Node's crypto, not by our own signer), link addresses,
 // AMQP values with their types, messages both ways, batch envelopes, and error conditions.
 
+#include "AmqpNesting.h"
 #include "AmqpValue.h"
 #include "EntityAddress.h"
 #include "LockTokenBytes.h"
 #include "MessageCodec.h"
+#include "PeerLimits.h"
 #include "SasToken.h"
 #include "WireErrors.h"
 
 #include <QDateTime>
 #include <QTest>
+#include <QtEndian>
 
 #include <proton/codec.h>
 #include <proton/message.h>
@@ -339,8 +342,9 @@ private slots:
     }
 
     // A header written by hand, as another client may: durable false and priority 9 are kept.
+    // (Its list size counts the count byte and the fields: a wrong size is refused as malformed.)
     void explicitHeaderFieldsAreKept() {
-        const QByteArray header("\x00\x53\x70\xc0\x03\x02\x42\x50\x09", 9);
+        const QByteArray header("\x00\x53\x70\xc0\x04\x02\x42\x50\x09", 9);
         const auto decoded = decodeMessage(header + dataSection("x"));
         QVERIFY2(decoded.ok(), decoded.ok() ? "" : qPrintable(decoded.error().toString()));
         MessageView view;
@@ -398,6 +402,57 @@ private slots:
         const auto parts = splitBatch(corrupt);
         QVERIFY(parts.ok());
         QVERIFY(!decodeMessage(parts->at(1)).ok());
+    }
+
+    // The depth of encoded values, measured without recursion (Proton's decoder recurses).
+    void nestingIsMeasuredWithoutRecursion_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("expected");
+        const auto lists = [](int depth) {
+            QByteArray bytes;
+            for (int level = depth; level >= 1; --level) {
+                QByteArray header(9, '\0');
+                header[0] = char(0xd0);
+                qToBigEndian<quint32>(quint32(9 * level - 4), header.data() + 1);
+                qToBigEndian<quint32>(1, header.data() + 5);
+                bytes += header;
+            }
+            return bytes + char(0x45);
+        };
+        const auto within = int(Nesting::Within);
+        const auto tooDeep = int(Nesting::TooDeep);
+        const auto malformed = int(Nesting::Malformed);
+        QTest::newRow("a string") << QByteArray("\xa1\x02hi", 4) << within;
+        QTest::newRow("lists at the limit") << lists(kMaxNesting) << within;
+        QTest::newRow("lists past the limit") << lists(kMaxNesting + 1) << tooDeep;
+        QTest::newRow("26,000 lists") << lists(26000) << tooDeep;
+        QTest::newRow("described chain")
+            << QByteArray(kMaxNesting + 1, '\0') + QByteArray("\x53\x70\x45", 3) << tooDeep;
+        QTest::newRow("two sections")
+            << QByteArray("\x00\x53\x70\x45\x00\x53\x77\x40", 8) << within;
+        QTest::newRow("a list's size past the bytes")
+            << QByteArray("\xc0\x09\x01\x40", 4) << malformed;
+        QTest::newRow("an unknown constructor") << QByteArray("\x01", 1) << malformed;
+        QTest::newRow("four billion nulls in an array, skipped whole")
+            << QByteArray("\xf0\x00\x00\x00\x05\xff\xff\xff\xff\x40", 10) << within;
+        // Arrays of arrays: the outer constructor is written once, each element array without.
+        const auto arrays = [](int depth) {
+            QByteArray element("\x00\x00\x00\x05\x00\x00\x00\x01\x40", 9); // one null
+            for (int level = 1; level < depth; ++level) {
+                QByteArray outer(8, '\0');
+                qToBigEndian<quint32>(quint32(4 + 1 + element.size()), outer.data());
+                qToBigEndian<quint32>(1, outer.data() + 4);
+                element = outer + char(0xf0) + element;
+            }
+            return char(0xf0) + element;
+        };
+        QTest::newRow("arrays at the limit") << arrays(kMaxNesting) << within;
+        QTest::newRow("arrays past the limit") << arrays(kMaxNesting + 1) << tooDeep;
+    }
+    void nestingIsMeasuredWithoutRecursion() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, expected);
+        QCOMPARE(int(checkNesting(bytes)), expected);
     }
 
     void errorConditions_data() {

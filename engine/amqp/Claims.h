@@ -40,6 +40,8 @@ public:
 
     // The namespaces of the claims made so far, in the order they were first claimed.
     QStringList namespaces() const;
+    // No token was ever accepted on this connection (it has not authenticated).
+    bool isEmpty() const { return m_claims.isEmpty(); }
 
 private:
     QList<Claim> m_claims;

@@ -233,13 +233,13 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     // The default namespace's string first, as before; then each other namespace's own key.
     out << "Default namespace: " << endpoint.defaultNamespace() << Qt::endl;
     out << "Connection string: " << endpoint.connectionString() << Qt::endl;
-    out << "Connections: at most " << endpoint.connectionLimit() << ", "
-        << endpoint.unauthenticatedLimit() << " of them without a token" << Qt::endl;
     for (const QString& name : namespaceNames(**broker)) {
         if (name != endpoint.defaultNamespace())
             out << "Connection string of namespace " << name << ": "
                 << endpoint.connectionString(name) << Qt::endl;
     }
+    out << "Connections: at most " << endpoint.connectionLimit() << ", "
+        << endpoint.unauthenticatedLimit() << " of them without a token" << Qt::endl;
 
     // Expiry, lock expiry and scheduled messages happen even when no client calls.
     QTimer due;

@@ -60,8 +60,13 @@ function closedByServer(child) {
 
 test("2,000 idle unauthenticated connections held: an SDK client connects, sends and receives",
   { timeout: 90_000 }, async (t) => {
-    const limits = /Connections: at most (\d+), (\d+) of them without a token/
-      .exec(server.output().stdout);
+    // Printed just after the connection string, which may have come in a chunk of its own.
+    const stated = /Connections: at most (\d+), (\d+) of them without a token/;
+    let limits = stated.exec(server.output().stdout);
+    for (let i = 0; i < 50 && !limits; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      limits = stated.exec(server.output().stdout);
+    }
     assert.ok(limits, `the server states its limits: ${server.output().stdout}`);
     const [overall, unauthenticated] = [Number(limits[1]), Number(limits[2])];
     t.diagnostic(`server limits under ${OPEN_FILE_LIMIT} open files: ${overall} connections, ` +

@@ -14,7 +14,7 @@ import frames from "rhea/lib/frames.js";
 import { useServer, peekAll, receiveExactly, expectNothing, sleep, bounded } from "./helpers.mjs";
 import {
   rhea, BATCH_FORMAT, connect, closeConnection, putToken, openSender, transfer, within,
-  rawSocket, decodeFrames, AMQP_HEADER, SASL_HEADER, readUntil, decodeStream,
+  rawSocket, decodeFrames, AMQP_HEADER, SASL_HEADER, readUntil, decodeStream, dropSocket,
 } from "./rhea-raw.mjs";
 
 // Registered before useServer's own hook, so that these connections close while the server
@@ -351,7 +351,7 @@ async function churnOne(i) {
     try {
       await opened;
     } finally {
-      connection.socket?.destroy?.();
+      dropSocket(connection);
     }
     return;
   }

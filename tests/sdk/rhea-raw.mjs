@@ -51,11 +51,24 @@ export function connect(port, { sasl, idPrefix = "raw" } = {}) {
   return { connection, opened: within(opened, 5000, "the peer's open") };
 }
 
+/**
+ * Drops a connection's socket as a crashing client would. rhea learns of a socket's end only
+ * through its 'end' or 'error' events, which destroy() does not emit: without eof() it would
+ * keep the heartbeat timer it runs for the server's advertised idle time-out, and with it this
+ * process, alive.
+ */
+export function dropSocket(connection) {
+  if (!connection?.socket) return;
+  const open = !connection.socket.destroyed;
+  connection.socket.destroy();
+  if (open) connection.eof();
+}
+
 /** Closes a connection and waits (bounded) for the peer's close or the socket's end. */
 export async function closeConnection(connection) {
   if (!connection) return;
   if (!connection.is_open()) {
-    connection.socket?.destroy?.();
+    dropSocket(connection);
     return;
   }
   const done = new Promise((resolve) => {
@@ -66,7 +79,7 @@ export async function closeConnection(connection) {
     connection.close();
     await within(done, 2000, "close").catch(() => {});
   } finally {
-    connection.socket?.destroy?.();
+    dropSocket(connection);
   }
 }
 

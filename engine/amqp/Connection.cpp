@@ -1,5 +1,6 @@
 #include "Connection.h"
 
+#include "NamespacedRefs.h"
 #include "SessionLinks.h"
 #include "WireErrors.h"
 
@@ -320,7 +321,7 @@ WireConnection Connection::snapshot() const {
     QHash<QString, QList<WireLock>> locksByLink;
     for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it)
         locksByLink[it->linkName].append(
-            {it.key(), it->ref.entityPath, it->sequenceNumber, it->lockedUntil});
+            {it.key(), withoutNamespace(it->ref.entityPath), it->sequenceNumber, it->lockedUntil});
     for (const auto& [pnLink, link] : m_links) {
         WireLink w;
         w.name = QString::fromUtf8(pn_link_name(pnLink));

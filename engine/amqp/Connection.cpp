@@ -1,6 +1,7 @@
 #include "Connection.h"
 
 #include "LinkCredit.h"
+#include "NamespacedRefs.h"
 #include "PeerLimits.h"
 #include "SessionLinks.h"
 #include "WireErrors.h"
@@ -331,7 +332,7 @@ WireConnection Connection::snapshot() const {
     QHash<QString, QList<WireLock>> locksByLink;
     for (auto it = m_locks.cbegin(); it != m_locks.cend(); ++it)
         locksByLink[it->linkName].append(
-            {it.key(), it->ref.entityPath, it->sequenceNumber, it->lockedUntil});
+            {it.key(), withoutNamespace(it->ref.entityPath), it->sequenceNumber, it->lockedUntil});
     for (const auto& [pnLink, link] : m_links) {
         WireLink w;
         w.name = QString::fromUtf8(pn_link_name(pnLink));

@@ -13,7 +13,7 @@ namespace hourglass::amqp {
 
 struct WireLock {
     QUuid token;
-    QString entityPath; // "/$deadletterqueue" included
+    QString entityPath; // "/$deadletterqueue" included; without the namespace (the connection's)
     qint64 sequenceNumber = 0;
     Instant lockedUntil = 0; // as the broker last said (receive or renew)
 };

@@ -14,6 +14,12 @@ inline QString inNamespace(const QString& namespaceName, const QString& path) {
     return path.contains(u':') ? path : qualifiedPath(namespaceName, path);
 }
 
+// The entity path without its namespace, as the window's lock rows and the client show it.
+inline QString withoutNamespace(const QString& path) {
+    const qsizetype colon = path.indexOf(u':');
+    return colon < 0 ? path : path.mid(colon + 1);
+}
+
 inline LockRef lockIn(const QString& namespaceName, const MessageView& message) {
     LockRef ref = LockRef::of(message);
     ref.entityPath = inNamespace(namespaceName, ref.entityPath);

@@ -35,6 +35,9 @@ ManagementRequest request(const QString& operation, const QVariantMap& body) {
 ManagementContext as(const QString& receiver) {
     ManagementContext context;
     context.entityPath = kQueue;
+    // As a claim places the link: every broker call names the namespace (TestBroker's "test").
+    context.namespaceName = QStringLiteral("test");
+    context.brokerPath = QStringLiteral("test:") + kQueue;
     context.receiverName = receiver;
     return context;
 }

@@ -91,8 +91,14 @@ private slots:
         QVERIFY(status);
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, kWaitMs);
         // The same snapshot, at the same moment: no second read a tick later.
-        QVERIFY2(status->text().endsWith(QStringLiteral("· 1 connection")),
+        QVERIFY2(status->text().contains(QStringLiteral("· 1 connection")),
                  qPrintable(status->text()));
+        // Once its token is in: the namespace it uses, in the status bar and the view.
+        QTRY_VERIFY2_WITH_TIMEOUT(status->text().endsWith(QStringLiteral("(test: 1)")),
+                                  qPrintable(status->text()), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            model.index(0, 0).data().toString().endsWith(QStringLiteral("· namespace test")),
+            kWaitMs);
         const QModelIndex connection = model.index(0, 0);
         QTRY_COMPARE_WITH_TIMEOUT(model.index(0, ConnectionsModel::Role).data().toString(),
                                   QStringLiteral("wire-test-client"), kWaitMs);

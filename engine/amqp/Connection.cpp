@@ -238,7 +238,9 @@ void Connection::linkOpened(pn_link_t* pnLink) {
     }
     if (link->address.kind != EntityAddress::Kind::Cbs && !placeAddress(link->address)) {
         refuseLink(pnLink, kUnauthorizedAccess,
-                   QStringLiteral("Unauthorized access to '%1': put a valid token on $cbs first.")
+                   QStringLiteral("Unauthorized access to '%1': put a valid token for it on $cbs "
+                                  "first (tokens of two namespaces that both cover it leave its "
+                                  "namespace unknown).")
                        .arg(link->address.address));
         return;
     }

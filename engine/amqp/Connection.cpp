@@ -247,7 +247,8 @@ void Connection::linkOpened(pn_link_t* pnLink) {
         // peer without a claim learns only that it has none.
         refuseLink(pnLink, kUnauthorizedAccess,
                    QStringLiteral("Unauthorized access: put a valid token for the entity on $cbs "
-                                  "first."));
+                                  "first (tokens of two namespaces that both cover it leave its "
+                                  "namespace unknown)."));
         return;
     }
     // An authorized attach is answered with the client's own source and target.

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ServiceBusClient } from "@azure/service-bus";
 import { startServer } from "./serve.mjs";
 import { bounded, clientOptions, peekAll, receiveExactly, sleep } from "./helpers.mjs";
-import { connect, closeConnection, putToken, sasToken } from "./rhea-raw.mjs";
+import { connect, closeConnection, openSender, putToken, sasToken } from "./rhea-raw.mjs";
 
 const T = { timeout: 60_000 };
 const dir = mkdtempSync(join(tmpdir(), "hourglass-ns-"));
@@ -123,4 +123,28 @@ test("a token for a foreign host is refused, a loopback one accepted", T, async 
   const loopback = `sb://127.0.0.2:${server.port}/orders`;
   const accepted = await putToken(connection, loopback, sasToken(loopback));
   assert.equal(accepted["status-code"], 200);
+});
+
+test("an address covered by tokens of two namespaces is refused, not guessed", T, async () => {
+  const twoKey = keyOf(await connectionStringOf("ns-two"));
+  const audience = `sb://localhost:${server.port}/orders`;
+  const open = async () => {
+    const opened = connect(server.port, { idPrefix: "ns-ambiguous" });
+    rawConnections.push(opened.connection);
+    return (await opened.opened).connection;
+  };
+
+  // One namespace's token: the link is placed there.
+  const single = await open();
+  assert.equal((await putToken(single, audience, sasToken(audience, { key: twoKey })))[
+    "status-code"], 200);
+  await openSender(single, { target: { address: "orders" } });
+
+  // Both namespaces' tokens for the same path: which "orders" is meant cannot be told.
+  const both = await open();
+  assert.equal((await putToken(both, audience, sasToken(audience)))["status-code"], 200);
+  assert.equal((await putToken(both, audience, sasToken(audience, { key: twoKey })))[
+    "status-code"], 200);
+  await assert.rejects(openSender(both, { target: { address: "orders" } }),
+    /unauthorized-access/);
 });

@@ -64,8 +64,10 @@ fuzz: configure
 	@failed=""; \
 	for target in $$(ls tests/fuzz/corpus); do \
 	  echo "== $$target ($(FUZZ_TIME) s)"; \
-	  cmake -DMODE=explore -DFUZZER=$(BUILD)/fuzz/tests/fuzz/$$target \
-	    -DCORPUS=$(CURDIR)/tests/fuzz/corpus/$$target -DSCRATCH=$(CURDIR)/$(BUILD)/fuzz/explore/$$target \
+	  leaks=""; [ $$target != fuzz_sasl_frames ] || \
+	    leaks="suppressions=$(CURDIR)/tests/fuzz/lsan-proton-sasl.supp"; \
+	  LSAN_OPTIONS=$$leaks cmake -DMODE=explore -DFUZZER=$(abspath $(BUILD))/fuzz/tests/fuzz/$$target \
+	    -DCORPUS=$(CURDIR)/tests/fuzz/corpus/$$target -DSCRATCH=$(abspath $(BUILD))/fuzz/explore/$$target \
 	    -DSECONDS=$(FUZZ_TIME) -P tests/fuzz/RunFuzzer.cmake || failed="$$failed $$target"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "Crashed:$$failed"; exit 1; fi

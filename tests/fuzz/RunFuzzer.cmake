@@ -26,7 +26,7 @@ if(MODE STREQUAL "run")
   file(REMOVE_RECURSE ${copy})
   file(MAKE_DIRECTORY ${copy})
   file(COPY ${seeds} DESTINATION ${copy})
-  set(command ${FUZZER} -seed=1 -runs=${RUNS} -max_len=4096 -timeout=25
+  set(command ${FUZZER} -seed=1 -runs=${RUNS} -max_len=4096 -timeout=25 -malloc_limit_mb=512
     -artifact_prefix=${artifacts} -print_final_stats=1 ${copy})
 elseif(MODE STREQUAL "explore")
   set(kept ${SCRATCH}/corpus)
@@ -34,10 +34,11 @@ elseif(MODE STREQUAL "explore")
     file(MAKE_DIRECTORY ${kept})
     file(COPY ${seeds} DESTINATION ${kept})
   endif()
-  set(command ${FUZZER} -max_total_time=${SECONDS} -timeout=25 -artifact_prefix=${artifacts}
+  set(command ${FUZZER} -max_total_time=${SECONDS} -max_len=4096 -timeout=25
+    -malloc_limit_mb=512 -artifact_prefix=${artifacts}
     -print_final_stats=1 ${kept})
 elseif(MODE STREQUAL "replay")
-  set(command ${FUZZER} -artifact_prefix=${artifacts} ${seeds})
+  set(command ${FUZZER} -malloc_limit_mb=512 -artifact_prefix=${artifacts} ${seeds})
 else()
   message(FATAL_ERROR "RunFuzzer.cmake: MODE is run, replay or explore, not ${MODE}")
 endif()

@@ -9,7 +9,7 @@
 using namespace hourglass;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    // A known crash, pending the endpoint's fix (README.md here, "Known findings"): an empty
+    // A known crash, pending the endpoint's fix (README.md here, "Findings"): an empty
     // transfer reaches Proton's pn_message_decode, whose assertion aborts the process. The fuzz
     // runs step over it to keep looking for others; fuzz_regression_management_empty_request
     // replays it with HOURGLASS_FUZZ_KNOWN_CRASHES set.

@@ -3,11 +3,13 @@
 #   make test   the same set-up, then every test through ctest
 # Other targets: make build, make bench (Release build, prints the engine and window benchmarks),
 # make bench-amqp (the wire benchmark against RabbitMQ and Proton's broker, tests/bench/amqp),
-# make format, make print-packages (the PACKAGES list, read by the set-up check in tests/setup).
+# make fuzz (longer libFuzzer runs of every fuzz target, tests/fuzz/README.md), make format,
+# make print-packages (the PACKAGES list, read by the set-up check in tests/setup).
 
 BUILD      ?= build
 BENCH_DIR  ?= build-release
-PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev fonts-dejavu-core
+PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev fonts-dejavu-core \
+              clang libclang-rt-14-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2
 # The Azure SDK tests (tests/sdk) need Node.js 20 and npm. Debian 12 ships Node 18, so a machine
@@ -16,7 +18,7 @@ CTEST_ARGS ?= --output-on-failure -j2
 NODE_VERSION := 20.20.2
 NODE_TOOLS   := $(BUILD)/tools
 
-.PHONY: deps node-deps configure build run test bench bench-amqp format clean print-packages
+.PHONY: deps node-deps configure build run test fuzz bench bench-amqp format clean print-packages
 
 deps:
 	@missing=""; \
@@ -52,6 +54,23 @@ run: build
 
 test: build node-deps
 	ctest --test-dir $(BUILD) $(CTEST_ARGS)
+
+# Exploratory fuzzing: each target for FUZZ_TIME seconds from the committed corpus, its finds kept
+# in a scratch corpus under $(BUILD)/fuzz/explore/ (never in the source tree) for the next run.
+# A crash leaves its input in $(BUILD)/fuzz/explore/<target>/artifacts/ (tests/fuzz/README.md).
+FUZZ_TIME ?= 60
+fuzz: configure
+	cmake --build $(BUILD) --target hourglass_fuzz_build
+	@failed=""; \
+	for target in $$(ls tests/fuzz/corpus); do \
+	  echo "== $$target ($(FUZZ_TIME) s)"; \
+	  leaks=""; [ $$target != fuzz_sasl_frames ] || \
+	    leaks="suppressions=$(CURDIR)/tests/fuzz/lsan-proton-sasl.supp"; \
+	  LSAN_OPTIONS=$$leaks cmake -DMODE=explore -DFUZZER=$(abspath $(BUILD))/fuzz/tests/fuzz/$$target \
+	    -DCORPUS=$(CURDIR)/tests/fuzz/corpus/$$target -DSCRATCH=$(abspath $(BUILD))/fuzz/explore/$$target \
+	    -DSECONDS=$(FUZZ_TIME) -P tests/fuzz/RunFuzzer.cmake || failed="$$failed $$target"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "Crashed:$$failed"; exit 1; fi
 
 bench: deps
 	@[ -f $(BENCH_DIR)/build.ninja ] || cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release

@@ -46,7 +46,17 @@ public:
         return {};
     }
 
-    Result<SqlNodePtr> expression() { return orExpression(); }
+    // The whole text, or a nested expression (in parentheses, a function's argument): refused
+    // past kSqlMaxNesting levels, before the recursion can exhaust the stack.
+    Result<SqlNodePtr> expression() {
+        if (m_depth > kSqlMaxNesting)
+            return unexpected(
+                QStringLiteral("Expressions nest more than %1 levels deep.").arg(kSqlMaxNesting));
+        ++m_depth;
+        auto result = orExpression();
+        --m_depth;
+        return result;
+    }
 
     // A predicate operand of NOT, AND, OR, or a whole filter.
     static Result<SqlNodePtr> predicate(Result<SqlNodePtr> node) {
@@ -417,6 +427,7 @@ private:
 
     QList<SqlToken> m_tokens;
     qsizetype m_index = 0;
+    int m_depth = 0; // expressions being parsed, nested (expression())
 };
 
 } // namespace

@@ -14,6 +14,10 @@ namespace hourglass {
 
 inline constexpr int kSqlMaxTextLength = 1024;
 inline constexpr int kSqlMaxStatements = 32;
+// How deep parentheses (and a function's argument) may nest. Each level recurses through every
+// precedence level of the parser, and 1,024 characters can open 1,000 parentheses that are never
+// closed, enough to overflow a thread's stack; a text that closes them cannot nest past 511.
+inline constexpr int kSqlMaxNesting = 512;
 
 // A filter: one predicate (`1=1`, not `TRUE`).
 Result<SqlTree> parseSqlFilter(const QString& text);

@@ -24,4 +24,5 @@ private slots:
     void R5_filter_text_limit();
     void R5_evaluation_error_is_not_false();
     void R5_deep_nesting_within_limit();
+    void R5_nesting_past_the_limit_is_refused();
 };

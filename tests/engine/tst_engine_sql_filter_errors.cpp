@@ -1,7 +1,9 @@
 // The SQL filter language's errors (SEMANTICS.md R5): where a parse error is and how it reads,
-// the text limit, an evaluation error told from false, and the deepest texts the limit allows.
+// the text limit, an evaluation error told from false, the deepest texts the limit allows, and
+// the nesting limit that keeps unclosed parentheses from exhausting the stack.
 #include "SqlTestMessages.h"
 #include "TestSqlFilter.h"
+#include "sql/SqlAction.h"
 #include "sql/SqlError.h"
 #include "sql/SqlFilter.h"
 #include "sql/SqlParser.h"
@@ -167,5 +169,29 @@ void TestSqlFilter::R5_deep_nesting_within_limit() {
         auto result = filter->matches(message({}));
         QVERIFY(result.ok());
         QCOMPARE(*result, true);
+    }
+}
+
+// 1,024 characters can open 1,000 parentheses that are never closed; each level recurses through
+// the whole parser, so past kSqlMaxNesting the text is refused where the expression that goes too
+// deep starts (a fuzzer's input overflowed the stack there). Filters and actions share the parser.
+void TestSqlFilter::R5_nesting_past_the_limit_is_refused() {
+    const QString unclosed = QString(1000, u'(') + QStringLiteral("a");
+    const auto filter = SqlFilter::compile(unclosed);
+    const auto action = SqlAction::compile(QStringLiteral("SET a = ") + unclosed);
+    QVERIFY(!filter.ok());
+    QVERIFY(!action.ok());
+    // The expression past the limit starts at column 514 (inside the 513th parenthesis) of the
+    // filter, 8 columns later in the action.
+    const std::pair<Error, int> refusals[] = {{filter.error(), kSqlMaxNesting + 2},
+                                              {action.error(), kSqlMaxNesting + 10}};
+    for (const auto& [error, column] : refusals) {
+        QCOMPARE(error.code, ErrorCode::InvalidArgument);
+        QVERIFY2(error.description.contains(QStringLiteral("nest more than 512")),
+                 qPrintable(error.description));
+        const auto location = sqlParseErrorLocation(error);
+        QVERIFY(location);
+        QCOMPARE(location->position.column, column);
+        QCOMPARE(location->token, QStringLiteral("("));
     }
 }

@@ -105,12 +105,21 @@ awk -v roots="$packages" '
 #  - header: every header the compiler read, from Ninja's dependency log (sqlite3.h, Qt's, GL's).
 #    `make test` builds before ctest runs, so the log is there; before a first build it is empty.
 #  - tool: the compiler and ninja, as the cache names them.
+#  - the fuzz build (tests/fuzz, build/fuzz, configured with clang by the main build): its
+#    headers and compiler the same way, and libFuzzer's runtime, which clang links by itself
+#    (no link line names it), as the main configure found it (HOURGLASS_FUZZER_RUNTIME).
+fuzz="$build/fuzz"
 {
     sed -n 's/^build build\.ninja: RERUN_CMAKE | //p' "$ninja_file" | tr ' ' '\n' |
         sed 's/^/config\t/'
     sed -n 's/^ *LINK_LIBRARIES = //p' "$ninja_file" | tr ' ' '\n' | sed -n 's/^\//library\t\//p'
     { ninja -C "$build" -t deps 2>/dev/null || true; } | sed -n 's/^    \(\/.*\)/header\t\1/p'
     sed -n 's/^\(CMAKE_CXX_COMPILER\|CMAKE_MAKE_PROGRAM\):FILEPATH=/tool\t/p' "$cache"
+    if [[ -f $fuzz/build.ninja && -f $fuzz/CMakeCache.txt ]]; then
+        { ninja -C "$fuzz" -t deps 2>/dev/null || true; } | sed -n 's/^    \(\/.*\)/header\t\1/p'
+        sed -n 's/^CMAKE_CXX_COMPILER:FILEPATH=/tool\t/p' "$fuzz/CMakeCache.txt"
+    fi
+    sed -n 's/^HOURGLASS_FUZZER_RUNTIME:FILEPATH=/library\t/p' "$cache"
 } | awk -F '\t' -v src="$src/" -v build="$build/" '
     # Only absolute paths outside the project: relative ones and ours are the build'\''s own.
     $2 ~ /^\// && index($2, src) != 1 && index($2, build) != 1 && !seen[$2]++' >"$work/files.txt"

@@ -21,10 +21,13 @@ QVariantMap readMap(pn_data_t* data, int depth) {
     QVariantMap map;
     const size_t count = pn_data_get_map(data);
     pn_data_enter(data);
+    // The declared count is the peer's word: stop where Proton's nodes end.
     for (size_t i = 0; i + 1 < count; i += 2) {
-        pn_data_next(data);
+        if (!pn_data_next(data))
+            break;
         const QVariant key = readAt(data, depth);
-        pn_data_next(data);
+        if (!pn_data_next(data))
+            break;
         map.insert(key.toString(), readAt(data, depth));
     }
     pn_data_exit(data);
@@ -34,10 +37,10 @@ QVariantMap readMap(pn_data_t* data, int depth) {
 QVariantList readItems(pn_data_t* data, size_t count, int depth) {
     QVariantList items;
     pn_data_enter(data);
-    for (size_t i = 0; i < count; ++i) {
-        pn_data_next(data);
+    // The declared count is the peer's word (an array of a million nulls takes no bytes for
+    // its items): read only the nodes Proton holds.
+    for (size_t i = 0; i < count && pn_data_next(data); ++i)
         items.append(readAt(data, depth));
-    }
     pn_data_exit(data);
     return items;
 }
@@ -134,10 +137,8 @@ QVariant readAt(pn_data_t* data, int depth) {
             pn_data_enter(data);
             pn_data_next(data);
             QVariantList items;
-            for (size_t i = 0; i < count; ++i) {
-                pn_data_next(data);
+            for (size_t i = 0; i < count && pn_data_next(data); ++i)
                 items.append(readAt(data, depth));
-            }
             pn_data_exit(data);
             return items;
         }

@@ -44,7 +44,9 @@ Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded) {
                            QStringLiteral("The request could not be decoded as AMQP 1.0."));
     }
     MessagePtr message(pn_message());
-    if (pn_message_decode(message.get(), encoded.constData(), size_t(encoded.size())) != 0)
+    // Proton's pn_message_decode asserts on an empty buffer (it aborts the process).
+    if (encoded.isEmpty() ||
+        pn_message_decode(message.get(), encoded.constData(), size_t(encoded.size())) != 0)
         return Error::make(ErrorCode::InvalidArgument,
                            QStringLiteral("The request could not be decoded as AMQP 1.0."));
     ManagementRequest request;

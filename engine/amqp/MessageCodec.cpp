@@ -270,6 +270,9 @@ Result<OutgoingMessage> decodeMessage(const QByteArray& encoded) {
     if (dataSections > 0 && !extras.bodySections.isEmpty())
         return invalid(QStringLiteral("A message body is data, value or sequence sections, not "
                                       "a mix of them."));
+    // Proton's pn_message_decode asserts on an empty buffer (it aborts the process).
+    if (encoded.isEmpty())
+        return invalid(QStringLiteral("The message could not be decoded as AMQP 1.0."));
     MessagePtr message(pn_message());
     if (pn_message_decode(message.get(), encoded.constData(), size_t(encoded.size())) != 0)
         return invalid(QStringLiteral("The message could not be decoded as AMQP 1.0."));

@@ -197,6 +197,15 @@ void ScenarioSession::runJob(Millis budget, bool oneStep) {
             runner->runNextStep();
             ++progress->stepsRun;
             if (isRestart) {
+                // A database still held by the old broker (somebody kept it) is refused: the
+                // runner stops, and the step's failure says why.
+                if (!runner->sharedBroker()) {
+                    progress->error = makeError(ErrorCode::GeneralError,
+                                                QObject::tr("The scenario's database could not "
+                                                            "be opened again after its restart."));
+                    stoppedBeforeRestart = true;
+                    break;
+                }
                 runner->broker().changes()->moveToThread(gui);
                 progress->replacedBroker = runner->sharedBroker();
                 stoppedBeforeRestart = true;

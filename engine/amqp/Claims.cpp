@@ -1,16 +1,10 @@
 #include "Claims.h"
 
+#include "PeerLimits.h"
+
 #include <QStringList>
 
 namespace hourglass::amqp {
-
-namespace {
-// At most this much of what a peer sent goes back in a description.
-QString shortPrefix(const QString& text) {
-    constexpr qsizetype kShown = 40;
-    return text.size() <= kShown ? text : text.left(kShown) + QStringLiteral("...");
-}
-} // namespace
 
 ClaimDecision claimFromToken(const TokenVerdict& verdict, const ServedHosts& hosts) {
     ClaimDecision decision;
@@ -22,7 +16,7 @@ ClaimDecision claimFromToken(const TokenVerdict& verdict, const ServedHosts& hos
     if (!audience) {
         decision.refusal = QStringLiteral("The token's audience '%1' names no host: it must read "
                                           "sb://host/path.")
-                               .arg(shortPrefix(verdict.check.audience));
+                               .arg(quoted(verdict.check.audience));
         return decision;
     }
     if (!hosts.serves(audience->host)) {
@@ -30,24 +24,32 @@ ClaimDecision claimFromToken(const TokenVerdict& verdict, const ServedHosts& hos
             QStringLiteral("The token is for the host '%1', which this endpoint does not serve "
                            "(it serves localhost, the loopback addresses, the address it listens "
                            "on and the host names added for it).")
-                .arg(shortPrefix(audience->host));
+                .arg(quoted(audience->host));
         return decision;
     }
     decision.claim = Claim{*verdict.name, audience->path.toLower(), verdict.check.expiresAt};
     return decision;
 }
 
-void ClaimSet::add(Claim claim) {
+bool ClaimSet::add(Claim claim, qint64 nowSeconds) {
     // A client renews its token before it runs out: the newer claim replaces the one for the
     // same namespace and path, so the list does not grow with every renewal.
     for (Claim& existing : m_claims) {
         if (existing.namespaceName == claim.namespaceName &&
             existing.audiencePath == claim.audiencePath) {
             existing.expiresAt = qMax(existing.expiresAt, claim.expiresAt);
-            return;
+            return true;
         }
     }
+    // Every claim is looked through on each attach: a peer with a key must not make that list,
+    // and the connection's memory, as long as it likes. Expired claims make room first.
+    if (m_claims.size() >= kMaxClaimsPerConnection) {
+        m_claims.removeIf([nowSeconds](const Claim& old) { return old.expiresAt <= nowSeconds; });
+        if (m_claims.size() >= kMaxClaimsPerConnection)
+            return false;
+    }
     m_claims.append(std::move(claim));
+    return true;
 }
 
 std::optional<QString> ClaimSet::namespaceFor(const QString& path, qint64 nowSeconds) const {

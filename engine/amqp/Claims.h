@@ -31,7 +31,12 @@ ClaimDecision claimFromToken(const TokenVerdict& verdict, const ServedHosts& hos
 
 class ClaimSet {
 public:
-    void add(Claim claim);
+    // Live claims kept on one connection at most (tokens for different entities); past it a
+    // new one is refused until some expire.
+    static constexpr qsizetype kMaxClaimsPerConnection = 1000;
+
+    // Adds or renews a claim; false when the connection already holds the most it may.
+    bool add(Claim claim, qint64 nowSeconds);
 
     // The namespace of the claims that cover `path` (the claimed path: "<entity>" or
     // "<entity>/$management") at `nowSeconds`; nullopt when no live claim covers it or claims of

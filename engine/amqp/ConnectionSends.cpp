@@ -209,11 +209,16 @@ void Connection::cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes) {
             QStringLiteral("The put-token body must be the token: one amqp-value string."));
     } else {
         // The key that verifies the token names the namespace; its audience is the scope.
-        const TokenVerdict verdict =
-            m_context.keys->verify(request.body.toString(), QDateTime::currentSecsSinceEpoch());
+        const qint64 now = QDateTime::currentSecsSinceEpoch();
+        const TokenVerdict verdict = m_context.keys->verify(request.body.toString(), now);
         const ClaimDecision decision = claimFromToken(verdict, m_context.hosts);
-        if (decision.claim) {
-            m_claims.add(*decision.claim);
+        if (decision.claim && !m_claims.add(*decision.claim, now)) {
+            response = ManagementResponse::failure(
+                403, wireCondition(ErrorCode::QuotaExceeded),
+                QStringLiteral("This connection holds %1 tokens, the most it may; open another "
+                               "connection.")
+                    .arg(ClaimSet::kMaxClaimsPerConnection));
+        } else if (decision.claim) {
             m_keyName = m_context.key.name;
             response.statusCode = 200;
             response.statusDescription = QStringLiteral("OK");

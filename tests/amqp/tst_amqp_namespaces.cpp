@@ -167,7 +167,8 @@ private slots:
     void addressesArePlacedByTheirClaims() {
         ClaimSet claims;
         QVERIFY(!claims.namespaceFor(QStringLiteral("orders"), now()));
-        claims.add({QStringLiteral("second"), QStringLiteral("orders"), inAnHour()});
+        QVERIFY(
+            claims.add({QStringLiteral("second"), QStringLiteral("orders"), inAnHour()}, now()));
         QCOMPARE(claims.namespaceFor(QStringLiteral("orders"), now()).value_or(QString()),
                  QStringLiteral("second"));
         QCOMPARE(
@@ -177,7 +178,7 @@ private slots:
         QVERIFY(!claims.namespaceFor(QStringLiteral("payments"), now()));
         QVERIFY(!claims.namespaceFor(QStringLiteral("ordersx"), now()));
         // A claim of the first namespace over its root covers every path there.
-        claims.add({QStringLiteral("first"), QString(), inAnHour()});
+        QVERIFY(claims.add({QStringLiteral("first"), QString(), inAnHour()}, now()));
         QCOMPARE(claims.namespaceFor(QStringLiteral("payments"), now()).value_or(QString()),
                  QStringLiteral("first"));
         // Both cover "orders" now: which namespace is meant cannot be told.
@@ -189,12 +190,30 @@ private slots:
 
     void expiredClaimsPlaceNothing() {
         ClaimSet claims;
-        claims.add({QStringLiteral("first"), QStringLiteral("orders"), now() - 1});
+        QVERIFY(claims.add({QStringLiteral("first"), QStringLiteral("orders"), now() - 1}, now()));
         QVERIFY(!claims.namespaceFor(QStringLiteral("orders"), now()));
         // An expired claim of another namespace does not make a live one ambiguous.
-        claims.add({QStringLiteral("second"), QStringLiteral("orders"), inAnHour()});
+        QVERIFY(
+            claims.add({QStringLiteral("second"), QStringLiteral("orders"), inAnHour()}, now()));
         QCOMPARE(claims.namespaceFor(QStringLiteral("orders"), now()).value_or(QString()),
                  QStringLiteral("second"));
+    }
+
+    void aConnectionHoldsABoundedNumberOfClaims() {
+        ClaimSet claims;
+        const auto pathOf = [](qsizetype i) { return QStringLiteral("queue-%1").arg(i); };
+        // Expired claims make room; live ones do not.
+        QVERIFY(claims.add({QStringLiteral("first"), pathOf(-1), now() - 1}, now()));
+        for (qsizetype i = 1; i < ClaimSet::kMaxClaimsPerConnection; ++i)
+            QVERIFY(claims.add({QStringLiteral("first"), pathOf(i), inAnHour()}, now()));
+        QVERIFY(claims.add({QStringLiteral("first"), pathOf(0), inAnHour()}, now()));
+        QVERIFY(
+            !claims.add({QStringLiteral("first"), QStringLiteral("one-more"), inAnHour()}, now()));
+        QVERIFY(!claims.namespaceFor(QStringLiteral("one-more"), now()));
+        // Renewing a claim it holds still works when full.
+        QVERIFY(claims.add({QStringLiteral("first"), pathOf(7), inAnHour() + 60}, now()));
+        QCOMPARE(claims.namespaceFor(pathOf(7), now()).value_or(QString()),
+                 QStringLiteral("first"));
     }
 
     void eachNamespaceHasItsConnectionString() {

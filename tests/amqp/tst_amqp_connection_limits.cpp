@@ -8,6 +8,7 @@
 #include "AmqpEndpoint.h"
 #include "Broker.h"
 #include "DrivenClient.h"
+#include "EndpointTestBase.h"
 #include "FileDescriptorLimit.h"
 #include "RawSocket.h"
 
@@ -24,6 +25,7 @@
 using namespace hourglass;
 using namespace hourglass::amqp;
 using hourglass::testing::DrivenClient;
+using hourglass::testing::EndpointTestBase;
 using hourglass::testing::RawSocket;
 
 namespace {
@@ -34,22 +36,11 @@ const QByteArray kOpenFrame("\x00\x00\x00\x11\x02\x00\x00\x00"
                             17);
 } // namespace
 
-class AmqpConnectionLimitsTest : public QObject {
+class AmqpConnectionLimitsTest : public EndpointTestBase {
     Q_OBJECT
 private slots:
-    void init() {
-        QVERIFY(m_dir.isValid());
-        BrokerOptions options;
-        options.databasePath = m_dir.filePath(QStringLiteral("t%1.db").arg(m_count++));
-        auto broker = Broker::open(options);
-        QVERIFY(broker.ok());
-        m_broker = std::move(*broker);
-        QVERIFY(m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok());
-    }
-    void cleanup() {
-        m_endpoint.reset();
-        m_broker.reset();
-    }
+    void init() { QVERIFY(openBroker()); }
+    void cleanup() { reset(); }
 
     void anOpenedConnectionWithoutATokenIsClosedAfterTheDeadline() {
         EndpointOptions options;
@@ -173,28 +164,10 @@ private slots:
     }
 
 private:
-    bool startEndpoint(EndpointOptions options = {}) {
-        options.port = 0;
-        m_endpoint = std::make_unique<AmqpEndpoint>(*m_broker, options);
-        const auto port = m_endpoint->start();
-        if (!port) {
-            qWarning("cannot start the endpoint: %s", qPrintable(port.error().toString()));
-            return false;
-        }
-        m_port = *port;
-        return true;
-    }
-
     QString token() const {
         return makeSasToken(QStringLiteral("sb://localhost:%1/").arg(m_port),
                             wellKnownEmulatorKey(), QDateTime::currentSecsSinceEpoch() + 600);
     }
-
-    QTemporaryDir m_dir;
-    int m_count = 0;
-    std::unique_ptr<Broker> m_broker;
-    std::unique_ptr<AmqpEndpoint> m_endpoint;
-    quint16 m_port = 0;
 };
 
 QTEST_GUILESS_MAIN(AmqpConnectionLimitsTest)

@@ -4,6 +4,7 @@
 
 #include "AmqpEndpoint.h"
 #include "Broker.h"
+#include "EndpointTestBase.h"
 #include "RawSocket.h"
 
 #include <QTemporaryDir>
@@ -13,6 +14,7 @@
 
 using namespace hourglass;
 using namespace hourglass::amqp;
+using hourglass::testing::EndpointTestBase;
 using hourglass::testing::RawSocket;
 
 namespace {
@@ -20,22 +22,11 @@ const QByteArray kSaslHeader("AMQP\x03\x01\x00\x00", 8);
 const QByteArray kAmqpHeader("AMQP\x00\x01\x00\x00", 8);
 } // namespace
 
-class AmqpEndpointTest : public QObject {
+class AmqpEndpointTest : public EndpointTestBase {
     Q_OBJECT
 private slots:
-    void init() {
-        QVERIFY(m_dir.isValid());
-        BrokerOptions options;
-        options.databasePath = m_dir.filePath(QStringLiteral("t%1.db").arg(m_count++));
-        auto broker = Broker::open(options);
-        QVERIFY(broker.ok());
-        m_broker = std::move(*broker);
-        QVERIFY(m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok());
-    }
-    void cleanup() {
-        m_endpoint.reset();
-        m_broker.reset();
-    }
+    void init() { QVERIFY(openBroker()); }
+    void cleanup() { reset(); }
 
     void aClientStuckInSaslIsClosedAndOthersAreServed() {
         EndpointOptions options;
@@ -233,17 +224,6 @@ private slots:
 private:
     // The preamble of most tests: m_endpoint serving m_broker on a free loopback port (m_port),
     // with `options` otherwise. False (and the reason in the log) when it cannot start.
-    bool startEndpoint(EndpointOptions options = {}) {
-        options.port = 0;
-        m_endpoint = std::make_unique<AmqpEndpoint>(*m_broker, options);
-        const auto port = m_endpoint->start();
-        if (!port) {
-            qWarning("cannot start the endpoint: %s", qPrintable(port.error().toString()));
-            return false;
-        }
-        m_port = *port;
-        return true;
-    }
 
     // A SASL frame (type 1) holding sasl-init (descriptor 0x41) with just the mechanism.
     static QByteArray saslInitFrame(const QByteArray& mechanism) {
@@ -265,12 +245,6 @@ private:
         frame[5] = 1; // SASL
         return frame + body;
     }
-
-    QTemporaryDir m_dir;
-    int m_count = 0;
-    std::unique_ptr<Broker> m_broker;
-    std::unique_ptr<AmqpEndpoint> m_endpoint;
-    quint16 m_port = 0;
 };
 
 QTEST_GUILESS_MAIN(AmqpEndpointTest)

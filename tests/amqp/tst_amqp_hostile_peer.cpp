@@ -7,6 +7,7 @@
 
 #include "AmqpEndpoint.h"
 #include "Broker.h"
+#include "EndpointTestBase.h"
 #include "PeerLimits.h"
 #include "RawAmqpPeer.h"
 #include "SasToken.h"
@@ -24,6 +25,7 @@
 using namespace hourglass;
 using namespace hourglass::amqp;
 using hourglass::testing::AmqpFrame;
+using hourglass::testing::EndpointTestBase;
 using hourglass::testing::RawAmqpPeer;
 namespace frames = hourglass::testing;
 
@@ -122,29 +124,15 @@ std::function<bool(const AmqpFrame&)> named(const QByteArray& name) {
 }
 } // namespace
 
-class AmqpHostilePeerTest : public QObject {
+class AmqpHostilePeerTest : public EndpointTestBase {
     Q_OBJECT
 private slots:
     void init() {
-        QVERIFY(m_dir.isValid());
-        BrokerOptions options;
-        options.databasePath = m_dir.filePath(QStringLiteral("t%1.db").arg(m_count++));
-        auto broker = Broker::open(options);
-        QVERIFY(broker.ok());
-        m_broker = std::move(*broker);
-        QVERIFY(m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok());
+        QVERIFY(openBroker());
         QVERIFY(m_broker->createQueue(kQueue, {}).ok());
-        EndpointOptions endpointOptions;
-        endpointOptions.port = 0;
-        m_endpoint = std::make_unique<AmqpEndpoint>(*m_broker, endpointOptions);
-        const auto port = m_endpoint->start();
-        QVERIFY(port.ok());
-        m_port = *port;
+        QVERIFY(startEndpoint());
     }
-    void cleanup() {
-        m_endpoint.reset();
-        m_broker.reset();
-    }
+    void cleanup() { reset(); }
 
     // 26,000 nested lists as put-token's body (235 KB, under the link's size): Proton's decoder
     // and the value reader recursed once per level and the process died. Now the body is not
@@ -416,11 +404,6 @@ private:
         return flow.has_value();
     }
 
-    QTemporaryDir m_dir;
-    int m_count = 0;
-    std::unique_ptr<Broker> m_broker;
-    std::unique_ptr<AmqpEndpoint> m_endpoint;
-    quint16 m_port = 0;
     quint32 m_linkHandle = 0;
     quint32 m_linkCredit = 0; // the endpoint's first grant on it
 };

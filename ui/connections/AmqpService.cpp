@@ -101,8 +101,11 @@ void AmqpService::keepKey(const QString& key) {
 void AmqpService::stop() {
     // Waits for the wire's broker calls in flight (each one a send or a settlement: a disk sync
     // at most), so that everything acknowledged is durable before the broker may close.
-    if (m_endpoint)
+    if (m_endpoint) {
         m_endpoint->stop();
+        if (m_broker)
+            m_broker->describeOwner({});
+    }
     m_endpoint.reset();
 }
 
@@ -119,6 +122,10 @@ void AmqpService::restart() {
         const auto started = endpoint->start();
         if (started) {
             m_endpoint = std::move(endpoint);
+            // A second opener of the database is told where this window serves it (a small
+            // file write, no sync).
+            m_broker->describeOwner(
+                QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*started));
         } else {
             m_problem = asSentence(started.error().description);
             emit failed(tr("The AMQP endpoint is not serving: %1 The window works on; change "

@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -37,6 +38,19 @@ using TcpPeer = testing::RawSocket;
 std::unique_ptr<BrokerClient> clientOn(const QTemporaryDir& dir) {
     auto clock = std::make_shared<VirtualClock>();
     return std::make_unique<BrokerClient>(testing::openUiTestBroker(dir, clock));
+}
+
+// The "detail=" line of the owner file beside the test's database (engine/store's
+// DatabaseOwner writes it), empty when there is none.
+QString ownerDetail(const QTemporaryDir& dir) {
+    QFile file(dir.filePath(QStringLiteral("broker.db.owner")));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    for (const QString& line : QString::fromUtf8(file.readAll()).split(u'\n')) {
+        if (line.startsWith(QStringLiteral("detail=")))
+            return line.mid(7);
+    }
+    return {};
 }
 
 void useSettings(const AmqpSettings& settings) {
@@ -71,6 +85,8 @@ private slots:
         QVERIFY(amqp->endpoint());
         const quint16 port = amqp->endpoint()->snapshot().port;
         QVERIFY(port != 0);
+        // A second opener of the database is told where the window serves it.
+        QCOMPARE(ownerDetail(dir), QStringLiteral("AMQP on 127.0.0.1:%1").arg(port));
         auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
         QVERIFY(item);
         QCOMPARE(item->text(), QStringLiteral("AMQP localhost:%1 · 0 connections").arg(port));
@@ -162,10 +178,16 @@ private slots:
         QVERIFY(!window.amqp()->endpoint());
         auto* item = window.findChild<AmqpStatusItem*>(QStringLiteral("amqpStatus"));
         QCOMPARE(item->text(), QStringLiteral("AMQP off"));
+        QCOMPARE(ownerDetail(dir), QString());
         settings.enabled = true;
         settings.port = 0;
         window.amqp()->apply(settings);
         QVERIFY(window.amqp()->endpoint());
+        QVERIFY(ownerDetail(dir).startsWith(QStringLiteral("AMQP on 127.0.0.1:")));
+        // Off again: the owner file no longer names an address.
+        settings.enabled = false;
+        window.amqp()->apply(settings);
+        QCOMPARE(ownerDetail(dir), QString());
     }
 
     void theConnectionsViewListsAndClosesConnections() {

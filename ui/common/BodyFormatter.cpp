@@ -21,6 +21,52 @@ FormattedBody formatText(const QByteArray& body) {
     return {true, QString::fromUtf8(body)};
 }
 
+namespace {
+// Indentation grows with depth, so an indented view of a deeply nested body is quadratic in its
+// size (200,000 nested XML elements would indent to tens of gigabytes). Past this depth a body
+// is shown whole but unindented.
+constexpr int kIndentedDepth = 64;
+
+// The deepest nesting of JSON arrays and objects in `body`, strings skipped. Linear, no
+// recursion; only decides the layout (the parser still judges the text).
+int jsonDepth(const QByteArray& body) {
+    int depth = 0;
+    int deepest = 0;
+    bool inString = false;
+    for (qsizetype i = 0; i < body.size(); ++i) {
+        const char c = body[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = qMax(deepest, ++depth);
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+// The deepest element nesting of `body` (a first pass of the streaming reader).
+int xmlDepth(const QByteArray& body) {
+    QXmlStreamReader reader(body);
+    int depth = 0;
+    int deepest = 0;
+    while (!reader.atEnd()) {
+        reader.readNext();
+        if (reader.isStartElement())
+            deepest = qMax(deepest, ++depth);
+        else if (reader.isEndElement())
+            --depth;
+    }
+    return deepest;
+}
+} // namespace
+
 FormattedBody formatJson(const QByteArray& body) {
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(body, &error);
@@ -28,14 +74,16 @@ FormattedBody formatJson(const QByteArray& body) {
         return {
             false,
             QStringLiteral("Not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset)};
-    return {true, QString::fromUtf8(document.toJson(QJsonDocument::Indented)).trimmed()};
+    const auto layout =
+        jsonDepth(body) > kIndentedDepth ? QJsonDocument::Compact : QJsonDocument::Indented;
+    return {true, QString::fromUtf8(document.toJson(layout)).trimmed()};
 }
 
 FormattedBody formatXml(const QByteArray& body) {
     QXmlStreamReader reader(body);
     QString out;
     QXmlStreamWriter writer(&out);
-    writer.setAutoFormatting(true);
+    writer.setAutoFormatting(xmlDepth(body) <= kIndentedDepth);
     writer.setAutoFormattingIndent(4);
     bool sawElement = false;
     while (!reader.atEnd()) {

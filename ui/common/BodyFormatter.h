@@ -17,9 +17,11 @@ struct FormattedBody {
 
 // UTF-8 text; each invalid byte becomes U+FFFD so that nothing odd reaches the clipboard.
 FormattedBody formatText(const QByteArray& body);
-// Indented JSON, or the parser's error with its offset.
+// Indented JSON (compact past 64 levels of nesting: indentation grows with depth), or the
+// parser's error with its offset.
 FormattedBody formatJson(const QByteArray& body);
-// Indented XML (4 spaces), or the reader's error with its line and column.
+// Indented XML (4 spaces; unindented past 64 levels), or the reader's error with its line and
+// column.
 FormattedBody formatXml(const QByteArray& body);
 // "00000000  48 65 ... 6c  |Hello...|": an 8-digit hex offset, 16 bytes in hex (a gap after the
 // eighth), then the printable ASCII column with '.' for the rest. One line per 16 bytes.

@@ -115,6 +115,7 @@ private slots:
     void jsonErrorSaysWhy();
     void xmlIsIndented();
     void xmlErrorSaysWhy();
+    void deepNestingIsRefusedOrShownWhole();
     void hexDumpOf20Bytes();
     void invalidUtf8IsShownSafely();
     void bestView_data();
@@ -164,6 +165,36 @@ void TestUiDetail::xmlErrorSaysWhy() {
     QVERIFY(!f.ok);
     QVERIFY2(f.text.startsWith(QStringLiteral("Not XML: ")), qPrintable(f.text));
     QVERIFY(!formatXml("just words").ok);
+}
+
+// A body is an application's bytes: 200,000 levels of JSON arrays or XML elements (a few
+// hundred KB) must neither overflow the stack nor hang the detail panel. Qt's JSON parser
+// refuses past 1,024 levels; the XML view streams, with its open tags on the heap; past 64
+// levels neither is indented, since indentation grows with depth.
+void TestUiDetail::deepNestingIsRefusedOrShownWhole() {
+    constexpr int kLevels = 200000;
+    const FormattedBody json = formatJson(QByteArray(kLevels, '[') + QByteArray(kLevels, ']'));
+    QVERIFY(!json.ok);
+    QVERIFY2(json.text.startsWith(QStringLiteral("Not JSON: ")), qPrintable(json.text.left(80)));
+    QCOMPARE(bestView(QByteArray(kLevels, '['), QString()), BodyView::Text);
+
+    QByteArray xml;
+    for (int i = 0; i < kLevels; ++i)
+        xml += "<a>";
+    for (int i = 0; i < kLevels; ++i)
+        xml += "</a>";
+    // Shown whole, unindented: indenting 200,000 levels would take tens of gigabytes.
+    const FormattedBody flat = formatXml(xml);
+    QVERIFY2(flat.ok, qPrintable(flat.text.left(80)));
+    QCOMPARE(flat.text.size(), qsizetype(xml.size()));
+
+    // Past 64 levels, JSON is shown compact; up to it, indented.
+    const FormattedBody deepJson = formatJson(QByteArray(65, '[') + "1" + QByteArray(65, ']'));
+    QVERIFY(deepJson.ok);
+    QCOMPARE(deepJson.text, QString::fromLatin1(QByteArray(65, '[') + "1" + QByteArray(65, ']')));
+    const FormattedBody indented = formatJson(QByteArray(64, '[') + "1" + QByteArray(64, ']'));
+    QVERIFY(indented.ok);
+    QVERIFY(indented.text.contains(QStringLiteral("\n    [")));
 }
 
 void TestUiDetail::hexDumpOf20Bytes() {

@@ -176,7 +176,7 @@ void TestUiDetail::deepNestingIsRefusedOrShownWhole() {
     const FormattedBody json = formatJson(QByteArray(kLevels, '[') + QByteArray(kLevels, ']'));
     QVERIFY(!json.ok);
     QVERIFY2(json.text.startsWith(QStringLiteral("Not JSON: ")), qPrintable(json.text.left(80)));
-    QCOMPARE(bestView(QByteArray(kLevels, '['), QString()), BodyView::Text);
+    QCOMPARE(hourglass::ui::bestView(QByteArray(kLevels, '['), QString()), BodyView::Text);
 
     QByteArray xml;
     for (int i = 0; i < kLevels; ++i)

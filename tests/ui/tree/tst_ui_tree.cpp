@@ -80,8 +80,8 @@ void TestUiTree::cleanup() {
 }
 
 void TestUiTree::openClient(Content content) {
-    auto opened = Broker::open(BrokerOptions{m_dir->filePath(QStringLiteral("broker.db")),
-                                             Durability::PowerSafe, m_clock, {}});
+    auto opened = Broker::open(BrokerOptions{
+        m_dir->filePath(QStringLiteral("broker.db")), Durability::PowerSafe, m_clock, {}});
     if (!opened)
         qFatal("Broker::open failed: %s", qPrintable(opened.error().toString()));
     std::unique_ptr<Broker> broker = std::move(opened).value();

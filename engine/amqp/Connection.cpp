@@ -77,25 +77,41 @@ void Connection::handle(pn_event_t* event) {
             publishSnapshot();
         applyLimitClose();
         break;
-    case PN_SESSION_REMOTE_OPEN:
-        pn_session_open(pn_event_session(event));
+    case PN_SESSION_REMOTE_OPEN: {
+        // A finite incoming window (Proton's default capacity of 0 advertises 2^31-1 frames).
+        pn_session_t* session = pn_event_session(event);
+        pn_transport_t* transport = pn_connection_transport(m_connection);
+        const std::size_t frame = transport ? pn_transport_get_max_frame(transport) : 0;
+        if (frame > 0)
+            pn_session_set_incoming_capacity(session, frame * kSessionWindowFrames);
+        pn_session_open(session);
         break;
+    }
     case PN_SESSION_REMOTE_CLOSE: {
         pn_session_t* session = pn_event_session(event);
         for (pn_link_t* link = pn_link_head(m_connection, 0); link; link = pn_link_next(link, 0)) {
-            if (pn_link_session(link) == session)
+            if (pn_link_session(link) == session) {
+                --m_linksAttached; // the session's end detaches its links
                 linkClosed(link);
+            }
         }
         pn_session_close(session);
         pn_session_free(session);
         break;
     }
     case PN_LINK_REMOTE_OPEN:
+        if (++m_linksAttached > kMaxLinksPerConnection) {
+            refuseLink(pn_event_link(event), QByteArrayLiteral("amqp:resource-limit-exceeded"),
+                       QStringLiteral("The connection has %1 links open, the most it may have.")
+                           .arg(kMaxLinksPerConnection));
+            break;
+        }
         linkOpened(pn_event_link(event));
         break;
     case PN_LINK_REMOTE_CLOSE:
     case PN_LINK_REMOTE_DETACH: {
         pn_link_t* link = pn_event_link(event);
+        --m_linksAttached;
         linkClosed(link);
         pn_link_close(link);
         pn_link_free(link);
@@ -314,6 +330,7 @@ void Connection::linkClosed(pn_link_t* pnLink) {
     releaseSessionOf(*it->second);
     m_linksById.remove(it->second->id);
     m_links.erase(it);
+    replenishStarvedLinks(); // its credit no longer counts against the connection's bytes
 }
 
 WireConnection Connection::snapshot() const {

@@ -123,6 +123,9 @@ private:
         quint32 creditUnused = 0;
         pn_delivery_t* arriving = nullptr;
         bool discarding = false;
+        // Inbound: granted less than its window for want of the connection's byte budget; more
+        // comes when the budget frees up (replenishStarvedLinks).
+        bool creditStarved = false;
         // Inbound: decoded transfers waiting for the link's send call, and those in it. One call
         // at a time per link: messages are stored in the order they arrived, and those that
         // arrive meanwhile share the next call's disk sync (L2).
@@ -192,6 +195,11 @@ private:
     void sendReply(const QString& replyTo, const QByteArray& encoded);
     void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
     void replenishCredit(Link& link);
+    void replenishStarvedLinks();
+    // The most bytes the connection's inbound transfers may still bring, and one transfer's on
+    // `link` (InboundTransfers.cpp).
+    quint64 inboundBytesSpoken() const;
+    static quint64 transferBound(const Link& link);
     // InboundTransfers.cpp: credit, size and the end of each transfer's frames.
     bool startTransfer(Link& link, pn_delivery_t* delivery);
     bool readTransfer(Link& link, pn_delivery_t* delivery);
@@ -248,6 +256,8 @@ private:
     QSet<QString> m_arrivals;       // noted by noteArrivals, used on the next wake
     QSet<QString> m_sessionChanges; // noted by noteSessionChanges, used on the next wake
     bool m_retryAll = false;
+    bool m_creditStarved = false; // some inbound link waits for the byte budget
+    int m_linksAttached = 0;      // by the peer and not yet detached, ours or refused
     bool m_snapshotRequested = false;
     bool m_closeRequested = false;
     struct LimitClose {

@@ -61,6 +61,7 @@ void Connection::transferArrived(Link& link, pn_delivery_t* delivery) {
         break;
     }
     replenishCredit(link);
+    replenishStarvedLinks();
 }
 
 void Connection::settleInbound(pn_delivery_t* delivery, const Result<void>& outcome) {
@@ -183,6 +184,7 @@ void Connection::flushSends(Link& link) {
             for (std::size_t i = 0; i < deliveries.size() && i < std::size_t(outcomes.size()); ++i)
                 connection.settleInbound(deliveries[i], outcomes[qsizetype(i)]);
             connection.replenishCredit(*link);
+            connection.replenishStarvedLinks();
             connection.flushSends(*link);
         });
 }

@@ -1,5 +1,7 @@
 #include "EndpointLoop.h"
 
+#include "PeerLimits.h"
+
 #include "Broker.h"
 #include "Connection.h"
 #include "SaslMechanisms.h"
@@ -239,6 +241,8 @@ void EndpointLoop::handle(pn_event_t* event) {
         pn_transport_require_auth(transport, false);
         // Frames larger than this are a framing error: a peer cannot make us buffer gigabytes.
         pn_transport_set_max_frame(transport, kMaxFrameBytes);
+        // Sessions are numbered by channel: a begin past the last one ends the connection.
+        pn_transport_set_channel_max(transport, uint16_t(kMaxSessionsPerConnection - 1));
         // A peer silent this long is dropped; the open advertises half of it. The proactor
         // ticks the transport by itself (heartbeats out, the time-out in) once one is set.
         if (m_options.idleTimeoutMs > 0)

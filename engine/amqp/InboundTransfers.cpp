@@ -7,6 +7,7 @@
 
 #include "Connection.h"
 
+#include "PeerLimits.h"
 #include "WireErrors.h"
 
 #include <proton/condition.h>
@@ -18,27 +19,78 @@
 namespace hourglass::amqp {
 
 namespace {
-// Credit kept open on every inbound link, less the transfers it holds: enough for 100 sends in
-// flight and a batch behind.
+// Credit kept open on an entity's inbound link, less the transfers it holds: enough for 100 sends
+// in flight and a batch behind.
 constexpr quint32 kInboundWindow = 500;
+// On $cbs and $management: requests, answered one by one; the SDKs keep a few out at once.
+constexpr quint32 kRequestWindow = 16;
 // Bytes a transfer may carry beyond the link's max-message-size (the SDKs size the message, the
 // transfer adds the header and annotations): the broker's own size check refuses what passes
 // here, with the same condition.
 constexpr quint64 kTransferOverhead = 64 * 1024;
 
+quint32 windowOf(const EntityAddress& address) {
+    return address.kind == EntityAddress::Kind::Entity ? kInboundWindow : kRequestWindow;
+}
+
 const QByteArray kTransferLimitExceeded = QByteArrayLiteral("amqp:link:transfer-limit-exceeded");
 } // namespace
+
+quint64 Connection::transferBound(const Link& link) {
+    return link.maxMessageSize + kTransferOverhead;
+}
+
+quint64 Connection::inboundBytesSpoken() const {
+    // Every transfer this end allowed and has not finished with counts at the most it may
+    // carry: credit not yet used, the transfer arriving, and messages waiting for or in a send
+    // call. A peer's credit is granted before its bytes arrive, so the bound must hold for what
+    // the credit allows, not for what has come so far.
+    quint64 bytes = 0;
+    for (const auto& [pnLink, link] : m_links) {
+        if (link->role != Role::Inbound)
+            continue;
+        const quint64 transfers = quint64(link->creditUnused) + link->queuedSends.size() +
+                                  link->sendingNow + (link->arriving ? 1 : 0);
+        bytes += transfers * transferBound(*link);
+    }
+    return bytes;
+}
 
 void Connection::replenishCredit(Link& link) {
     // The window covers what this end still holds of the link's transfers too: messages waiting
     // for their send call or in it. A sender faster than the disk is held back by its credit
     // instead of piling transfers up here.
+    const quint32 window = windowOf(link.address);
     const quint64 open = quint64(link.creditUnused) + link.queuedSends.size() + link.sendingNow;
-    if (open >= kInboundWindow / 2)
+    if (open >= window / 2)
         return;
-    const quint32 grant = kInboundWindow - quint32(open);
+    // The connection's transfers stay within kInboundBytesPerConnection (PeerLimits.h), the
+    // credit of all its links together. A link that holds nothing always gets one transfer, so
+    // that no link waits forever on credit its neighbours keep unused.
+    const quint64 spoken = inboundBytesSpoken();
+    const quint64 room =
+        spoken < kInboundBytesPerConnection ? kInboundBytesPerConnection - spoken : 0;
+    quint64 grant = std::min<quint64>(window - open, room / transferBound(link));
+    if (grant == 0 && open == 0)
+        grant = 1;
+    link.creditStarved = grant < window - open;
+    if (link.creditStarved)
+        m_creditStarved = true;
+    if (grant == 0)
+        return;
     pn_link_flow(link.link, int(grant));
-    link.creditUnused += grant;
+    link.creditUnused += quint32(grant);
+}
+
+void Connection::replenishStarvedLinks() {
+    // Bytes of the connection's budget came free (a send call ended, a link closed): links that
+    // got less credit than their window try again.
+    if (!std::exchange(m_creditStarved, false))
+        return;
+    for (auto& [pnLink, link] : m_links) {
+        if (link->role == Role::Inbound && link->creditStarved)
+            replenishCredit(*link);
+    }
 }
 
 void Connection::inboundFlow(Link& link) {

@@ -10,6 +10,23 @@ namespace hourglass::amqp {
 // peer bytes recurses once per level, Proton's own included, on the proactor thread's stack.
 constexpr int kMaxNesting = 100;
 
+// Bytes one connection's inbound transfers may bring before this end has stored them: the credit
+// of all its links together, each transfer counted at its link's largest (InboundTransfers.cpp).
+// A lone sender still gets its whole window of 500 (with $cbs and $management beside it); senders
+// busy at once share the rest, and a link that holds nothing always gets one transfer.
+constexpr quint64 kInboundBytesPerConnection = 192ull * 1024 * 1024;
+
+// Sessions and links one connection may have open at once. The SDKs open a session per link
+// (sender, receiver, $cbs, $management); past these a begin ends the connection (Proton's
+// channel-max) and an attach is refused with amqp:resource-limit-exceeded.
+constexpr int kMaxSessionsPerConnection = 500;
+constexpr int kMaxLinksPerConnection = 500;
+
+// The frames of one session's incoming window. Proton renews it as the endpoint reads the
+// transfers, which it does at once; a peer that sends past it is closed with
+// amqp:session:window-violation.
+constexpr int kSessionWindowFrames = 64;
+
 // Characters of a peer's text quoted in an error description.
 constexpr int kMaxQuotedChars = 64;
 

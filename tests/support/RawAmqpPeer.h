@@ -83,6 +83,20 @@ public:
         return waitFor(kBegin, 5000).has_value();
     }
 
+    // Begins another session on `channel` (the endpoint answers with a begin on a channel of
+    // its own, or ends the connection past its channel-max).
+    void begin(quint16 channel) {
+        writeFrame(
+            kBegin,
+            [](pn_data_t* d) {
+                pn_data_put_null(d);
+                pn_data_put_uint(d, 0);
+                pn_data_put_uint(d, 0x7fffffff);
+                pn_data_put_uint(d, 0x7fffffff);
+            },
+            {}, channel);
+    }
+
     // Attaches link `handle`: the peer sends on it (`peerSends`) or receives from it. `source`
     // adds fields to the source after its address (e.g. a filter); `properties` adds link
     // properties.
@@ -105,6 +119,14 @@ public:
             pn_data_put_null(d);        // desired-capabilities
             if (properties)
                 properties(d);
+        });
+    }
+
+    // Detaches (closes) link `handle`.
+    void detach(quint32 handle) {
+        writeFrame(kDetach, [&](pn_data_t* d) {
+            pn_data_put_uint(d, handle);
+            pn_data_put_bool(d, true); // closed
         });
     }
 
@@ -254,7 +276,7 @@ private:
     }
 
     void writeFrame(quint64 performative, const std::function<void(pn_data_t*)>& fields,
-                    const QByteArray& payload = {}) {
+                    const QByteArray& payload = {}, quint16 channel = 0) {
         pn_data_t* d = pn_data(16);
         pn_data_put_described(d);
         pn_data_enter(d);
@@ -274,6 +296,7 @@ private:
         qToBigEndian<quint32>(quint32(8 + body.size() + payload.size()), frame.data());
         frame[4] = 2; // data offset, in 4-byte words
         frame[5] = 0; // AMQP frame
+        qToBigEndian<quint16>(channel, frame.data() + 6);
         write(frame + body + payload);
     }
 

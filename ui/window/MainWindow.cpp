@@ -98,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
     m_selectionLabel->setObjectName(QStringLiteral("selectionCount"));
+    m_selectionLabel->setContentsMargins(0, 0, 12, 0); // apart from the database's path
     m_selectionLabel->hide();
     statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_databaseLabel);

@@ -67,7 +67,7 @@ MessageListActions::MessageListActions(BrokerClient& client, MessageListPanel& p
     , m_export(makeAction(this, tr("Export messages…"), "exportMessagesAction",
                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)))
     , m_copyId(makeAction(this, tr("Copy message id"), "copyMessageIdAction", QKeySequence::Copy))
-    , m_purge(makeAction(this, tr("Purge…"), "purgeMessagesAction", {}))
+    , m_purge(makeAction(this, tr("&Purge…"), "purgeMessagesAction", {}))
     , m_separator(new QAction(this))
     , m_purger(new MessagePurge(client, &panel)) {
     m_separator->setSeparator(true);

@@ -5,7 +5,7 @@
 //   moved-<theme>-<size>.png   600 of them moved to "b" with Move to…: nothing selected after
 //   end-<theme>-<size>.png     Ctrl+End on the list: its last row, selected
 //   purge-<theme>-<size>.png   Purge… of the queue cancelled after a chunk: the strip and status
-// and confirm-<theme>.png, the purge's question.
+// and confirm-<theme>.png, the purge's question, and treemenu-<theme>.png, the tree's context menu.
 // Build it with `ninja -C build selection_shots`; run with QT_QPA_PLATFORM=offscreen.
 
 #include "ColumnsTestEnv.h"
@@ -19,6 +19,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTextStream>
@@ -91,6 +92,16 @@ void shoot(const QDir& directory, const QString& theme, QSize size) {
     require(QTest::qWaitFor([&] { return list->currentIndex().data(Qt::UserRole).isValid(); }),
             "the last row loaded");
     save(&window, directory, QStringLiteral("end-") + suffix);
+
+    // The tree's context menu on the queue, with Purge… under Delete.
+    if (size.width() == 1024) {
+        QMenu menu;
+        menu.addActions(tree->actions());
+        menu.popup(tree->viewport()->mapToGlobal(
+            tree->visualRect(row(QStringLiteral("test:orders"))).center()));
+        save(&menu, directory, QStringLiteral("treemenu-") + theme);
+        menu.close();
+    }
 
     ui::MessageListActions* actions = window.workspace()->messages()->listActions();
     actions->purger()->setChunkSize(100);

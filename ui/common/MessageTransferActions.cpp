@@ -74,7 +74,10 @@ void MessageTransferActions::pick(const DraggedMessages& messages, Broker::Trans
             return;
         transferMessages(
             m_client, this, messages, target, m_picker->targetName(), mode,
-            [this](const QString& text) { emit statusMessage(text); },
+            [this, messages, mode](const QString& text) {
+                emit transferred(messages, mode);
+                emit statusMessage(text);
+            },
             [this](const Error& error) { emit errorOccurred(error); });
     });
     m_picker->open();

@@ -51,6 +51,9 @@ public:
     EntityPickerDialog* picker() const { return m_picker; }
 
 signals:
+    // A move or copy the actions ran went through (before statusMessage says so).
+    void transferred(const hourglass::ui::DraggedMessages& messages,
+                     hourglass::Broker::Transfer mode);
     void statusMessage(const QString& text);
     void errorOccurred(const hourglass::Error& error);
 

@@ -5,6 +5,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/BulkProgressBar.h"
+#include "common/MessagePurge.h"
 #include "common/MessageTransferActions.h"
 #include "deadletter/DeadLetterReasonsModel.h"
 #include "messages/MessageTable.h"
@@ -161,6 +162,8 @@ void DeadLetterPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel
     m_wantedRows = 0;
     m_refresh.reset();
     m_gathering = false;
+    if (m_purger)
+        m_purger->withdraw(); // a question about the last entity
     m_total = 0;
     m_reasonFilter.reset();
     static_cast<ReasonFilterProxy*>(m_proxy)->setReason(std::nullopt);

@@ -8,7 +8,8 @@
 // Actions on many messages run as a BulkJob in chunks, followed by the BulkProgressBar, and can
 // be cancelled; "all" and purge first gather every sequence number of the dead-letter queue
 // (Broker::sequenceIndex with stride 1) in the background. Delete and purge ask first, with a
-// non-blocking dialog naming how many messages go. The table holds the first kPageSize messages
+// non-blocking dialog naming how many messages go. Purge is common/MessagePurge, as in the
+// message list. The table holds the first kPageSize messages
 // (without bodies) and grows page by page with "Load more"; it stays live with client.changed.
 //
 // Object names for tests: "deadLetterTitle", "deadLetterReasons", "deadLetterList",
@@ -40,6 +41,7 @@ namespace hourglass::ui {
 class BrokerClient;
 class BulkProgressBar;
 class ColumnLayout;
+class MessagePurge;
 class MessageTransferActions;
 class DeadLetterReasonsModel;
 class MessageViewModel;
@@ -162,6 +164,7 @@ private:
     QTableView* m_view;
     ColumnLayout* m_columns = nullptr;
     MessageTransferActions* m_transfer = nullptr;
+    MessagePurge* m_purger = nullptr; // Purge: the message list's way too (common/MessagePurge.h)
     QPushButton* m_more;
     QLabel* m_loadedLabel;
     QLabel* m_error;

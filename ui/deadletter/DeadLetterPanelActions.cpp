@@ -4,6 +4,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/BulkProgressBar.h"
+#include "common/MessagePurge.h"
 #include "messages/MessageExport.h"
 
 #include <QAction>
@@ -40,12 +41,25 @@ void DeadLetterPanel::buildActions() {
                             QKeySequence(QKeySequence::Delete), &DeadLetterPanel::deleteSelected);
     m_purge = make(tr("Purge"), tr("Delete every message of this dead-letter queue"), {},
                    &DeadLetterPanel::purge);
+    m_purger = new MessagePurge(m_client, this);
+    connect(m_purger, &MessagePurge::busyChanged, this, &DeadLetterPanel::updateState);
+    connect(m_purger, &MessagePurge::statusMessage, this, &DeadLetterPanel::statusMessage);
+    connect(m_purger, &MessagePurge::errorOccurred, this, &DeadLetterPanel::showError);
+    connect(m_purger, &MessagePurge::jobStarted, this, [this](BulkJob* job) {
+        clearError();
+        m_progress->track(job);
+        emit jobStarted(job);
+    });
+    connect(m_purger, &MessagePurge::finished, this, [this] {
+        updateState();
+        refresh();
+    });
     m_exportSelected = make(tr("Export…"), tr("Save the selected messages as JSON files"),
                             QKeySequence(tr("Ctrl+Shift+E")), &DeadLetterPanel::exportSelected);
 }
 
 bool DeadLetterPanel::busy() const {
-    return m_job || m_gathering;
+    return m_job || m_gathering || (m_purger && m_purger->busy());
 }
 
 void DeadLetterPanel::resubmitSelected() {
@@ -72,13 +86,10 @@ void DeadLetterPanel::deleteSelected() {
 }
 
 void DeadLetterPanel::purge() {
-    gatherAll([this](QList<qint64> all) {
-        confirm(QStringLiteral("confirmPurge"),
-                tr("Purge the dead-letter queue of %1: delete all %2 messages? This cannot be "
-                   "undone.")
-                    .arg(entityName(), count(int(all.size()))),
-                tr("Purge"), [this, all] { runDelete(all); });
-    });
+    if (!busy()) {
+        clearError();
+        m_purger->purge(deadLetterPath());
+    }
 }
 
 void DeadLetterPanel::exportSelected() {

@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
+#include "common/MessagePurge.h"
 #include "messages/MessageExport.h"
 #include "messages/MessageListPanel.h"
 
@@ -32,21 +33,6 @@ QAction* makeAction(QObject* parent, const QString& text, const char* objectName
 QString countText(qint64 count) {
     return count == 1 ? MessageListActions::tr("1 message")
                       : MessageListActions::tr("%1 messages").arg(QLocale().toString(count));
-}
-
-// Deletes a chunk. Messages that left meanwhile (expired, received) are what the operator wanted
-// gone anyway: when the engine refuses the chunk for them, delete the ones still there.
-Result<void> deleteChunk(Broker& broker, const QString& path, const QList<qint64>& chunk) {
-    auto deleted = broker.deleteMessages(path, chunk);
-    if (deleted || deleted.error().code != ErrorCode::MessageNotFound)
-        return deleted;
-    QList<qint64> present;
-    for (qint64 sequenceNumber : chunk)
-        if (broker.message(path, sequenceNumber, Broker::Bodies::Without))
-            present.append(sequenceNumber);
-    if (present.isEmpty())
-        return {};
-    return broker.deleteMessages(path, present);
 }
 
 // Reads a chunk with bodies and writes one file per message (messages gone meanwhile skipped).
@@ -81,17 +67,30 @@ MessageListActions::MessageListActions(BrokerClient& client, MessageListPanel& p
     , m_export(makeAction(this, tr("Export messages…"), "exportMessagesAction",
                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)))
     , m_copyId(makeAction(this, tr("Copy message id"), "copyMessageIdAction", QKeySequence::Copy))
-    , m_separator(new QAction(this)) {
+    , m_purge(makeAction(this, tr("&Purge…"), "purgeMessagesAction", {}))
+    , m_separator(new QAction(this))
+    , m_purger(new MessagePurge(client, &panel)) {
     m_separator->setSeparator(true);
     m_cancelScheduled->setToolTip(tr("Cancel the selected scheduled messages before they appear"));
     connect(m_cancelScheduled, &QAction::triggered, this, &MessageListActions::cancelScheduled);
     connect(m_delete, &QAction::triggered, this, &MessageListActions::deleteSelected);
     connect(m_export, &QAction::triggered, this, &MessageListActions::exportSelected);
     connect(m_copyId, &QAction::triggered, this, &MessageListActions::copyMessageIds);
+    m_purge->setToolTip(tr("Delete every message of this queue or subscription"));
+    connect(m_purge, &QAction::triggered, this, &MessageListActions::purge);
+    connect(m_purger, &MessagePurge::busyChanged, this, &MessageListActions::updateEnabled);
+    connect(m_purger, &MessagePurge::statusMessage, this, &MessageListActions::statusMessage);
+    connect(m_purger, &MessagePurge::errorOccurred, this, &MessageListActions::errorOccurred);
+    connect(m_purger, &MessagePurge::jobStarted, this, [this](BulkJob* job) {
+        if (m_job && !m_job->running() && m_job != job)
+            m_job->deleteLater();
+        m_job = job;
+        m_bar.track(job);
+    });
 }
 
 QList<QAction*> MessageListActions::actions() const {
-    return {m_cancelScheduled, m_copyId, m_separator, m_export, m_delete};
+    return {m_cancelScheduled, m_copyId, m_separator, m_export, m_delete, m_purge};
 }
 
 void MessageListActions::setChunkSizes(int deleteChunk, int exportChunk) {
@@ -100,7 +99,17 @@ void MessageListActions::setChunkSizes(int deleteChunk, int exportChunk) {
 }
 
 bool MessageListActions::jobRunning() const {
-    return m_job && m_job->running();
+    return (m_job && m_job->running()) || m_purger->busy();
+}
+
+void MessageListActions::setPurgeable(bool purgeable) {
+    m_purgeable = purgeable;
+    updateEnabled();
+}
+
+void MessageListActions::purge() {
+    if (m_purgeable && !jobRunning())
+        m_purger->purge(m_panel.path());
 }
 
 void MessageListActions::updateEnabled() {
@@ -112,6 +121,8 @@ void MessageListActions::updateEnabled() {
     m_copyId->setEnabled(!rows.isEmpty());
     m_delete->setEnabled(any && !jobRunning());
     m_export->setEnabled(any && !jobRunning());
+    // Enabled on an empty list too: the count is read when asked (a purge of nothing says so).
+    m_purge->setEnabled(m_purgeable && !m_panel.path().isEmpty() && !jobRunning());
 }
 
 void MessageListActions::cancelScheduled() {
@@ -184,7 +195,8 @@ void MessageListActions::startDelete(const QString& path, const QList<qint64>& s
     auto* job = new BulkJob(
         m_client, tr("Deleting %1").arg(countText(sequenceNumbers.size())), sequenceNumbers,
         [path](Broker& broker, const QList<qint64>& chunk) {
-            return deleteChunk(broker, path, chunk);
+            auto deleted = deletePresentMessages(broker, path, chunk);
+            return deleted ? Result<void>() : Result<void>(deleted.error());
         },
         m_deleteChunk, this);
     // Chunks run in order: the first `done` items are gone, whether the job ended or failed.

@@ -1,11 +1,15 @@
 #pragma once
 // What an operator does to the selected rows of the message list: cancel scheduled messages,
 // delete (after a non-blocking confirmation, "confirmDeleteMessages"), export to a directory
-// (bodies read in the background) and copy message ids. Delete and export run as BulkJobs, one
-// broker call per chunk, followed by the panel's BulkProgressBar and cancellable there.
+// (bodies read in the background) and copy message ids; and to the whole list: purge (every
+// message of the queue, subscription or dead-letter queue shown, after a confirmation naming it
+// and the count: common/MessagePurge, as the dead-letter tab purges). Delete, export and purge
+// run as BulkJobs, one broker call per chunk, followed by the panel's BulkProgressBar and
+// cancellable there.
 //
 // Action object names: "cancelScheduledAction", "deleteMessagesAction", "exportMessagesAction",
-// "copyMessageIdAction". Shortcuts: Delete, Ctrl+Shift+E, Ctrl+C (while the panel has focus).
+// "copyMessageIdAction", "purgeMessagesAction". Shortcuts: Delete, Ctrl+Shift+E, Ctrl+C (while
+// the panel has focus).
 //
 // Threads: GUI thread only; broker work goes through BrokerClient.
 
@@ -23,6 +27,7 @@ class BrokerClient;
 class BulkJob;
 class BulkProgressBar;
 class MessageListPanel;
+class MessagePurge;
 
 class MessageListActions : public QObject {
     Q_OBJECT
@@ -38,6 +43,12 @@ public:
     QAction* deleteAction() const { return m_delete; }
     QAction* exportAction() const { return m_export; }
     QAction* copyIdAction() const { return m_copyId; }
+    // Purge… (also on the tree's context menu): every message of the path shown.
+    QAction* purgeAction() const { return m_purge; }
+    MessagePurge* purger() const { return m_purger; }
+    // Whether the path shown can be purged: a queue, a subscription or a dead-letter queue (a
+    // topic's list holds only its scheduled messages; its subscriptions hold the rest).
+    void setPurgeable(bool purgeable);
 
     // Chunk sizes of the next jobs (tests use small ones to see progress).
     void setChunkSizes(int deleteChunk, int exportChunk);
@@ -53,6 +64,7 @@ public:
     void exportSelected();
     void exportSelectedTo(const QString& directory);
     void copyMessageIds();
+    void purge();
 
 signals:
     void errorOccurred(const hourglass::Error& error);
@@ -78,7 +90,10 @@ private:
     QAction* m_delete;
     QAction* m_export;
     QAction* m_copyId;
+    QAction* m_purge;
     QAction* m_separator;
+    MessagePurge* m_purger;
+    bool m_purgeable = true;
 };
 
 } // namespace hourglass::ui

@@ -114,6 +114,9 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
     m_pageRequests.clear();
 
     const int oldRows = rowCount();
+    const int shifted = firstShiftedRow(snapshot);
+    if (shifted < oldRows)
+        emit rowsAboutToShift(shifted);
     const qint64 newTotal = snapshot.ok ? snapshot.total : 0;
     const int newRows = int(std::min<qint64>(newTotal, std::numeric_limits<int>::max()));
     auto adopt = [&] {
@@ -141,10 +144,50 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
     const int kept = std::min(oldRows, newRows);
     if (kept > 0)
         emit dataChanged(index(0, 0), index(kept - 1, ColumnCount - 1));
+    if (shifted < oldRows)
+        emit rowsShifted(shifted);
     emit indexRefreshed();
 
     if (m_refresh.takeQueued())
         refresh();
+}
+
+int MessageListModel::firstShiftedRow(const Snapshot& snapshot) const {
+    const int oldRows = rowCount();
+    if (!snapshot.ok)
+        return 0;
+    const int newRows = int(std::min<qint64>(snapshot.total, std::numeric_limits<int>::max()));
+    const int common = std::min(oldRows, newRows);
+    // anchors[p] is the message of row p * kPageSize. Up to the first anchor that differs, those
+    // rows kept their messages; a change lies after the last equal anchor.
+    const qsizetype anchors = std::min(m_anchors.size(), snapshot.anchors.size());
+    qsizetype equal = 0;
+    while (equal < anchors && m_anchors[equal] == snapshot.anchors[equal])
+        ++equal;
+    if (equal == 0)
+        return 0;
+    // The page of the last equal anchor: where its rows were seen before and read again, compare
+    // them; a page not in hand on both sides may have changed anywhere after its anchor. Past
+    // it, the next anchor differs (or there is none).
+    const int page = int(equal) - 1;
+    const int first = page * kPageSize;
+    const auto before = m_pages.constFind(page);
+    const auto after = snapshot.pages.constFind(page);
+    if (before == m_pages.constEnd() || after == snapshot.pages.constEnd())
+        return std::min(first + 1, common);
+    const qsizetype rows = std::min(before->size(), after->size());
+    for (qsizetype offset = 1; offset < rows; ++offset)
+        if (before->at(offset).sequenceNumber != after->at(offset).sequenceNumber)
+            return std::min(first + int(offset), common);
+    return std::min(first + int(rows), common);
+}
+
+QHash<qint64, int> MessageListModel::loadedRows() const {
+    QHash<qint64, int> rows;
+    for (auto page = m_pages.constBegin(); page != m_pages.constEnd(); ++page)
+        for (qsizetype offset = 0; offset < page->size(); ++offset)
+            rows.insert(page->at(offset).sequenceNumber, page.key() * kPageSize + int(offset));
+    return rows;
 }
 
 void MessageListModel::onChanged(const ChangeBatch& batch) {

@@ -73,6 +73,8 @@ public:
     int loadedPageCount() const { return int(m_pages.size()); }
     // Whether a row's page is in the window (unlike data(), asks for nothing).
     bool isRowLoaded(int row) const { return m_pages.contains(row / kPageSize); }
+    // The row of each message of the loaded pages, by sequence number (asks for nothing).
+    QHash<qint64, int> loadedRows() const;
     // Re-reads the index and the loaded pages (coalesced with one already running).
     void refresh();
     // Repaints the countdown columns of rows first..last (CountdownTicker drives this).
@@ -88,11 +90,21 @@ signals:
     // The index was (re)read: total(), isIndexLoaded(), requiresSession() and lastError() may
     // have changed.
     void indexRefreshed();
+    // A refresh is about to change which message some rows hold (messages left or arrived
+    // before them): rows before `firstRow` keep their messages, rows from it on may hold others
+    // or go. A view that keeps a selection by row reads the messages of its rows now, while they
+    // are in hand...
+    void rowsAboutToShift(int firstRow);
+    // ...and picks them again where they are now (loadedRows()) once the refresh is applied.
+    void rowsShifted(int firstRow);
 
 private:
     struct Snapshot;
     void onChanged(const ChangeBatch& batch);
     void applySnapshot(Snapshot snapshot);
+    // The first row whose message the snapshot may change (rowCount() when none): where the
+    // page anchors first differ, narrowed by comparing the pages loaded before and after.
+    int firstShiftedRow(const Snapshot& snapshot) const;
     void applyPage(int page, QList<MessageView> rows);
     // The row's message, or null when its page is not loaded (and then asks for the page).
     const MessageView* messageAt(int row) const;

@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
+#include "common/MessagePurge.h"
 #include "common/MessageTransfer.h"
 #include "common/MessageTransferActions.h"
 #include "messages/CountdownTicker.h"
@@ -15,6 +16,7 @@
 #include "messages/MessageSelection.h"
 #include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
+#include "messages/SelectionKeeper.h"
 #include "messages/SelectionPrefetch.h"
 
 #include <QAction>
@@ -81,6 +83,9 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     columns->setSectionResizeMode(QHeaderView::Interactive);
     columns->setHighlightSections(false);
     m_columns = arrangeMessageColumns(m_view, MessageTableKind::List);
+    // Messages leaving before the selected rows (moved, deleted, received) must not slide the
+    // selection onto others.
+    new SelectionKeeper(*m_view, *m_model);
 
     m_empty->setObjectName(QStringLiteral("messageListEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -132,6 +137,17 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     connect(m_transfer, &MessageTransferActions::statusMessage, this,
             &MessageListPanel::statusMessage);
     m_transfer->addToContextMenu(this);
+    // Search matches moved away leave the matches (the windowed list learns from the engine).
+    connect(m_transfer, &MessageTransferActions::transferred, this,
+            [this](const DraggedMessages& messages, Broker::Transfer mode) {
+                if (mode == Broker::Transfer::Move && messages.sourcePath == path())
+                    removeMatches(messages.sequenceNumbers);
+            });
+    // After a purge the matches are searched again (the purge read no list of its own).
+    connect(m_actions->purger(), &MessagePurge::finished, this, [this](const QString& purged) {
+        if (isFiltered() && purged == path())
+            startSearch();
+    });
 
     // The selected messages drag onto the tree. A drag starts now and cannot wait: rows not
     // loaded yet come from the read the selection started (SelectionPrefetch).

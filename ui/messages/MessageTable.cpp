@@ -7,6 +7,7 @@
 #include "messages/MessageColumnLayouts.h"
 #include "messages/MessageListModel.h"
 #include "messages/MessageViewModel.h"
+#include "messages/RowJumpKeys.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -27,6 +28,7 @@ void prepareMessageTable(QTableView* view) {
     view->setWordWrap(false);
     view->verticalHeader()->hide();
     view->horizontalHeader()->setStretchLastSection(true);
+    new RowJumpKeys(view); // Ctrl+Home, Ctrl+End: first and last row
 }
 
 void readLockDuration(BrokerClient& client, QObject* context, const QString& path,

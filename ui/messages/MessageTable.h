@@ -1,7 +1,8 @@
 #pragma once
 // The look every in-hand message table shares (peek pages, held locks): whole-row selection,
 // CountdownDelegate on the Time to live and Lock columns, alternating rows, no word wrap, no
-// row header, and the last column taking the spare width. One place, so the tables read alike.
+// row header, the last column taking the spare width, and Ctrl+Home/Ctrl+End going to the first
+// and last row (RowJumpKeys). One place, so the tables read alike.
 
 #include "Status.h"
 #include "Time.h"

@@ -4,6 +4,7 @@
 #include "deadletter/DeadLetterPanel.h"
 #include "demo/EntityChartsPanel.h"
 #include "messages/MessageDetailPanel.h"
+#include "messages/MessageListActions.h"
 #include "messages/MessageListPanel.h"
 #include "messages/MessageViewModel.h"
 #include "messages/PeekPanel.h"
@@ -216,6 +217,32 @@ void EntityWorkspace::queueDetailSync() {
 
 void EntityWorkspace::syncDetail() {
     m_detail->follow(m_stack->currentWidget() == m_splitter ? visibleTabMessage() : std::nullopt);
+    // The lists say their selection may have changed through the same signal the detail follows.
+    if (const qint64 count = selectedCount(); count != m_selectedCount) {
+        m_selectedCount = count;
+        emit selectedCountChanged(count);
+    }
+}
+
+qint64 EntityWorkspace::selectedCount() const {
+    if (m_stack->currentWidget() != m_splitter)
+        return 0;
+    auto rowsOf = [](const QTableView* view) -> qint64 {
+        const QItemSelectionModel* selection = view->selectionModel();
+        return selection ? selection->selectedRows().size() : 0;
+    };
+    switch (m_tabs->currentIndex()) {
+    case MessagesTab:
+        return m_messages->selectedRowCount(); // by row ranges: a million rows cost nothing
+    case PeekTab:
+        return rowsOf(m_peek->view());
+    case ReceiveTab:
+        return rowsOf(m_locks->view());
+    case DeadLettersTab:
+        return rowsOf(m_deadLetters->view());
+    default:
+        return 0;
+    }
 }
 
 void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
@@ -226,6 +253,7 @@ void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_stack->setCurrentWidget(entity ? static_cast<QWidget*>(m_splitter) : m_empty);
     // A topic's list holds only its scheduled messages: its subscriptions hold the rest.
     m_messages->setPath(entity ? qualifiedPath : QString());
+    m_messages->listActions()->setPurgeable(kind != NodeKind::Topic);
     // A peek counts as activity (A2) and would keep a temporary entity alive: the peek panel
     // gets the entity only when its tab is shown, that is when the user asks for a peek.
     m_peekPending = true;

@@ -64,6 +64,12 @@ public:
     MessageDetailPanel* detail() const { return m_detail; }
     QTabWidget* detailTabs() const { return m_detailTabs; }
     RoutingPreviewPanel* routing() const { return m_routing; }
+    // How many messages are selected in the visible tab (0 on a tab without messages).
+    qint64 selectedCount() const;
+
+signals:
+    // selectedCount() changed: the selection moved, or another tab is shown.
+    void selectedCountChanged(qint64 count);
 
 private:
     void sizeTabsToCurrent();
@@ -77,6 +83,7 @@ private:
     NodeKind m_kind = NodeKind::Namespace;
     bool m_peekPending = false; // the peek panel has not been given m_path yet
     bool m_detailSyncQueued = false;
+    qint64 m_selectedCount = 0; // as last announced
     QStackedWidget* m_stack;
     QLabel* m_empty;
     QSplitter* m_splitter;

@@ -28,6 +28,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QPointer>
 #include <QSettings>
@@ -70,7 +71,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_treeSlot(new QStackedWidget)
     , m_workspaceSlot(new QStackedWidget)
     , m_welcome(new WelcomeStrip)
-    , m_databaseLabel(new QLabel) {
+    , m_databaseLabel(new QLabel)
+    , m_selectionLabel(new QLabel) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Hourglass"));
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -95,6 +97,10 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
+    m_selectionLabel->setObjectName(QStringLiteral("selectionCount"));
+    m_selectionLabel->setContentsMargins(0, 0, 12, 0); // apart from the database's path
+    m_selectionLabel->hide();
+    statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_databaseLabel);
     buildMenus();
     resize(1280, 800);
@@ -147,6 +153,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     m_entityActions = nullptr;
     m_tree = nullptr;
     m_workspace = nullptr;
+    m_selectionLabel->hide();
     // The endpoint leaves the old broker before it closes, and serves the new one.
     if (m_amqp)
         m_amqp->attach(client ? client->sharedBroker() : nullptr);
@@ -167,6 +174,10 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     m_welcome->watch(m_tree->model());
     m_treeSlot->setCurrentWidget(m_tree);
     m_workspace = new EntityWorkspace(*m_client);
+    connect(m_workspace, &EntityWorkspace::selectedCountChanged, this, [this](qint64 count) {
+        m_selectionLabel->setText(tr("%1 selected").arg(QLocale().toString(count)));
+        m_selectionLabel->setVisible(count > 0);
+    });
     m_workspaceSlot->addWidget(m_workspace);
     m_workspaceSlot->setCurrentWidget(m_workspace);
     if (!m_workspace->splitter()->restoreState(m_workspaceState))

@@ -124,6 +124,7 @@ private:
     QAction* m_sendAction = nullptr;
     QAction* m_copyConnectionString = nullptr; // the selected namespace's (tree context menu)
     QLabel* m_databaseLabel;
+    QLabel* m_selectionLabel; // "5,000 selected" in the visible tab; hidden when none
     QString m_selectedPath;
     NamespaceTreeModel::NodeKind m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;
 };

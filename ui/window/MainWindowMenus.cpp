@@ -12,6 +12,7 @@
 #include "demo/ScenarioController.h"
 #include "demo/ScenarioRecording.h"
 #include "entities/EntityActions.h"
+#include "messages/MessageListActions.h"
 #include "messages/MessageListPanel.h"
 #include "messages/PeekPanel.h"
 #include "send/SendDialog.h"
@@ -194,6 +195,11 @@ void MainWindow::fillEntityMenus() {
             view->addAction(action);
     }
     m_entityActions->deleteAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    // Purge… of the selected queue or subscription: the message list's command (it shows that
+    // entity), so that its progress and Cancel show above the list.
+    if (view && m_workspace)
+        view->insertAction(m_entityActions->importAction(),
+                           m_workspace->messages()->listActions()->purgeAction());
     if (view) {
         auto* separator = new QAction(view);
         separator->setSeparator(true);

@@ -249,7 +249,7 @@ void TestUiDeadLetter::purgeCancelledPartWayThenPurgeAll() {
     confirm->button(QMessageBox::Ok)->click();
     QTRY_VERIFY(!status.isEmpty());
     QCOMPARE(status.last().first().toString(),
-             QStringLiteral("Deleted %1 dead-lettered messages of orders")
+             QStringLiteral("Purged the dead-letter queue of 'orders': deleted %1 messages")
                  .arg(QLocale().toString(remaining)));
     QCOMPARE(env.counts(kQueue).deadLettered, 0);
     QCOMPARE(env.counts(kQueue).active, 0);

@@ -187,8 +187,8 @@ private slots:
     }
 
     void theWindowedListsRowChangingUnderTheSelectionIsFollowed() {
-        // The message list keeps its selection by row: when an earlier message goes, the selected
-        // row holds the next message, and the detail shows what the row shows.
+        // When an earlier message goes, the selection stays on its message (now one row up,
+        // SelectionKeeper), and the detail shows what the selected row shows.
         Env env;
         QVERIFY(env.selectQueue());
         QTableView* list = env.table("messageList");
@@ -202,8 +202,11 @@ private slots:
         });
         QVERIFY(taken.ok() && taken->size() == 1);
         QTRY_COMPARE(list->model()->rowCount(), 3);
+        QTRY_COMPARE(list->currentIndex().row(), row - 1);
+        QVERIFY(list->selectionModel()->isRowSelected(row - 1, {}));
         const QString shownInRow =
-            list->model()->index(row, MessageListModel::MessageIdColumn).data().toString();
+            list->model()->index(row - 1, MessageListModel::MessageIdColumn).data().toString();
+        QCOMPARE(shownInRow, QStringLiteral("order-2"));
         QTRY_COMPARE(env.detailMessageId(), shownInRow);
     }
 };

@@ -1,0 +1,169 @@
+#include "common/MessagePurge.h"
+
+#include "Broker.h"
+#include "EntityPath.h"
+#include "common/BrokerClient.h"
+#include "common/BulkJob.h"
+
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+namespace hourglass::ui {
+
+namespace {
+QString count(qint64 n) {
+    return QLocale().toString(n);
+}
+QString messages(qint64 n) {
+    return n == 1 ? MessagePurge::tr("1 message")
+                  : MessagePurge::tr("%1 messages").arg(QLocale().toString(n));
+}
+} // namespace
+
+Result<int> deletePresentMessages(Broker& broker, const QString& path, const QList<qint64>& chunk) {
+    auto deleted = broker.deleteMessages(path, chunk);
+    if (deleted)
+        return int(chunk.size());
+    if (deleted.error().code != ErrorCode::MessageNotFound)
+        return deleted.error();
+    // Some left since they were listed: delete the ones still there. Each pass finds fewer (a
+    // message cannot come back under its sequence number), so this ends.
+    QList<qint64> present = chunk;
+    for (;;) {
+        present.removeIf([&](qint64 sequenceNumber) {
+            return !broker.message(path, sequenceNumber, Broker::Bodies::Without);
+        });
+        if (present.isEmpty())
+            return 0;
+        deleted = broker.deleteMessages(path, present);
+        if (deleted)
+            return int(present.size());
+        if (deleted.error().code != ErrorCode::MessageNotFound)
+            return deleted.error();
+    }
+}
+
+MessagePurge::MessagePurge(BrokerClient& client, QWidget* dialogParent)
+    : QObject(dialogParent)
+    , m_client(client)
+    , m_dialogParent(dialogParent) {}
+
+QString MessagePurge::describe(const QString& qualifiedPath) {
+    const auto parsed = parseEntityPath(qualifiedPath);
+    if (!parsed)
+        return QStringLiteral("'%1'").arg(qualifiedPath);
+    if (parsed->deadLetter)
+        return tr("the dead-letter queue of '%1'").arg(parsed->entityPath);
+    return parsed->isSubscription ? tr("subscription '%1' of topic '%2'")
+                                        .arg(parsed->subscriptionName, parsed->topicPath)
+                                  : tr("queue '%1'").arg(parsed->entityPath);
+}
+
+bool MessagePurge::busy() const {
+    return m_gathering || m_question || (m_job && m_job->running());
+}
+
+void MessagePurge::withdraw() {
+    ++m_generation;
+    m_gathering = false;
+    if (m_question)
+        m_question->close();
+    emit busyChanged();
+}
+
+void MessagePurge::purge(const QString& qualifiedPath) {
+    if (qualifiedPath.isEmpty() || busy())
+        return;
+    m_gathering = true;
+    emit busyChanged();
+    m_client.call(
+        this, [qualifiedPath](Broker& broker) { return broker.sequenceIndex(qualifiedPath, 1); },
+        [this, qualifiedPath, generation = m_generation](Result<Broker::SequenceIndex> index) {
+            if (generation != m_generation)
+                return; // withdrawn meanwhile
+            m_gathering = false;
+            emit busyChanged();
+            if (!index)
+                return emit errorOccurred(index.error());
+            if (index->anchors.isEmpty())
+                return emit statusMessage(
+                    tr("%1 is empty: nothing to purge").arg(describe(qualifiedPath)));
+            ask(qualifiedPath, index->anchors);
+        });
+}
+
+void MessagePurge::ask(const QString& path, const QList<qint64>& sequenceNumbers) {
+    const qint64 n = sequenceNumbers.size();
+    auto* box = new QMessageBox(
+        QMessageBox::Warning, tr("Purge"),
+        n == 1 ? tr("Purge %1: delete its only message? This cannot be undone.").arg(describe(path))
+               : tr("Purge %1: delete all %2 messages? This cannot be undone.")
+                     .arg(describe(path), count(n)),
+        QMessageBox::Ok | QMessageBox::Cancel, m_dialogParent);
+    box->setObjectName(QStringLiteral("confirmPurge"));
+    box->setInformativeText(tr("Messages that arrive meanwhile are kept."));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->button(QMessageBox::Ok)->setText(tr("Purge"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    m_question = box;
+    connect(box, &QDialog::finished, this,
+            [this, box, path, sequenceNumbers, generation = m_generation](int result) {
+                // Accepted by its button or by accept(); a withdrawn question is void.
+                QAbstractButton* clicked = box->clickedButton();
+                const bool accepted = clicked ? box->buttonRole(clicked) == QMessageBox::AcceptRole
+                                              : result == QDialog::Accepted;
+                m_question = nullptr;
+                emit busyChanged();
+                if (accepted && generation == m_generation && !busy())
+                    run(path, sequenceNumbers);
+            });
+    box->open();
+    emit busyChanged();
+}
+
+void MessagePurge::run(const QString& path, const QList<qint64>& sequenceNumbers) {
+    if (m_job && !m_job->running())
+        m_job->deleteLater(); // the last purge's strip text goes with it
+    // Counted on the workers, read on the GUI thread once each chunk has reported.
+    auto deleted = std::make_shared<std::atomic<qint64>>(0);
+    auto* job = new BulkJob(
+        m_client, tr("Purging %1").arg(describe(path)), sequenceNumbers,
+        [path, deleted](Broker& broker, const QList<qint64>& chunk) -> Result<void> {
+            auto done = deletePresentMessages(broker, path, chunk);
+            if (!done)
+                return done.error();
+            *deleted += *done;
+            return {};
+        },
+        m_chunkSize, this);
+    m_job = job;
+    const QString what = describe(path);
+    connect(job, &BulkJob::finished, this,
+            [this, path, what, deleted](int done, int total, bool cancelled) {
+                const qint64 gone = done - deleted->load();
+                QString text =
+                    cancelled ? tr("Purge of %1 cancelled: deleted %2 of %3")
+                                    .arg(what, count(deleted->load()), messages(total))
+                              : tr("Purged %1: deleted %2").arg(what, messages(deleted->load()));
+                if (gone > 0)
+                    text += tr(" (%1 had already left)").arg(count(gone));
+                emit statusMessage(text);
+                emit finished(path, deleted->load());
+                emit busyChanged();
+            });
+    connect(job, &BulkJob::failed, this, [this, path, deleted](const Error& error, int, int) {
+        emit errorOccurred(error);
+        emit finished(path, deleted->load());
+        emit busyChanged();
+    });
+    emit jobStarted(job);
+    job->start();
+    emit busyChanged();
+}
+
+} // namespace hourglass::ui

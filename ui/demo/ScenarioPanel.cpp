@@ -74,6 +74,8 @@ ScenarioPanel::ScenarioPanel(ScenarioSession& session, QWidget* parent)
     m_steps->horizontalHeader()->setSectionResizeMode(ScenarioStepsModel::ResultColumn,
                                                       QHeaderView::ResizeToContents);
     m_summary->setObjectName(QStringLiteral("scenarioSummary"));
+    // "Step 12 of 29 · 5 checks passed, 0 failed" wraps rather than widening a narrow dock.
+    m_summary->setWordWrap(true);
     m_detail->setObjectName(QStringLiteral("scenarioStepDetail"));
     m_detail->setWordWrap(true);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -301,7 +301,7 @@ void TestUiRecording::unsavedRecordingIsKeptInAFile() {
                    .ok() &&
                b.advanceClock(minutes(1)).ok();
     }));
-    QTRY_COMPARE(env.recording->stepCount(), 2);
+    QTRY_COMPARE(env.recording->stepCount(), 3); // two sends and the jump of the clock
     QVERIFY(keep(*env.recording));
     env.recording.reset();
     QTRY_VERIFY(kept.has_value());
@@ -310,7 +310,8 @@ void TestUiRecording::unsavedRecordingIsKeptInAFile() {
     QVERIFY(underWay.startsWith(ScenarioRecording::unsavedFolder()));
     auto scenario = loadScenarioFile(underWay);
     QVERIFY2(scenario, qPrintable(scenario ? QString() : scenario.error().description));
-    QCOMPARE(scenario->steps.size(), 3); // the two sends and the closing check at 1:00
+    // The two sends, the jump of the clock and the closing check at 1:00.
+    QCOMPARE(scenario->steps.size(), 4);
     QCOMPARE(scenario->steps.last().at, minutes(1));
     QVERIFY(!callAndWait(client, [](Broker& b) { return b.hasOperationObserver(); }));
     const QString firstKept = underWay; // kept next to it, under another name

@@ -315,6 +315,11 @@ void EntityChartsPanel::updateReasons() {
         highest = std::max(highest, count);
     }
     bars->append(set);
+    // The axis elides long reasons: the chart's tooltip names each in full.
+    QStringList full;
+    for (int i = categories->count() - 1; i >= 0; --i)
+        full << QStringLiteral("%1: %2").arg(categories->at(i)).arg(set->at(i));
+    m_views[2]->setToolTip(full.join(u'\n'));
     QValueAxis* amounts = valueAxis(chart, Qt::Horizontal);
     amounts->setRange(0, std::max<double>(1.0, double(highest)));
     amounts->applyNiceNumbers();

@@ -53,8 +53,8 @@ int runHeadless(const CommandLineOptions& options, const QString& scenarioFile, 
             return ExitInvalidFile;
         }
     }
-    err << QFileInfo(scenarioFile).completeBaseName() << ": " << report.passed
-        << " expectations held, " << report.failures.size() << " failed" << Qt::endl;
+    err << QFileInfo(scenarioFile).completeBaseName() << ": "
+        << checksSummary(report.checksPassed, report.checksFailed) << Qt::endl;
     return report.allPassed() ? ExitPassed : ExitFailed;
 }
 

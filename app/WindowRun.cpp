@@ -48,10 +48,13 @@ int runWindow(const CommandLineOptions& options, QTextStream& err) {
         // to open (the scenario plays on a database of its own all the same).
         const QString scenario = resolveScenarioFile(options.playFile);
         const double speed = options.playSpeed;
+        // Presenting, a story shorter than a minute waits for the presenter's Space.
+        const auto start = options.present ? ui::ScenarioController::Start::KeyWhenShort
+                                           : ui::ScenarioController::Start::AtOnce;
         auto started = std::make_shared<bool>(false);
-        const auto startOnce = [&window, scenario, speed, started] {
+        const auto startOnce = [&window, scenario, speed, start, started] {
             if (!std::exchange(*started, true))
-                window.scenarios()->openFile(scenario, speed);
+                window.scenarios()->openFile(scenario, speed, start);
         };
         QObject::connect(&window, &ui::MainWindow::databaseOpened, &window, startOnce);
         QObject::connect(&window, &ui::MainWindow::databaseFailed, &window, startOnce);

@@ -463,4 +463,21 @@ Result<void> Broker::setSessionState(const SessionRef& session,
                          });
 }
 
+// ---- Time
+
+Result<void> Broker::advanceClock(Millis delta) {
+    Observation seen(*this, Kind::AdvanceClock, QString());
+    auto* virtualClock = dynamic_cast<VirtualClock*>(m_impl->m_clock.get());
+    if (!virtualClock)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Only a virtual clock can be moved ahead."));
+    if (delta < 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("The clock cannot go backwards."));
+    virtualClock->advance(delta);
+    m_impl->runDue();
+    const Result<void> moved;
+    return seen.reportIf(moved, [&](BrokerOperation& op, const auto&) { op.clockDelta = delta; });
+}
+
 } // namespace hourglass

@@ -130,17 +130,6 @@ Instant Broker::nextDueAt() const {
     return m_impl->m_timers.nextDue();
 }
 
-Result<void> Broker::advanceClock(Millis delta) {
-    auto* virtualClock = dynamic_cast<VirtualClock*>(m_impl->m_clock.get());
-    if (!virtualClock)
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("Only a virtual clock can be moved ahead."));
-    if (delta < 0)
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("The clock cannot go backwards."));
-    virtualClock->advance(delta);
-    m_impl->runDue();
-    return {};
-}
+// Broker::advanceClock is observed (a recording writes a jump as a step): BrokerObserved.cpp.
 
 } // namespace hourglass

@@ -37,6 +37,8 @@ struct BrokerOperation {
         ReleaseSession,   // path + session
         ReleaseSessions,  // receiver (releaseSessionsOf: its connection broke; some were held)
         SetSessionState,  // path + session + sessionState (none: removed)
+        AdvanceClock,     // clockDelta (Broker::advanceClock: somebody moved the clock ahead; a
+                          // scenario player moves its clock with VirtualClock and runDue)
     };
 
     Kind kind = Kind::Send;
@@ -72,6 +74,8 @@ struct BrokerOperation {
     SessionRef session;
     Instant lockedUntil = 0;
     std::optional<QByteArray> sessionState;
+
+    Millis clockDelta = 0; // AdvanceClock: how far ahead; `at` is the instant before the jump
 };
 
 class OperationObserver {

@@ -18,11 +18,11 @@ using namespace scenario_parsing;
 
 // The step names as written in files, in the order of the StepAction alternatives, so that a
 // name's index is its alternative's index.
-constexpr std::array<const char*, 16> kStepNames{
-    "Send",         "Receive", "ReceiveDeferred", "Settle",        "CancelScheduled",
-    "Create",       "Update",  "Delete",          "AddRule",       "RemoveRule",
-    "Peek",         "Restart", "Expect",          "AcceptSession", "ReleaseSession",
-    "SessionState",
+constexpr std::array<const char*, 17> kStepNames{
+    "Send",         "Receive",      "ReceiveDeferred", "Settle",        "CancelScheduled",
+    "Create",       "Update",       "Delete",          "AddRule",       "RemoveRule",
+    "Peek",         "Restart",      "Expect",          "AcceptSession", "ReleaseSession",
+    "SessionState", "AdvanceClock",
 };
 static_assert(std::variant_size_v<StepAction> == kStepNames.size());
 
@@ -79,6 +79,8 @@ StepAction parseStepBody(int type, const QJsonValue& value, const QString& path,
         action = parseReleaseSession(reader);
     else if (type == typeIndex<SessionStateStep>())
         action = parseSessionState(reader);
+    else if (type == typeIndex<AdvanceClockStep>())
+        action = parseAdvanceClock(reader);
     else
         action = parseExpect(reader);
     reader.refuseUnread();

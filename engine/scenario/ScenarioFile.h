@@ -108,6 +108,12 @@ struct PeekStep {
 
 struct RestartStep {};
 
+// The clock jumps ahead by `by` at once (a user's "Jump ahead"), everything due on the way firing
+// in time order; later steps are at or after At + By.
+struct AdvanceClockStep {
+    Millis by = 0;
+};
+
 // Sessions (S2-S5). A receiver holds at most one session per entity: while it holds one, its
 // Receive and ReceiveDeferred steps on that entity go through the session.
 struct AcceptSessionStep {
@@ -168,7 +174,8 @@ struct ExpectStep {
 using StepAction =
     std::variant<SendStep, ReceiveStep, ReceiveDeferredStep, SettleStep, CancelScheduledStep,
                  CreateStep, UpdateStep, DeleteStep, AddRuleStep, RemoveRuleStep, PeekStep,
-                 RestartStep, ExpectStep, AcceptSessionStep, ReleaseSessionStep, SessionStateStep>;
+                 RestartStep, ExpectStep, AcceptSessionStep, ReleaseSessionStep, SessionStateStep,
+                 AdvanceClockStep>;
 
 // The step's name as written in files ("Send", "Receive", ...).
 QString stepName(const StepAction& action);

@@ -221,6 +221,11 @@ void ScenarioRecorder::operationDone(const BrokerOperation& op) {
     case Kind::SetSessionState:
         recordSession(op);
         return;
+    case Kind::AdvanceClock:
+        // Its own step: a replay jumps too, rather than playing the skipped time through.
+        addStep(op.at, QStringLiteral("AdvanceClock"),
+                QJsonObject{{QStringLiteral("By"), formatIsoDuration(op.clockDelta)}});
+        return;
     }
 }
 

@@ -11,16 +11,17 @@
 //   file.write(recorder->toJson());
 //
 // Steps are at engine time: `At` is the broker's clock at the operation minus the clock at
-// begin(), so a paused, sped-up or jumped clock records as it ran. The start holds the entities
-// (not their messages). Receives hold their locks (Then: Hold) and the settlements that follow
-// become Settle steps, naming the message the lock token was handed out with. Operations no step
-// can express (message deletes, copies, moves, resubmits, settling a lock taken before the
-// recording) are counted and named in the file's Description, never silently dropped.
-// Session calls become AcceptSession (naming the session granted, also for a next-available
-// accept, so a replay takes the same one), ReleaseSession and SessionState steps; receives
-// through a session are Receive/ReceiveDeferred steps of its holder, which the runner sends
-// through the session. A session lock renewal has no step: it is written as a ReleaseSession and
-// an AcceptSession of the same session at the same instant, which ends the same (the lock runs
+// begin(), so a paused, sped-up or jumped clock records as it ran; a jump (Broker::advanceClock,
+// the time toolbar's "Jump ahead") is also a step of its own, AdvanceClock, so a replay jumps too.
+// The start holds the entities (not their messages). Receives hold their locks (Then: Hold) and the
+// settlements that follow become Settle steps, naming the message the lock token was handed out
+// with. Operations no step can express (message deletes, copies, moves, resubmits, settling a lock
+// taken before the recording) are counted and named in the file's Description, never silently
+// dropped. Session calls become AcceptSession (naming the session granted, also for a
+// next-available accept, so a replay takes the same one), ReleaseSession and SessionState steps;
+// receives through a session are Receive/ReceiveDeferred steps of its holder, which the runner
+// sends through the session. A session lock renewal has no step: it is written as a ReleaseSession
+// and an AcceptSession of the same session at the same instant, which ends the same (the lock runs
 // LockDuration from now) as long as its holder holds no message lock; otherwise it is left out.
 //
 // Threads: every member is safe to call from any thread; operationDone() arrives from several.

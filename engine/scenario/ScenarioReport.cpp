@@ -35,6 +35,12 @@ QJsonObject reasonsToJson(const QMap<QString, qint64>& reasons) {
 
 } // namespace
 
+QString checksSummary(int passed, int failed) {
+    const QString checks = passed == 1 ? QStringLiteral("1 check passed")
+                                       : QStringLiteral("%1 checks passed").arg(passed);
+    return QStringLiteral("%1, %2 failed").arg(checks).arg(failed);
+}
+
 QString formatOffset(Millis offset) {
     if (offset < 0)
         return u'-' + formatIsoDuration(-offset);

@@ -35,13 +35,21 @@ struct EntityReport {
 struct ScenarioReport {
     Millis clock = 0; // offset from the start at the end of the run
     QList<EntityReport> entities;
-    int passed = 0;
+    int passed = 0; // fields checked that held
     QList<ExpectationFailure> failures;
+    // Checks as the window and a headless run count them: a step that checks (Expect, or a step
+    // with ExpectError) passes when nothing it checked failed; any step that failed counts as
+    // one failed check, however many of its fields differed.
+    int checksPassed = 0;
+    int checksFailed = 0;
 
     bool allPassed() const { return failures.isEmpty(); }
     QJsonObject toJson() const;
     QStringList failureLines() const;
 };
+
+// "5 checks passed, 1 failed": the words the window and a headless run both use.
+QString checksSummary(int passed, int failed);
 
 // Offsets from the scenario's start as ISO-8601 durations; a negative one gets a leading '-'.
 QString formatOffset(Millis offset);

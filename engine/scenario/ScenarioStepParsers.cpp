@@ -400,4 +400,10 @@ SessionStateStep parseSessionState(JsonReader& reader) {
     return step;
 }
 
+AdvanceClockStep parseAdvanceClock(JsonReader& reader) {
+    AdvanceClockStep step;
+    step.by = reader.duration(QStringLiteral("By"), Need::Required).value_or(0);
+    return step;
+}
+
 } // namespace hourglass::scenario_parsing

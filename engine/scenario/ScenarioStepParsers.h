@@ -28,6 +28,7 @@ PeekStep parsePeek(JsonReader& reader);
 AcceptSessionStep parseAcceptSession(JsonReader& reader);
 ReleaseSessionStep parseReleaseSession(JsonReader& reader);
 SessionStateStep parseSessionState(JsonReader& reader);
+AdvanceClockStep parseAdvanceClock(JsonReader& reader);
 ExpectStep parseExpect(JsonReader& reader);
 
 } // namespace hourglass::scenario_parsing

@@ -151,6 +151,27 @@ private slots:
         QCOMPARE(failure.keys(), (QStringList{"Actual", "Expected", "Field", "Step"}));
     }
 
+    void checksAreCountedAsTheWindowCountsThem() {
+        // One check of two fields that holds, one that fails: the window's scenario panel says
+        // "1 check passed, 1 failed" for this file, and so does the headless run.
+        const QByteArray json = R"({
+  "UserConfig": { "Namespaces": [ { "Name": "demo", "Queues": [ { "Name": "jobs" } ] } ] },
+  "Scenario": { "Title": "Two checks", "Steps": [
+      { "At": "PT0S", "Send": { "To": "jobs", "Count": 2 } },
+      { "At": "PT1M", "Expect": { "Entity": "jobs", "Active": 2, "DeadLettered": 0 } },
+      { "At": "PT2M", "Expect": { "Entity": "jobs", "Active": 5 } } ] } })";
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("two-checks.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(json);
+        out.close();
+        const Outcome o = runHourglass({QStringLiteral("--scenario"), file});
+        QVERIFY2(o.exitCode == 1, qPrintable(describe(o)));
+        QVERIFY2(o.err.contains(QStringLiteral("two-checks: 1 check passed, 1 failed\n")),
+                 qPrintable(describe(o)));
+    }
+
     void unreadableFile() {
         const Outcome o =
             runHourglass({QStringLiteral("--scenario"), QStringLiteral("/nonexistent/none.json")});

@@ -1,5 +1,7 @@
 #include "demo/CountsHistory.h"
 
+#include <optional>
+
 namespace hourglass::ui {
 
 namespace {
@@ -56,11 +58,49 @@ void CountsHistory::record(Instant at, const EntityCounts& counts, const EntityF
     }
     m_samples.append({at, counts, flow});
     if (m_samples.size() > kCapacity)
-        m_samples.removeFirst();
-    // A rate that ends at (or before) the oldest sample kept has lost its start.
-    while (!m_rates.isEmpty() && m_rates.first().at <= m_samples.first().at)
-        m_rates.removeFirst();
+        thinOlderHalf();
     emit sampled();
+}
+
+void CountsHistory::thinOlderHalf() {
+    // The rate ending at each sample, when there is one (none at the first sample, nor after a
+    // jump back).
+    QList<std::optional<Rate>> rateAt(m_samples.size());
+    qsizetype r = 0;
+    for (qsizetype i = 0; i < m_samples.size() && r < m_rates.size(); ++i) {
+        if (m_rates[r].at == m_samples[i].at)
+            rateAt[i] = m_rates[r++];
+    }
+    QList<Sample> samples;
+    QList<Rate> rates;
+    const qsizetype older = m_samples.size() / 2;
+    for (qsizetype i = 0; i < m_samples.size(); ++i) {
+        const bool dropped = i % 2 == 1 && i < older && i + 1 < m_samples.size();
+        if (dropped) {
+            // The next sample's rate now covers both intervals: their average over the time,
+            // or nothing when either side has none (a jump back in between).
+            std::optional<Rate>& next = rateAt[i + 1];
+            if (next && rateAt[i]) {
+                const double a = double(m_samples[i].at - m_samples[i - 1].at);
+                const double b = double(m_samples[i + 1].at - m_samples[i].at);
+                const auto mix = [a, b](double x, double y) { return (x * a + y * b) / (a + b); };
+                const Rate& first = *rateAt[i];
+                next->sent = mix(first.sent, next->sent);
+                next->received = mix(first.received, next->received);
+                next->completed = mix(first.completed, next->completed);
+                next->expired = mix(first.expired, next->expired);
+                next->deadLettered = mix(first.deadLettered, next->deadLettered);
+            } else {
+                next.reset();
+            }
+            continue;
+        }
+        samples.append(m_samples[i]);
+        if (rateAt[i])
+            rates.append(*rateAt[i]);
+    }
+    m_samples = std::move(samples);
+    m_rates = std::move(rates);
 }
 
 void CountsHistory::recordError(const Error& error) {

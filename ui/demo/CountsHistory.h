@@ -18,6 +18,10 @@
 // the jump: the flow counters went on counting through the future that was dropped, so a rate
 // from the last kept sample would show a spike that never happened; the throughput line resumes
 // with the next interval.
+//
+// The whole story stays: past kCapacity samples, the older half is thinned to every other sample
+// (two rates merging into one over their joint interval, so throughput stays exact on average),
+// rather than the oldest samples being dropped. Old history grows coarser, never shorter.
 
 #include "Broker.h"
 #include "Status.h"
@@ -75,6 +79,8 @@ signals:
 private:
     // Drops what was recorded after `at`; true when anything was.
     bool dropAfter(Instant at);
+    // Halves the samples of the older half (see the header comment).
+    void thinOlderHalf();
 
     const QString m_path;
     const Millis m_interval;

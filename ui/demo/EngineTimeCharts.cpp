@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFontMetrics>
+#include <QPen>
 #include <QtCharts/QDateTimeAxis>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
@@ -112,7 +113,7 @@ void fitMarkers(QChart* chart) {
 }
 
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
-             const QString& valueFormat) {
+             const QString& valueFormat, double minTop) {
     auto* x = qobject_cast<QDateTimeAxis*>(chart->axes(Qt::Horizontal).value(0));
     // At least a second per tick interval, so that "HH:mm:ss" labels never repeat. A short
     // history widens to the left: the axis always ends at `last`, the engine's now (or close).
@@ -126,7 +127,7 @@ void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double 
     x->setRange(QDateTime::fromMSecsSinceEpoch(first), QDateTime::fromMSecsSinceEpoch(last));
     auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
     y->setLabelFormat(valueFormat);
-    y->setRange(0, std::max(1.0, maxValue));
+    y->setRange(0, std::max(minTop, maxValue));
     // Nice numbers depend on the tick count in force: start from the same one every time.
     y->setTickCount(kValueTicks);
     y->applyNiceNumbers();
@@ -141,32 +142,68 @@ void addCountsSeries(QChart* chart) {
         chart, {tr("Active"), tr("Scheduled"), tr("Deferred"), tr("Locked"), tr("Dead-lettered")});
 }
 
-void plotCounts(QChart* chart, const CountsHistory* history, Instant now) {
+void styleSeries(QChart* chart) {
+    const QList<QAbstractSeries*> all = chart->series();
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        auto* line = qobject_cast<QLineSeries*>(all[i]);
+        if (!line)
+            continue;
+        QPen pen = line->pen();
+        // From 4.5 px for the first series down to 2 px for the last (drawn on top).
+        const qreal width =
+            2.0 + 2.5 * qreal(all.size() - 1 - i) / qreal(std::max<qsizetype>(1, all.size() - 1));
+        pen.setWidthF(width);
+        pen.setStyle(i % 2 == 1 ? Qt::DashLine : Qt::SolidLine);
+        pen.setCapStyle(Qt::FlatCap);
+        line->setPen(pen);
+    }
+}
+
+std::pair<Instant, Instant> shownRange(const CountsHistory* history, Instant now,
+                                       TimeWindow window) {
+    if (!history || history->samples().isEmpty())
+        return {now, now};
+    const Instant last = history->samples().last().at;
+    const Instant first = history->samples().first().at;
+    return {window > 0 ? std::max(first, last - window) : first, last};
+}
+
+namespace {
+// The items of `items` at or after `from` (they are in time order).
+template <typename Item> QList<Item> from(const QList<Item>& items, Instant start) {
+    const auto it = std::lower_bound(items.begin(), items.end(), start,
+                                     [](const Item& item, Instant at) { return item.at < at; });
+    return QList<Item>(it, items.end());
+}
+} // namespace
+
+void plotCounts(QChart* chart, const CountsHistory* history, Instant now, TimeWindow window) {
+    const auto [first, last] = shownRange(history, now, window);
     const QList<CountsHistory::Sample> samples =
-        history ? history->samples() : QList<CountsHistory::Sample>();
+        history ? from(history->samples(), first) : QList<CountsHistory::Sample>();
     const double highest = plot(chart, samples, [](const CountsHistory::Sample& s) {
         return QList<double>{double(s.counts.active), double(s.counts.scheduled),
                              double(s.counts.deferred), double(s.counts.locked),
                              double(s.counts.deadLettered)};
     });
-    const Instant first = samples.isEmpty() ? now : samples.first().at;
-    const Instant last = samples.isEmpty() ? now : samples.last().at;
     fitAxes(chart, first, last, ChartHistories::kInterval, highest, QStringLiteral("%.0f"));
 }
 
-void plotThroughput(QChart* chart, const CountsHistory* history, Instant now) {
+void plotThroughput(QChart* chart, const CountsHistory* history, Instant now, TimeWindow window) {
+    // The first rate covers the interval that starts at the first sample; the axis ends with
+    // the counts chart's, at the last sample (a jump back leaves no rate there yet).
+    const auto [first, last] = shownRange(history, now, window);
     const QList<CountsHistory::Rate> rates =
-        history ? history->rates() : QList<CountsHistory::Rate>();
+        history ? from(history->rates(), first + 1) : QList<CountsHistory::Rate>();
     const double highest = plot(chart, rates, [](const CountsHistory::Rate& r) {
         return QList<double>{r.sent, r.received, r.completed, r.expired, r.deadLettered};
     });
-    // The first rate covers the interval that starts at the first sample; the axis ends with
-    // the counts chart's, at the last sample (a jump back leaves no rate there yet).
-    const bool none = !history || history->samples().isEmpty();
-    const Instant first = none ? now : history->samples().first().at;
-    const Instant last = none ? now : history->samples().last().at;
-    fitAxes(chart, first, last, ChartHistories::kInterval, highest,
-            highest < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    // Small rates get an axis of their own size, with the decimals to read them.
+    const QString format = highest >= 10                  ? QStringLiteral("%.0f")
+                           : highest >= 1 || highest == 0 ? QStringLiteral("%.1f")
+                                                          : QStringLiteral("%.2f");
+    fitAxes(chart, first, last, ChartHistories::kInterval, highest, format,
+            highest > 0 ? 0.1 : 1.0);
 }
 
 } // namespace hourglass::ui::charts

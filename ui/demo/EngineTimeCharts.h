@@ -13,6 +13,7 @@
 #include <QtCharts/QLineSeries>
 
 #include <algorithm>
+#include <utility>
 
 namespace hourglass::ui {
 class CountsHistory;
@@ -36,9 +37,17 @@ void fitMarkers(QChart* chart);
 
 // Fits the axes of a line chart: time from `first` to `last` (at least `minSpan` wide, and a
 // second per tick, widened to the left so that the axis ends at `last`), values from zero to a
-// round number above `maxValue` (whole ticks for "%.0f").
+// round number above `maxValue`, and at least to `minTop` (whole ticks for "%.0f").
 void fitAxes(QChart* chart, Instant first, Instant last, Millis minSpan, double maxValue,
-             const QString& valueFormat);
+             const QString& valueFormat, double minTop = 1.0);
+
+// Lines that lie on top of each other stay visible: the series drawn first (under the others)
+// get wider pens, every other one dashed, so a line hidden by a later one still shows along its
+// edges. Call after QChart::setTheme, which resets the pens.
+void styleSeries(QChart* chart);
+
+// What the charts show of a history: all of it (0), or its last `window` of engine time.
+using TimeWindow = Millis;
 
 // Puts one point per item into each line series of the chart, in series order (valuesOf gives
 // one value per series; item.at is the engine instant); returns the highest value.
@@ -71,9 +80,15 @@ void addCountsSeries(QChart* chart);
 // Plots every sample of the history (none when it is null); `now` (the engine clock) places the
 // axis before the first sample. The axis ends at the last sample, which is the engine's now
 // within one sampling interval: CountsHistory drops the samples a jump back left in the future.
-void plotCounts(QChart* chart, const CountsHistory* history, Instant now);
+// With a window, only the samples within it are plotted and scaled to.
+void plotCounts(QChart* chart, const CountsHistory* history, Instant now, TimeWindow window = 0);
 // Plots the history's throughput (CountsHistory::rates; none when it is null) from its first
-// sample on.
-void plotThroughput(QChart* chart, const CountsHistory* history, Instant now);
+// sample on (or within the window). The value axis scales to the rates shown, however small:
+// 0.2 messages a second reads as such, not as a line along the bottom.
+void plotThroughput(QChart* chart, const CountsHistory* history, Instant now,
+                    TimeWindow window = 0);
+// The engine instants the charts span for this history and window ({now, now} when empty).
+std::pair<Instant, Instant> shownRange(const CountsHistory* history, Instant now,
+                                       TimeWindow window);
 
 } // namespace hourglass::ui::charts

@@ -5,11 +5,15 @@
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
 #include "demo/ChartHistories.h"
+#include "demo/ChartImage.h"
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
 #include "demo/SessionSummary.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QCursor>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -17,11 +21,14 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QStandardPaths>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChartView>
 #include <QtCharts/QHorizontalBarSeries>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
@@ -36,6 +43,12 @@ QValueAxis* valueAxis(QChart* chart, Qt::Orientation orientation) {
     return qobject_cast<QValueAxis*>(chart->axes(orientation).value(0));
 }
 
+// Where a picture is saved unless the user goes elsewhere: the Pictures folder, or home.
+QString picturesFolder() {
+    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    return !pictures.isEmpty() && QDir(pictures).exists() ? pictures : QDir::homePath();
+}
+
 } // namespace
 
 EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
@@ -44,6 +57,7 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     , m_histories(ChartHistories::of(client))
     , m_reasons(new DeadLetterReasonsModel(client, this))
     , m_title(new QLabel(this))
+    , m_timeWindow(new QComboBox(this))
     , m_sessions(new SessionSummary(client, this))
     , m_empty(new QLabel(this))
     , m_stack(new QStackedWidget(this))
@@ -52,6 +66,19 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     , m_saveAction(new QAction(tr("Save Charts as PNG..."), this)) {
     m_title->setObjectName(QStringLiteral("chartsTitle"));
     m_title->setTextFormat(Qt::PlainText);
+    // Elided to the room it gets (elideTitle), not widening the panel.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->installEventFilter(this);
+    m_timeWindow->setObjectName(QStringLiteral("chartsTimeWindow"));
+    m_timeWindow->setToolTip(tr("How much of the history the time axes show (engine time)"));
+    m_timeWindow->addItem(tr("All"), qint64(0));
+    m_timeWindow->addItem(tr("Last 1 min"), qint64(minutes(1)));
+    m_timeWindow->addItem(tr("Last 5 min"), qint64(minutes(5)));
+    m_timeWindow->addItem(tr("Last 15 min"), qint64(minutes(15)));
+    connect(m_timeWindow, &QComboBox::currentIndexChanged, this, [this] {
+        updateCounts();
+        updateThroughput();
+    });
     m_empty->setObjectName(QStringLiteral("chartsEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
@@ -85,6 +112,19 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     bars->attachAxis(categories);
     bars->attachAxis(amounts);
     reasons->legend()->hide();
+    // A reason the axis elides reads whole on its bar.
+    connect(bars, &QHorizontalBarSeries::hovered, this,
+            [categories](bool on, int index, QBarSet* set) {
+                if (!on || index < 0 || index >= categories->count()) {
+                    QToolTip::hideText();
+                    return;
+                }
+                QToolTip::showText(
+                    QCursor::pos(),
+                    QStringLiteral("%1: %2").arg(categories->at(index)).arg(set->at(index)));
+            });
+    addHoverTips(m_views[0]->chart());
+    addHoverTips(m_views[1]->chart());
     applyChartTheme();
 
     // Each chart keeps the size it reads at; a workspace shorter than the three together (a
@@ -101,6 +141,10 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     auto* titleRow = new QHBoxLayout;
     titleRow->addWidget(m_title, 1);
     titleRow->addWidget(m_sessions);
+    auto* showLabel = new QLabel(tr("&Show:"), this);
+    showLabel->setBuddy(m_timeWindow);
+    titleRow->addWidget(showLabel);
+    titleRow->addWidget(m_timeWindow);
     layout->addLayout(titleRow);
     layout->addWidget(m_stack, 1);
 
@@ -155,18 +199,53 @@ void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeMod
     if (kind == Kind::Topic)
         return showEmpty(tr("A topic keeps no messages: its subscriptions do. Select a "
                             "subscription to chart it."));
-    m_title->setText(tr("%1 \u2014 engine time, one sample per %2 s")
-                         .arg(m_path)
-                         .arg(double(ChartHistories::kInterval) / 1000.0));
+    setTitle(tr("%1 \u2014 engine time, one sample per %2 s")
+                 .arg(m_path)
+                 .arg(double(ChartHistories::kInterval) / 1000.0));
     m_stack->setCurrentWidget(m_chartsScroll);
     m_saveAction->setEnabled(true);
 }
 
 void EntityChartsPanel::showEmpty(const QString& text) {
-    m_title->setText(tr("Charts"));
+    setTitle(tr("Charts"));
     m_empty->setText(text);
     m_stack->setCurrentWidget(m_empty);
     m_saveAction->setEnabled(false);
+}
+
+void EntityChartsPanel::setTitle(const QString& text) {
+    m_titleText = text;
+    elideTitle();
+}
+
+void EntityChartsPanel::elideTitle() {
+    const QString shown =
+        m_title->fontMetrics().elidedText(m_titleText, Qt::ElideMiddle, m_title->width());
+    m_title->setText(shown);
+    m_title->setToolTip(shown == m_titleText ? QString() : m_titleText);
+}
+
+bool EntityChartsPanel::eventFilter(QObject* watched, QEvent* event) {
+    // The title's room changes with the panel, the session counts and the window box beside it.
+    if (watched == m_title && event->type() == QEvent::Resize)
+        elideTitle();
+    return QWidget::eventFilter(watched, event);
+}
+
+void EntityChartsPanel::addHoverTips(QChart* chart) {
+    // The legend elides a name that does not fit beside a narrow chart: hovering shows it.
+    for (QLegendMarker* marker : chart->legend()->markers()) {
+        connect(marker, &QLegendMarker::hovered, this, [marker](bool on) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), marker->series()->name());
+            else
+                QToolTip::hideText();
+        });
+    }
+}
+
+Millis EntityChartsPanel::timeWindow() const {
+    return m_timeWindow->currentData().toLongLong();
 }
 
 void EntityChartsPanel::applyChartTheme() {
@@ -174,6 +253,8 @@ void EntityChartsPanel::applyChartTheme() {
         paletteIsDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     for (QChartView* view : std::as_const(m_views))
         view->chart()->setTheme(theme);
+    charts::styleSeries(m_views[0]->chart());
+    charts::styleSeries(m_views[1]->chart());
     // A theme brings its own legend font: the line charts' legends may fit differently now.
     charts::fitToWidth(m_views[0]->chart());
     charts::fitToWidth(m_views[1]->chart());
@@ -206,11 +287,11 @@ void EntityChartsPanel::bindHistory() {
 }
 
 void EntityChartsPanel::updateCounts() {
-    charts::plotCounts(m_views[0]->chart(), m_history, m_client.clock().now());
+    charts::plotCounts(m_views[0]->chart(), m_history, m_client.clock().now(), timeWindow());
 }
 
 void EntityChartsPanel::updateThroughput() {
-    charts::plotThroughput(m_views[1]->chart(), m_history, m_client.clock().now());
+    charts::plotThroughput(m_views[1]->chart(), m_history, m_client.clock().now(), timeWindow());
 }
 
 void EntityChartsPanel::updateReasons() {
@@ -234,6 +315,11 @@ void EntityChartsPanel::updateReasons() {
         highest = std::max(highest, count);
     }
     bars->append(set);
+    // The axis elides long reasons: the chart's tooltip names each in full.
+    QStringList full;
+    for (int i = categories->count() - 1; i >= 0; --i)
+        full << QStringLiteral("%1: %2").arg(categories->at(i)).arg(set->at(i));
+    m_views[2]->setToolTip(full.join(u'\n'));
     QValueAxis* amounts = valueAxis(chart, Qt::Horizontal);
     amounts->setRange(0, std::max<double>(1.0, double(highest)));
     amounts->applyNiceNumbers();
@@ -262,11 +348,26 @@ void EntityChartsPanel::onChanged(const ChangeBatch& batch) {
 
 bool EntityChartsPanel::saveChart(const QString& objectName, const QString& filePath) {
     auto* view = m_chartsPage->findChild<QChartView*>(objectName);
-    return view && view->grab().save(filePath, "PNG");
+    return view && charts::titledImage(view, imageTitle(objectName)).save(filePath, "PNG");
 }
 
 bool EntityChartsPanel::saveAllCharts(const QString& filePath) {
-    return m_chartsPage->grab().save(filePath, "PNG");
+    return charts::titledImage(m_chartsPage, imageTitle({})).save(filePath, "PNG");
+}
+
+QString EntityChartsPanel::imageTitle(const QString& chartName) const {
+    const auto [first, last] = charts::shownRange(m_history, m_client.clock().now(), timeWindow());
+    QString what;
+    if (auto* view = m_chartsPage->findChild<QChartView*>(chartName); view && !chartName.isEmpty())
+        what = QStringLiteral(" \u2014 ") + view->chart()->title();
+    return tr("%1%2 \u2014 %3 (engine time)").arg(m_path, what, charts::rangeText(first, last));
+}
+
+QString EntityChartsPanel::suggestedFileName(const QString& chartName) const {
+    const auto [first, last] = charts::shownRange(m_history, m_client.clock().now(), timeWindow());
+    QString chart = chartName;
+    chart.remove(QStringLiteral("Chart")); // "countsChart" -> "counts"
+    return charts::imageFileBase(m_path, chart, first, last) + QStringLiteral(".png");
 }
 
 void EntityChartsPanel::askSave(const QString& chartName) {
@@ -278,10 +379,9 @@ void EntityChartsPanel::askSave(const QString& chartName) {
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setNameFilter(tr("PNG images (*.png)"));
     dialog->setDefaultSuffix(QStringLiteral("png"));
-    QString base = m_path;
-    base.replace(QLatin1Char(':'), QLatin1Char('-')).replace(QLatin1Char('/'), QLatin1Char('-'));
-    dialog->selectFile(base + (chartName.isEmpty() ? QString() : QLatin1Char('-') + chartName) +
-                       QStringLiteral(".png"));
+    const QDir folder(picturesFolder());
+    dialog->setDirectory(folder);
+    dialog->selectFile(folder.filePath(suggestedFileName(chartName)));
     connect(dialog, &QFileDialog::fileSelected, this, [this, chartName](const QString& file) {
         const bool ok = chartName.isEmpty() ? saveAllCharts(file) : saveChart(chartName, file);
         reportSaved(ok, file);

@@ -10,18 +10,27 @@
 // from a DeadLetterReasonsModel, which re-reads them whenever the change feed touches the
 // dead-letter queue.
 //
+// The time axes show the whole history (CountsHistory thins old samples rather than dropping
+// them) or the last 1, 5 or 15 minutes of engine time, as the "Show" box beside the title says;
+// the value axes scale to what is shown.
+//
 // Every chart can be saved as a PNG: from its context menu, or all three at once with the
-// panel's "Save charts as PNG..." action (Ctrl+Shift+G, a non-blocking file dialog).
+// panel's "Save charts as PNG..." action (Ctrl+Shift+G, a non-blocking file dialog that starts in
+// the Pictures folder, with a file name naming the entity and the time range). The picture is
+// at least charts::kMinImageWidth pixels wide, under a title naming the entity and the range.
+// Names that do not fit (the title, legend entries, reasons) are elided; the title's tooltip, a
+// legend entry's or a bar's hover shows the whole text.
 // A DeadLetterQueue node charts its owner entity; a topic or namespace shows why there is
 // nothing to chart; an empty path shows the empty state.
 //
 // On an entity that requires sessions the title has the session counts beside it (SessionSummary).
 //
-// Object names for tests: "chartsTitle", "chartsSessions", "chartsEmpty", "chartsScroll", chart
-// views "countsChart", "throughputChart", "reasonsChart", action "saveChartsPng", dialog
-// "saveChartsDialog".
+// Object names for tests: "chartsTitle", "chartsSessions", "chartsEmpty", "chartsScroll",
+// "chartsTimeWindow" (combo), chart views "countsChart", "throughputChart", "reasonsChart",
+// action "saveChartsPng", dialog "saveChartsDialog".
 
 #include "Status.h"
+#include "Time.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
@@ -31,6 +40,7 @@
 class QAction;
 class QChart;
 class QChartView;
+class QComboBox;
 class QLabel;
 class QScrollArea;
 class QStackedWidget;
@@ -65,6 +75,12 @@ public:
     bool saveChart(const QString& objectName, const QString& filePath);
     // Saves the three charts as one PNG.
     bool saveAllCharts(const QString& filePath);
+    // The title a saved picture carries, and the file name the save dialog suggests, for one
+    // chart (by objectName) or all three (empty).
+    QString imageTitle(const QString& chartName) const;
+    QString suggestedFileName(const QString& chartName) const;
+    // How much engine time the time axes show; 0 for the whole history.
+    Millis timeWindow() const;
 
     QList<QAction*> actions() const { return {m_saveAction}; }
 
@@ -74,10 +90,15 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QChartView* addChartView(const QString& objectName, const QString& title);
     void showEmpty(const QString& text);
+    void setTitle(const QString& text);
+    void elideTitle();
+    // Full names on hover where the chart elides them.
+    void addHoverTips(QChart* chart);
     void applyChartTheme();
     // Charts the kept history of m_path (none when it is empty).
     void bindHistory();
@@ -95,6 +116,8 @@ private:
     QString m_path;
     DeadLetterReasonsModel* m_reasons;
     QLabel* m_title;
+    QString m_titleText; // m_title shows it elided when it does not fit
+    QComboBox* m_timeWindow;
     SessionSummary* m_sessions; // beside the title, for an entity that requires sessions
     QLabel* m_empty;
     QStackedWidget* m_stack;

@@ -235,8 +235,9 @@ void PresentationView::applyChartLook() {
         line->setPen(pen);
         line->setMarkerSize(7);
     }
-    charts::fitToWidth(chart); // the larger legend font may no longer fit in one row
-    charts::fitMarkers(chart); // larger markers need more room
+    charts::styleSeries(chart); // lines on top of each other stay visible
+    charts::fitToWidth(chart);  // the larger legend font may no longer fit in one row
+    charts::fitMarkers(chart);  // larger markers need more room
 }
 
 void PresentationView::showEvent(QShowEvent* event) {

@@ -1,5 +1,6 @@
 #include "demo/ScenarioController.h"
 
+#include "Clock.h"
 #include "common/BrokerClient.h"
 #include "demo/ScenarioGallery.h"
 #include "demo/ScenarioPanel.h"
@@ -25,6 +26,9 @@
 namespace hourglass::ui {
 
 namespace {
+// A story over in less wall time than this would end before the room has looked up.
+constexpr Millis kShortStoryWall = minutes(1);
+
 // The entity the story starts with: where the first message is sent ("ns:path").
 QString firstEntityOfTheStory(const Scenario& scenario) {
     if (scenario.userConfig.namespaces.isEmpty())
@@ -88,7 +92,7 @@ QDialog* ScenarioController::openGallery() {
     auto* gallery = new ScenarioGallery(&m_window);
     gallery->setAttribute(Qt::WA_DeleteOnClose);
     connect(gallery, &ScenarioGallery::chosen, this,
-            [this](const QString& path) { openFile(path); });
+            [this](const QString& path, double speed) { openFile(path, speed); });
     gallery->open();
     return gallery;
 }
@@ -104,25 +108,25 @@ void ScenarioController::chooseFile() {
     dialog->open();
 }
 
-void ScenarioController::openFile(const QString& path, double autoPlaySpeed) {
+void ScenarioController::openFile(const QString& path, double autoPlaySpeed, Start start) {
     QPointer<ScenarioController> self(this);
-    QThreadPool::globalInstance()->start([self, path, autoPlaySpeed] {
+    QThreadPool::globalInstance()->start([self, path, autoPlaySpeed, start] {
         auto loaded = std::make_shared<Result<Scenario>>(loadScenarioFile(path));
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
-            [self, path, loaded, autoPlaySpeed] {
+            [self, path, loaded, autoPlaySpeed, start] {
                 if (!self)
                     return;
                 if (!*loaded)
                     self->reportError(loaded->error(), tr("Cannot play %1").arg(path));
                 else
-                    self->play(std::move(*loaded).value(), autoPlaySpeed);
+                    self->play(std::move(*loaded).value(), autoPlaySpeed, start);
             },
             Qt::QueuedConnection);
     });
 }
 
-void ScenarioController::play(Scenario scenario, double autoPlaySpeed) {
+void ScenarioController::play(Scenario scenario, double autoPlaySpeed, Start start) {
     if (!m_session && m_window.client())
         m_previousDatabase = m_window.client()->databasePath();
     // The window lets go of the old scenario's broker before its session (and its temporary
@@ -162,20 +166,29 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed) {
     });
     connect(m_session, &ScenarioSession::failed, this,
             [this](const Error& error) { reportError(error, tr("The scenario stopped")); });
-    connect(m_session, &ScenarioSession::stateChanged, this, &ScenarioController::updateClockBadge);
+    connect(m_session, &ScenarioSession::stateChanged, this, [this] {
+        if (m_waitingForKey && (m_session->isPlaying() || m_session->nextStep() > 0)) {
+            m_waitingForKey = false; // the presenter started it
+            relayCaption();
+        }
+        updateClockBadge();
+    });
     connect(m_session, &ScenarioSession::finished, this, [this] {
+        handClockBack();
         m_window.statusBar()->showMessage(
-            tr("Scenario finished: %1 checks passed, %2 failed. The clock is yours again.")
-                .arg(m_session->passedCount())
-                .arg(m_session->failedCount()),
+            tr("Scenario finished: %1. The clock is yours again: it runs on in real time from "
+               "where the story ended.")
+                .arg(checksSummary(m_session->passedCount(), m_session->failedCount())),
             10000);
     });
     connect(m_panel, &ScenarioPanel::closeRequested, this, &ScenarioController::close);
-    connect(m_panel, &ScenarioPanel::captionChanged, this, &ScenarioController::captionChanged);
+    connect(m_panel, &ScenarioPanel::captionChanged, this, &ScenarioController::relayCaption);
     m_autoPlaySpeed = autoPlaySpeed;
+    m_start = start;
+    m_waitingForKey = false;
     m_session->start();
     emit sessionChanged();
-    emit captionChanged(m_panel->caption());
+    relayCaption();
 }
 
 void ScenarioController::close() {
@@ -198,6 +211,7 @@ void ScenarioController::endSession() {
     // The session waits for its step in flight; the runner's small database closes with it.
     delete m_session;
     m_session = nullptr;
+    m_waitingForKey = false;
     emit sessionChanged();
     emit captionChanged(QString());
     emit clockBadgeChanged(QString());
@@ -211,9 +225,36 @@ void ScenarioController::showBroker(std::shared_ptr<Broker> broker) {
     m_showing = true;
     updateClockBadge();
     if (m_autoPlaySpeed > 0) {
-        m_session->setSpeed(std::exchange(m_autoPlaySpeed, 0));
-        m_session->play();
+        const double speed = std::exchange(m_autoPlaySpeed, 0);
+        m_session->setSpeed(speed);
+        const Millis wall = Millis(double(m_session->length()) / speed);
+        if (m_start == Start::KeyWhenShort && wall < kShortStoryWall) {
+            m_waitingForKey = true;
+            relayCaption();
+        } else {
+            m_session->play();
+        }
     }
+}
+
+void ScenarioController::relayCaption() {
+    if (!m_panel)
+        return;
+    const QString caption = m_panel->caption();
+    emit captionChanged(m_waitingForKey ? tr("Press Space to start · %1").arg(caption) : caption);
+}
+
+void ScenarioController::handClockBack() {
+    // The session kept the clock paused to move it step by step; the story is over, so the
+    // clock runs again at 1x and the toolbar's controls take over (updateClockBadge).
+    if (!m_showing || !m_window.client())
+        return;
+    if (VirtualClock* clock = m_window.client()->virtualClock()) {
+        clock->setSpeed(1.0);
+        clock->play();
+    }
+    if (TimeControlBar* bar = m_window.timeBar())
+        bar->refresh();
 }
 
 void ScenarioController::updateClockBadge() {

@@ -37,12 +37,20 @@ public:
 
     // Opens the gallery (non-blocking) and returns it.
     QDialog* openGallery();
+    // How a scenario opened with a speed starts.
+    enum class Start {
+        AtOnce,       // plays as soon as it is ready
+        KeyWhenShort, // a story over in under a minute of wall time at that speed waits, paused,
+                      // until the presenter plays it (Space, F6): the room is looking by then
+    };
     // Reads and parses the file off the GUI thread, then opens it in the player; a bad file goes
     // to the message bar with the JSON path of the first bad field. With a speed, it starts
-    // playing at that speed as soon as it is ready (hourglass --play).
-    void openFile(const QString& path, double autoPlaySpeed = 0);
+    // playing at that speed as soon as it is ready (hourglass --play), or as `start` says.
+    void openFile(const QString& path, double autoPlaySpeed = 0, Start start = Start::AtOnce);
     // Opens `scenario` on a fresh temporary database (closing any scenario already open).
-    void play(Scenario scenario, double autoPlaySpeed = 0);
+    void play(Scenario scenario, double autoPlaySpeed = 0, Start start = Start::AtOnce);
+    // Opened with Start::KeyWhenShort and waiting for the presenter to start it.
+    bool isWaitingForKey() const { return m_waitingForKey; }
     // Ends the scenario and reopens the database that was open before it, if any.
     void close();
 
@@ -63,6 +71,8 @@ private:
     void chooseFile();
     void endSession();
     void showBroker(std::shared_ptr<hourglass::Broker> broker);
+    void handClockBack();
+    void relayCaption();
     void updateClockBadge();
     void reportError(const Error& error, const QString& context);
 
@@ -76,6 +86,8 @@ private:
     QString m_previousDatabase; // reopened when the scenario closes
     bool m_showing = false;     // the window shows the scenario's database
     double m_autoPlaySpeed = 0; // > 0: play as soon as the scenario's database is shown
+    Start m_start = Start::AtOnce;
+    bool m_waitingForKey = false; // shown paused until the presenter starts it
 };
 
 } // namespace hourglass::ui

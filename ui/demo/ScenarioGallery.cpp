@@ -3,9 +3,11 @@
 #include "demo/ScenarioStepText.h"
 #include "scenario/ScenarioFile.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -16,12 +18,15 @@ namespace hourglass::ui {
 namespace {
 constexpr int kPathRole = Qt::UserRole;
 constexpr int kStoryRole = Qt::UserRole + 1;
+constexpr double kSpeeds[] = {1, 10, 60, 600};
+constexpr double kDefaultSpeed = 60; // a story of minutes plays in seconds
 } // namespace
 
 ScenarioGallery::ScenarioGallery(QWidget* parent)
     : QDialog(parent)
     , m_list(new QListWidget)
-    , m_story(new QLabel) {
+    , m_story(new QLabel)
+    , m_speed(new QComboBox) {
     setObjectName(QStringLiteral("scenarioGallery"));
     setWindowTitle(tr("Scenario gallery"));
     m_list->setObjectName(QStringLiteral("scenarioGalleryList"));
@@ -47,6 +52,14 @@ ScenarioGallery::ScenarioGallery(QWidget* parent)
         m_list->addItem(item);
     }
 
+    m_speed->setObjectName(QStringLiteral("scenarioGallerySpeed"));
+    m_speed->setToolTip(tr("Engine time per second of wall time"));
+    for (double speed : kSpeeds)
+        m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
+    m_speed->setCurrentIndex(m_speed->findData(kDefaultSpeed));
+    auto* speedLabel = new QLabel(tr("&Speed:"));
+    speedLabel->setBuddy(m_speed);
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     QPushButton* play = buttons->addButton(tr("Play"), QDialogButtonBox::AcceptRole);
     play->setObjectName(QStringLiteral("scenarioGalleryPlay"));
@@ -65,11 +78,19 @@ ScenarioGallery::ScenarioGallery(QWidget* parent)
     layout->addWidget(new QLabel(tr("Play a story on a fresh temporary database:")));
     layout->addWidget(m_list, 1);
     layout->addWidget(m_story);
-    layout->addWidget(buttons);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(speedLabel);
+    bottom->addWidget(m_speed);
+    bottom->addWidget(buttons, 1);
+    layout->addLayout(bottom);
     resize(560, 460);
     if (m_list->count() > 0)
         m_list->setCurrentRow(0);
     play->setEnabled(m_list->currentItem() != nullptr);
+}
+
+double ScenarioGallery::speed() const {
+    return m_speed->currentData().toDouble();
 }
 
 QStringList ScenarioGallery::bundledScenarios() {
@@ -89,7 +110,7 @@ void ScenarioGallery::playSelected() {
     const QListWidgetItem* item = m_list->currentItem();
     if (!item)
         return;
-    emit chosen(item->data(kPathRole).toString());
+    emit chosen(item->data(kPathRole).toString(), speed());
     accept();
 }
 
@@ -100,7 +121,7 @@ void ScenarioGallery::openFile() {
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::ExistingFile);
     connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& path) {
-        emit chosen(path);
+        emit chosen(path, speed());
         accept();
     });
     dialog->open();

@@ -1,15 +1,17 @@
 #pragma once
 // The gallery of bundled scenarios (the seed articles' stories: a traffic spike, a poison
 // message, reply queues that vanish): each with its title, story, number of steps and length.
-// Play starts the chosen one; "Open file…" picks a scenario file instead. The dialog is opened
-// with open() (non-blocking) and reports the choice through `chosen`.
+// Play starts the chosen one playing at once, at the speed chosen beside it; "Open file…" picks a
+// scenario file instead (it plays at that speed too). The dialog is opened with open()
+// (non-blocking) and reports the choice through `chosen`.
 //
 // Object names: "scenarioGallery", "scenarioGalleryList", "scenarioGalleryStory",
-// "scenarioGalleryPlay", "scenarioGalleryOpenFile".
+// "scenarioGallerySpeed", "scenarioGalleryPlay", "scenarioGalleryOpenFile".
 
 #include <QDialog>
 #include <QStringList>
 
+class QComboBox;
 class QLabel;
 class QListWidget;
 
@@ -23,10 +25,12 @@ public:
     // The bundled scenario files (Qt resource paths), in name order.
     static QStringList bundledScenarios();
     QListWidget* list() const { return m_list; }
+    // The speed Play starts at (engine time per second of wall time).
+    double speed() const;
 
 signals:
-    // A scenario file (a resource path for a bundled one) to play.
-    void chosen(const QString& path);
+    // A scenario file (a resource path for a bundled one) to play at `speed`.
+    void chosen(const QString& path, double speed);
 
 private:
     void showStory();
@@ -35,6 +39,7 @@ private:
 
     QListWidget* m_list;
     QLabel* m_story;
+    QComboBox* m_speed;
 };
 
 } // namespace hourglass::ui

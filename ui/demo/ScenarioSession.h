@@ -53,8 +53,9 @@ public:
     // The index (in At order) of the step that runs next; stepCount() at the end.
     int nextStep() const { return m_next; }
     const StepOutcome& outcome(int step) const { return m_outcomes.at(step); }
-    int passedCount() const;
-    int failedCount() const;
+    // Checks passed and failed so far, counted as a headless run counts them (ScenarioReport).
+    int passedCount() const { return m_checksPassed; }
+    int failedCount() const { return m_checksFailed; }
     bool atEnd() const { return m_atEnd; }
     bool isPlaying() const { return m_playing; }
     bool isReady() const { return m_runner != nullptr; }
@@ -102,6 +103,8 @@ private:
     QElapsedTimer m_wall; // wall time since the last clock move while playing
     QList<StepOutcome> m_outcomes;
     int m_next = 0;
+    int m_checksPassed = 0;
+    int m_checksFailed = 0;
     int m_generation = 0; // results of a replaced runner are dropped
     bool m_playing = false;
     bool m_busy = false;

@@ -130,6 +130,8 @@ QString describeAction(const StepAction& action) {
         return QStringLiteral("Remove rule %1 from %2").arg(s->name, s->entity);
     if (const auto* s = std::get_if<PeekStep>(&action))
         return QStringLiteral("Peek %1 from %2").arg(s->count).arg(s->from);
+    if (const auto* s = std::get_if<AdvanceClockStep>(&action))
+        return QStringLiteral("Jump the clock ahead %1").arg(shortDuration(s->by));
     if (std::holds_alternative<RestartStep>(action))
         return QStringLiteral("Restart the engine (as after a crash)");
     if (const auto* s = std::get_if<ExpectStep>(&action))

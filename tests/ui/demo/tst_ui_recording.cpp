@@ -6,7 +6,10 @@
 #include "TestBroker.h"
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
+#include "common/DurationEdit.h"
 #include "demo/ScenarioRecording.h"
+#include "demo/ScenarioSession.h"
+#include "demo/TimeControlBar.h"
 #include "scenario/ScenarioRunner.h"
 
 #include <QAction>
@@ -53,6 +56,7 @@ class TestUiRecording : public QObject {
 private slots:
     void initTestCase();
     void recordSaveAndReplay();
+    void clockJumpIsAStepOfItsOwn();
     void addCheckNeedsRecordingAndEntity();
     void saveWithoutRecordingIsAnError();
     void droppedWhileStartingLeavesNoObserver();
@@ -102,12 +106,13 @@ void TestUiRecording::recordSaveAndReplay() {
         return b.complete(LockRef::of(got->at(0))).ok() &&
                b.deadLetter(LockRef::of(got->at(1)), {QStringLiteral("Manual"), {}, {}}).ok();
     }));
-    QTRY_COMPARE(indicator->text(), QStringLiteral("● REC 01:00 · 6 steps"));
+    // Three sends, the jump of the clock, a receive of two, two settlements.
+    QTRY_COMPARE(indicator->text(), QStringLiteral("● REC 01:00 · 7 steps"));
 
     QAction* addCheck = rec.addCheckAction();
     QVERIFY(addCheck->isEnabled());
     addCheck->trigger();
-    QTRY_COMPARE(rec.stepCount(), 7);
+    QTRY_COMPARE(rec.stepCount(), 8);
 
     // Stopping asks where to save, without blocking.
     record->trigger();
@@ -127,11 +132,11 @@ void TestUiRecording::recordSaveAndReplay() {
     const QString fileName = out.filePath(QStringLiteral("recorded.json"));
     QSignalSpy status(&rec, &ScenarioRecording::statusMessage);
     QVERIFY(rec.saveTo(fileName));
-    QVERIFY(status.last().first().toString().contains(QStringLiteral("7 steps")));
+    QVERIFY(status.last().first().toString().contains(QStringLiteral("8 steps")));
 
     auto scenario = loadScenarioFile(fileName);
     QVERIFY2(scenario, qPrintable(scenario ? QString() : scenario.error().description));
-    QCOMPARE(scenario->steps.size(), 7);
+    QCOMPARE(scenario->steps.size(), 8);
     auto runner = ScenarioRunner::create(*scenario, {});
     QVERIFY(runner);
     const ScenarioReport report = (*runner)->run();
@@ -143,6 +148,75 @@ void TestUiRecording::recordSaveAndReplay() {
     QCOMPARE(report.entities.first().path, QStringLiteral("orders"));
     QCOMPARE(report.entities.first().counts, original);
     QCOMPARE(report.entities.first().deadLetterReasons.value(QStringLiteral("Manual")), 1);
+}
+
+// "Jump ahead" on the time toolbar while recording: the file has an AdvanceClock step, so that
+// a replay jumps too (a player at 1x does not wait the skipped hour) and ends at the same time.
+void TestUiRecording::clockJumpIsAStepOfItsOwn() {
+    Env env;
+    ScenarioRecording& rec = *env.recording;
+    BrokerClient& client = *env.client;
+    auto* bar = new TimeControlBar(client, &env.window);
+    env.window.addToolBar(bar);
+    QVERIFY(callAndWait(
+        client, [](Broker& b) { return b.createQueue(QStringLiteral("test:orders"), {}).ok(); }));
+    rec.setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
+    rec.recordAction()->trigger();
+    QTRY_VERIFY(rec.isRecording());
+    QVERIFY(callAndWait(client, [](Broker& b) {
+        OutgoingMessage m;
+        m.body = "short-lived";
+        m.timeToLive = minutes(30);
+        return b.send(QStringLiteral("test:orders"), m).ok();
+    }));
+
+    auto* jumpBy = bar->findChild<DurationEdit*>(QStringLiteral("clockJumpBy"));
+    auto* jump = bar->findChild<QAction*>(QStringLiteral("clockJump"));
+    QVERIFY(jumpBy && jump);
+    jumpBy->setDuration(hours(1));
+    QTRY_VERIFY(jump->isEnabled());
+    jump->trigger();
+    QTRY_COMPARE(env.clock->now(), kTestStart + hours(1));
+    QTRY_VERIFY(jump->isEnabled()); // the jump's call came back
+    rec.addCheckAction()->trigger();
+    QTRY_COMPARE(rec.stepCount(), 3);
+    rec.recordAction()->trigger();
+    QTRY_VERIFY(!rec.isRecording());
+    QFileDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = env.window.findChild<QFileDialog*>(
+                     QStringLiteral("scenarioSaveDialog"))) != nullptr);
+    dialog->reject();
+
+    QTemporaryDir out;
+    const QString fileName = out.filePath(QStringLiteral("jumped.json"));
+    QVERIFY(rec.saveTo(fileName));
+    auto scenario = loadScenarioFile(fileName);
+    QVERIFY2(scenario, qPrintable(scenario ? QString() : scenario.error().description));
+    QCOMPARE(scenario->steps.size(), 3);
+    const auto* advance = std::get_if<AdvanceClockStep>(&scenario->steps.at(1).action);
+    QVERIFY(advance);
+    QCOMPARE(scenario->steps.at(1).at, Millis(0));
+    QCOMPARE(advance->by, hours(1));
+    QCOMPARE(scenario->steps.at(2).at, hours(1));
+
+    // Headless: the same end, every check passing (the message expired on the way).
+    auto runner = ScenarioRunner::create(*scenario, {});
+    QVERIFY(runner);
+    const ScenarioReport report = (*runner)->run();
+    QVERIFY2(report.allPassed(), qPrintable(report.failureLines().join(u'\n')));
+    QCOMPARE(report.clock, hours(1));
+    QCOMPARE(report.entities.first().counts.active, 0);
+
+    // Played at 1x, the jump happens at once: the hour is not waited through.
+    ScenarioSession session(*scenario);
+    session.start();
+    QTRY_VERIFY(session.isReady());
+    session.setSpeed(1);
+    session.play();
+    QTRY_VERIFY_WITH_TIMEOUT(session.atEnd(), 10000);
+    QCOMPARE(session.failedCount(), 0);
+    QCOMPARE(session.passedCount(), 1);
+    QVERIFY(session.elapsed() >= hours(1));
 }
 
 void TestUiRecording::addCheckNeedsRecordingAndEntity() {
@@ -227,7 +301,7 @@ void TestUiRecording::unsavedRecordingIsKeptInAFile() {
                    .ok() &&
                b.advanceClock(minutes(1)).ok();
     }));
-    QTRY_COMPARE(env.recording->stepCount(), 2);
+    QTRY_COMPARE(env.recording->stepCount(), 3); // two sends and the jump of the clock
     QVERIFY(keep(*env.recording));
     env.recording.reset();
     QTRY_VERIFY(kept.has_value());
@@ -236,7 +310,8 @@ void TestUiRecording::unsavedRecordingIsKeptInAFile() {
     QVERIFY(underWay.startsWith(ScenarioRecording::unsavedFolder()));
     auto scenario = loadScenarioFile(underWay);
     QVERIFY2(scenario, qPrintable(scenario ? QString() : scenario.error().description));
-    QCOMPARE(scenario->steps.size(), 3); // the two sends and the closing check at 1:00
+    // The two sends, the jump of the clock and the closing check at 1:00.
+    QCOMPARE(scenario->steps.size(), 4);
     QCOMPARE(scenario->steps.last().at, minutes(1));
     QVERIFY(!callAndWait(client, [](Broker& b) { return b.hasOperationObserver(); }));
     const QString firstKept = underWay; // kept next to it, under another name

@@ -245,7 +245,7 @@ private slots:
         QVERIFY(title && summary && speed && progress);
         QCOMPARE(title->text(), QStringLiteral("Small"));
         QTRY_VERIFY(panel.playAction()->isEnabled());
-        QCOMPARE(summary->text(), QStringLiteral("Step 1 of 4 · 0 checks passed"));
+        QCOMPARE(summary->text(), QStringLiteral("Step 1 of 4 · 0 checks passed, 0 failed"));
         QCOMPARE(progress->text(), QStringLiteral("0:00 / 3:00"));
 
         speed->setCurrentIndex(speed->findData(60.0));
@@ -263,7 +263,7 @@ private slots:
             QTRY_COMPARE(s.session.nextStep(), i + 1);
             QTRY_VERIFY(!s.session.isBusy());
         }
-        QTRY_COMPARE(summary->text(), QStringLiteral("Finished · 1 check passed · 1 failed"));
+        QTRY_COMPARE(summary->text(), QStringLiteral("Finished · 1 check passed, 1 failed"));
         QVERIFY(!panel.playAction()->isEnabled());
         QVERIFY(!panel.stepAction()->isEnabled());
 
@@ -275,7 +275,7 @@ private slots:
         QVERIFY(detail->text().contains(QStringLiteral("expected 5, actual 0")));
 
         panel.restartAction()->trigger();
-        QTRY_COMPARE(summary->text(), QStringLiteral("Step 1 of 4 · 0 checks passed"));
+        QTRY_COMPARE(summary->text(), QStringLiteral("Step 1 of 4 · 0 checks passed, 0 failed"));
     }
 
     void gallery_listsTheBundledScenariosAndPlaysTheChosenOne() {

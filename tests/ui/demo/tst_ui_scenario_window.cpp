@@ -25,6 +25,7 @@
 #include "ClientCall.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -33,6 +34,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -177,16 +179,29 @@ private slots:
         QTRY_VERIFY((dialog = env.window.findChild<ScenarioGallery*>()));
         const int row = ScenarioGallery::bundledScenarios().indexOf(kTrafficSpike);
         dialog->list()->setCurrentRow(row);
+        // The speed is chosen in the gallery, and Play plays: nothing more to press.
+        auto* speed = dialog->findChild<QComboBox*>(QStringLiteral("scenarioGallerySpeed"));
+        QVERIFY(speed);
+        speed->setCurrentIndex(speed->findData(600.0));
         QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("scenarioGalleryPlay")),
                           Qt::LeftButton);
         QTRY_VERIFY(env.session() && env.session()->isReady());
-        env.session()->setSpeed(600);
-        env.scenarios().panel()->playAction()->trigger();
-        QTRY_COMPARE(env.clockBadge(), QStringLiteral("SCENARIO · 600×"));
+        QTRY_VERIFY(env.session()->isPlaying() || env.session()->atEnd());
+        QCOMPARE(env.session()->speed(), 600.0);
         QTRY_VERIFY_WITH_TIMEOUT(env.session()->atEnd(), 30000);
         QCOMPARE(env.session()->failedCount(), 0);
         QTRY_VERIFY(!env.window.timeBar()->isScenarioDriven());
         QVERIFY(env.window.timeBar()->playPauseAction()->isEnabled());
+        // The clock is given back running, in real time, from where the story ended.
+        VirtualClock* clock = env.window.client()->virtualClock();
+        QVERIFY(clock);
+        QVERIFY(!clock->isPaused());
+        QCOMPARE(clock->speed(), 1.0);
+        const Instant ended = clock->now();
+        QTRY_VERIFY(clock->now() > ended);
+        QCOMPARE(env.window.timeBar()->playPauseAction()->text(), QStringLiteral("Pause"));
+        QVERIFY(env.window.statusBar()->currentMessage().contains(
+            checksSummary(env.session()->passedCount(), 0)));
     }
 
     void window_theScenarioDockLeavesTheTreeItsRoomIn1024Pixels() {
@@ -266,6 +281,44 @@ private slots:
         emit view->exitRequested();
         QTRY_VERIFY(!guard);
         QVERIFY(!env.window.presentation()->view());
+    }
+
+    void window_presentingAShortStoryWaitsForSpace() {
+        // hourglass --play traffic-spike --speed 60 --present: nineteen minutes of story are
+        // nineteen seconds at 60x, over before the room looks up; it waits for the presenter.
+        WindowEnv env;
+        env.scenarios().openFile(kTrafficSpike, 60, ScenarioController::Start::KeyWhenShort);
+        QTRY_VERIFY(env.session() && env.session()->isReady());
+        env.window.presentation()->enterWhenSelected();
+        QTRY_VERIFY(env.window.presentation()->view());
+        PresentationView* view = env.window.presentation()->view();
+        auto* caption = view->findChild<QLabel*>(QStringLiteral("presentationCaption"));
+        QVERIFY(caption);
+        QTRY_VERIFY2(caption->text().startsWith(QStringLiteral("Press Space to start · Step 1")),
+                     qPrintable(caption->text()));
+        QVERIFY(env.scenarios().isWaitingForKey());
+        QVERIFY(!env.session()->isPlaying());
+        QCOMPARE(env.session()->speed(), 60.0);
+        QCOMPARE(env.session()->elapsed(), 0);
+
+        view->activateWindow();
+        view->setFocus();
+        QTRY_VERIFY(view->isActiveWindow());
+        QTest::keyClick(view, Qt::Key_Space);
+        QTRY_VERIFY(env.session()->isPlaying());
+        QVERIFY(!env.scenarios().isWaitingForKey());
+        QTRY_VERIFY2(caption->text().startsWith(QStringLiteral("Step ")),
+                     qPrintable(caption->text()));
+        QTRY_VERIFY(env.session()->elapsed() > 0);
+    }
+
+    void window_longStoryPresentedStartsAtOnce() {
+        // At 1x the same story lasts nineteen minutes: it starts without waiting.
+        WindowEnv env;
+        env.scenarios().openFile(kTrafficSpike, 1, ScenarioController::Start::KeyWhenShort);
+        QTRY_VERIFY(env.session() && env.session()->isReady());
+        QTRY_VERIFY(env.session()->isPlaying());
+        QVERIFY(!env.scenarios().isWaitingForKey());
     }
 
     void window_recordsWhatIsDoneAndPlaysItBack() {

@@ -39,6 +39,8 @@ ShortcutsDialog::ShortcutsDialog(const Groups& groups, QWidget* parent)
             QString text = action->text();
             text.remove(QLatin1Char('&'));
             text.remove(QStringLiteral("…"));
+            if (text.endsWith(QStringLiteral("...")))
+                text.chop(3);
             table->setItem(row, 1, new QTableWidgetItem(text));
             table->setItem(
                 row, 2,
@@ -58,10 +60,12 @@ void ShortcutsDialog::sizeToTable(QTableView* table, QWidget* parent) {
     // frame and title bar included): a short screen scrolls the list instead of clipping it.
     const QAbstractItemView* view = table; // sizeHintForColumn is public there
     QHeaderView* header = table->horizontalHeader();
+    // A gap after each text, so that the next column's does not seem to run on from it.
+    const int gap = 2 * table->fontMetrics().averageCharWidth();
     int columns = 0;
     for (int column = 0; column < table->model()->columnCount(); ++column) {
         const int width =
-            std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column));
+            std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column)) + gap;
         table->setColumnWidth(column, width);
         columns += width;
     }
@@ -71,7 +75,7 @@ void ShortcutsDialog::sizeToTable(QTableView* table, QWidget* parent) {
                        header->sizeHint().height() + table->verticalHeader()->length() + frame);
     const QMargins margins = layout()->contentsMargins();
     const QSize chrome(margins.left() + margins.right(),
-                       margins.top() + margins.bottom() + layout()->spacing() +
+                       margins.top() + margins.bottom() + std::max(0, layout()->spacing()) +
                            findChild<QDialogButtonBox*>()->sizeHint().height());
     QScreen* shown = parent ? parent->screen() : screen();
     const QSize room = shown->availableGeometry().size() - kWindowFrame;

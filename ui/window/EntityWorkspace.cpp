@@ -281,8 +281,11 @@ void EntityWorkspace::focusTab(Tab tab) {
     showTab(tab);
     if (m_stack->currentWidget() != m_splitter || m_tabs->currentIndex() != tab)
         return;
-    if (QWidget* target = mainWidgetOf(m_tabs->widget(tab)))
-        target->setFocus(Qt::ShortcutFocusReason);
+    // A page with nothing to focus (an empty dead-letter queue) takes the focus itself: it is in
+    // the tab all the same, and its shortcuts work.
+    QWidget* page = m_tabs->widget(tab);
+    QWidget* target = mainWidgetOf(page);
+    (target ? target : page)->setFocus(Qt::ShortcutFocusReason);
 }
 
 } // namespace hourglass::ui

@@ -145,6 +145,12 @@ private slots:
         }
         w.key(Qt::Key_2, Qt::AltModifier);
         QCOMPARE(focusName(), QStringLiteral("peekFrom"));
+        // From the tree too; an empty dead-letter queue has nothing to focus but its panel.
+        w.find(QStringLiteral("namespaceTree"))->setFocus(Qt::OtherFocusReason);
+        w.key(Qt::Key_4, Qt::AltModifier);
+        QCOMPARE(QApplication::focusWidget(), tabs->widget(EntityWorkspace::DeadLettersTab));
+        w.key(Qt::Key_5, Qt::AltModifier);
+        QCOMPARE(focusName(), QStringLiteral("chartsScroll")); // the arrow keys scroll it
     }
 
     // Tab from the count goes to Receive (Space receives), then to the held locks, the settle

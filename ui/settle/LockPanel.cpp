@@ -484,8 +484,8 @@ QList<int> LockPanel::pickedRows() const {
     QList<int> rows;
     for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
         rows.append(row.row());
-    // Tabbing into the table makes its first row current without selecting it: the keys act on
-    // the row the focus frame is on.
+    // A settled row's neighbour becomes current without being selected (CurrentMessage.h): while
+    // the table has focus, the keys act on the row the focus frame is on.
     const QModelIndex current = m_view->currentIndex();
     if (rows.isEmpty() && m_view->hasFocus() && current.isValid())
         rows.append(current.row());

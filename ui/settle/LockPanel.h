@@ -21,9 +21,8 @@
 // Object names for tests: "lockTitle", "lockReceiver", "lockMode", "lockCount", "lockReceive",
 // "deferredSeq", "receiveDeferred", "lockList", "lockEmpty", "lockStatus", "lockComplete",
 // "lockAbandon", "lockDeadLetter", "lockDefer", "lockRenew", "lockCopyId", "lockClear",
-// "lockAutoRenew",
-// "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel"); the session
-// controls' (SessionReceiverBar.h), in "sessionBar".
+// "lockAutoRenew", "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel");
+// the session controls' (SessionReceiverBar.h), in "sessionBar".
 
 #include "Broker.h"
 #include "common/CurrentMessage.h"

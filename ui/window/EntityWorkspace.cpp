@@ -286,6 +286,9 @@ void EntityWorkspace::focusTab(Tab tab) {
     QWidget* page = m_tabs->widget(tab);
     QWidget* target = mainWidgetOf(page);
     (target ? target : page)->setFocus(Qt::ShortcutFocusReason);
+    // Receive & settle scrolls in a short window: the focus is brought into view, as Tab does.
+    if (auto* scroll = qobject_cast<QScrollArea*>(page); scroll && target)
+        scroll->ensureWidgetVisible(target);
 }
 
 } // namespace hourglass::ui

@@ -16,7 +16,10 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QFocusEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -71,6 +74,9 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     m_view->setModel(m_locks);
     prepareMessageTable(m_view);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Tab leaves the table for the settle buttons (inside it, the arrow keys move).
+    m_view->setTabKeyNavigation(false);
+    m_view->installEventFilter(this);
     m_columns = arrangeMessageColumns(m_view, MessageTableKind::HeldLocks);
     // However short the window (900x600 with the Connections dock open), the held locks show at
     // least three rows: the panel's minimum height includes them, and the message detail under
@@ -123,6 +129,7 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(m_bulkBar);
     layout->addWidget(m_stack, 1);
+    arrangeTabOrder();
 
     auto* ticker = new CountdownTicker(m_view, CountdownTicker::kDefaultIntervalMs, this);
     connect(ticker, &CountdownTicker::visibleRowsDue, this, [this](int first, int last) {
@@ -219,6 +226,10 @@ QWidget* LockPanel::buildSettleRow() {
     QAction* renewAction = addPanelAction(QStringLiteral("lockRenew"), tr("Re&new"),
                                           QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(renewAction, &QAction::triggered, this, &LockPanel::renew);
+    // As in the message list: the ids of the held locks picked, one a line.
+    QAction* copyIdAction =
+        addPanelAction(QStringLiteral("lockCopyId"), tr("Copy message id"), QKeySequence::Copy);
+    connect(copyIdAction, &QAction::triggered, this, &LockPanel::copyMessageIds);
     QAction* clearAction =
         addPanelAction(QStringLiteral("lockClear"), tr("Clear lost"), QKeySequence());
     clearAction->setToolTip(tr("Remove lost locks and received messages from the list"));
@@ -253,6 +264,26 @@ QWidget* LockPanel::buildDeferredRow() {
     layout->addWidget(m_autoRenewFor);
     layout->addStretch(1);
     return row;
+}
+
+void LockPanel::arrangeTabOrder() {
+    // Built in creation order, Tab would go from the count to the deferred sequence number (made
+    // with the receive row), where Space does nothing. Tab follows the work instead: receive
+    // (through a session when the entity requires them), pick held locks, settle them; then the
+    // rarer deferred receive and auto-renew.
+    QList<QWidget*> order{m_receiver, m_mode, m_count, findChild<QWidget*>("lockReceive")};
+    for (const char* name :
+         {"sessionToAccept", "sessionAccept", "sessionRenew", "sessionStateEdit", "sessionRelease"})
+        order.append(m_sessionBar->findChild<QWidget*>(QLatin1String(name)));
+    order.append(m_view);
+    for (const char* name : {"lockComplete", "lockAbandon", "lockDeadLetter", "lockDefer",
+                             "lockRenew", "lockClear", "bulkCancel"})
+        order.append(findChild<QWidget*>(QLatin1String(name)));
+    order << m_deferredSeq << findChild<QWidget*>("receiveDeferred") << m_autoRenew
+          << m_autoRenewFor;
+    order.removeAll(nullptr);
+    for (qsizetype i = 1; i < order.size(); ++i)
+        setTabOrder(order.at(i - 1), order.at(i));
 }
 
 QAction* LockPanel::addPanelAction(const QString& name, const QString& text,
@@ -435,11 +466,36 @@ void LockPanel::onReceived(const QString& path, const QString& receiver, Receive
         showResult(tr("%1 received and deleted %2").arg(receiver, HeldLocks::numbersText(numbers)));
 }
 
+bool LockPanel::eventFilter(QObject* watched, QEvent* event) {
+    // Reached from the keyboard (Tab, Alt+3), the table selects its current row, or its first:
+    // the detail shows what the settle keys will act on.
+    if (watched == m_view && event->type() == QEvent::FocusIn &&
+        static_cast<QFocusEvent*>(event)->reason() != Qt::MouseFocusReason &&
+        !m_view->selectionModel()->hasSelection() && m_locks->rowCount() > 0) {
+        const QModelIndex current = m_view->currentIndex();
+        m_view->selectionModel()->setCurrentIndex(
+            current.isValid() ? current : m_locks->index(0, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QList<int> LockPanel::pickedRows() const {
+    QList<int> rows;
+    for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+        rows.append(row.row());
+    // A settled row's neighbour becomes current without being selected (CurrentMessage.h): while
+    // the table has focus, the keys act on the row the focus frame is on.
+    const QModelIndex current = m_view->currentIndex();
+    if (rows.isEmpty() && m_view->hasFocus() && current.isValid())
+        rows.append(current.row());
+    return rows;
+}
+
 QList<qint64> LockPanel::selectedLocks() const {
     QList<qint64> out;
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    for (const QModelIndex& row : rows) {
-        const qint64 sequenceNumber = m_locks->sequenceNumberAt(row.row());
+    for (int row : pickedRows()) {
+        const qint64 sequenceNumber = m_locks->sequenceNumberAt(row);
         // A lost lock is still tried: the engine's refusal says why, inline.
         if (m_locks->status(sequenceNumber) != HeldLocks::Status::Received)
             out.append(sequenceNumber);
@@ -460,6 +516,16 @@ void LockPanel::renew() {
     if (selected.isEmpty())
         return showResult(tr("Select one or more held locks first."));
     m_settler->renew(selected);
+}
+
+void LockPanel::copyMessageIds() {
+    QStringList ids;
+    for (int row : pickedRows())
+        ids.append(m_locks->messages()->messageAt(row).messageId);
+    if (ids.isEmpty())
+        return showResult(tr("Select one or more held locks first."));
+    QGuiApplication::clipboard()->setText(ids.join(QLatin1Char('\n')));
+    showResult(tr("Copied %1 message id(s)").arg(ids.size()));
 }
 
 void LockPanel::clearFinished() {

@@ -20,9 +20,9 @@
 //
 // Object names for tests: "lockTitle", "lockReceiver", "lockMode", "lockCount", "lockReceive",
 // "deferredSeq", "receiveDeferred", "lockList", "lockEmpty", "lockStatus", "lockComplete",
-// "lockAbandon", "lockDeadLetter", "lockDefer", "lockRenew", "lockClear", "lockAutoRenew",
-// "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel"); the session
-// controls' (SessionReceiverBar.h), in "sessionBar".
+// "lockAbandon", "lockDeadLetter", "lockDefer", "lockRenew", "lockCopyId", "lockClear",
+// "lockAutoRenew", "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel");
+// the session controls' (SessionReceiverBar.h), in "sessionBar".
 
 #include "Broker.h"
 #include "common/CurrentMessage.h"
@@ -79,6 +79,9 @@ signals:
     // What currentMessage() answers may have changed.
     void currentMessageChanged();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     using Settle = LockSettler::Settle;
 
@@ -94,7 +97,12 @@ private:
     void renew();
     void clearFinished();
     void toggleAutoRenew(bool on);
+    void arrangeTabOrder();
+    // The rows selected; with none, the current row while the table has focus.
+    QList<int> pickedRows() const;
+    // The sequence numbers of the picked rows still to settle.
     QList<qint64> selectedLocks() const;
+    void copyMessageIds();
     QString rememberReceiver();
     void showResult(const QString& text);
     void showError(const Error& error);

@@ -12,6 +12,7 @@
 #include "sessions/SessionsPanel.h"
 #include "settle/LockPanel.h"
 
+#include <QAbstractItemView>
 #include <QAction>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -39,6 +40,24 @@ void scopeShortcuts(QWidget* panel) {
 } // namespace
 
 namespace {
+// What a tab gives the keyboard focus to: its first list (a table or tree) with rows in it, so
+// that the arrow keys work at once; without one, its first field or button, in Tab order.
+QWidget* mainWidgetOf(QWidget* page) {
+    QWidget* firstField = nullptr;
+    for (QWidget* widget = page->nextInFocusChain(); widget != page;
+         widget = widget->nextInFocusChain()) {
+        if (!page->isAncestorOf(widget) || !widget->isVisible() || !widget->isEnabled() ||
+            !(widget->focusPolicy() & Qt::TabFocus))
+            continue;
+        const auto* list = qobject_cast<const QAbstractItemView*>(widget);
+        if (list && list->model() && list->model()->rowCount() > 0)
+            return widget;
+        if (!firstField)
+            firstField = widget;
+    }
+    return firstField;
+}
+
 // A scroll area gives a widget whose layout has height-for-width (the panel's word-wrapped
 // status line) that height, its preferred one, and would scroll a panel that fits. This holder
 // says it has none: the panel gets the viewport's height, or its minimum when that is more.
@@ -284,6 +303,20 @@ void EntityWorkspace::updatePeek() {
 void EntityWorkspace::showTab(Tab tab) {
     if (m_tabs->isTabEnabled(tab))
         m_tabs->setCurrentIndex(tab);
+}
+
+void EntityWorkspace::focusTab(Tab tab) {
+    showTab(tab);
+    if (m_stack->currentWidget() != m_splitter || m_tabs->currentIndex() != tab)
+        return;
+    // A page with nothing to focus (an empty dead-letter queue) takes the focus itself: it is in
+    // the tab all the same, and its shortcuts work.
+    QWidget* page = m_tabs->widget(tab);
+    QWidget* target = mainWidgetOf(page);
+    (target ? target : page)->setFocus(Qt::ShortcutFocusReason);
+    // Receive & settle scrolls in a short window: the focus is brought into view, as Tab does.
+    if (auto* scroll = qobject_cast<QScrollArea*>(page); scroll && target)
+        scroll->ensureWidgetVisible(target);
 }
 
 } // namespace hourglass::ui

@@ -52,6 +52,9 @@ public:
     QString path() const { return m_path; }
     NodeKind kind() const { return m_kind; }
     void showTab(Tab tab);
+    // Alt+1..6: shows the tab and puts the keyboard focus on its list (the first with rows),
+    // else on its first field.
+    void focusTab(Tab tab);
 
     QTabWidget* tabs() const { return m_tabs; }
     QSplitter* splitter() const { return m_splitter; }

@@ -93,7 +93,7 @@ void MainWindow::buildMenus() {
     for (const auto& [text, tab] : tabs) {
         QAction* go = m_messageMenu->addAction(text, this, [this, tab = tab] {
             if (m_workspace)
-                m_workspace->showTab(tab);
+                m_workspace->focusTab(tab);
         });
         go->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key++)));
     }

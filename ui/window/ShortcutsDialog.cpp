@@ -3,10 +3,19 @@
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QScreen>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace hourglass::ui {
+
+namespace {
+// Room left around the dialog for the window system's frame and title bar.
+const QSize kWindowFrame(32, 64);
+} // namespace
 
 ShortcutsDialog::ShortcutsDialog(const Groups& groups, QWidget* parent)
     : QDialog(parent) {
@@ -18,7 +27,6 @@ ShortcutsDialog::ShortcutsDialog(const Groups& groups, QWidget* parent)
     table->verticalHeader()->hide();
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->horizontalHeader()->setStretchLastSection(true);
     for (const auto& [where, actions] : groups) {
         for (const QAction* action : actions) {
@@ -31,6 +39,8 @@ ShortcutsDialog::ShortcutsDialog(const Groups& groups, QWidget* parent)
             QString text = action->text();
             text.remove(QLatin1Char('&'));
             text.remove(QStringLiteral("…"));
+            if (text.endsWith(QStringLiteral("...")))
+                text.chop(3);
             table->setItem(row, 1, new QTableWidgetItem(text));
             table->setItem(
                 row, 2,
@@ -42,7 +52,35 @@ ShortcutsDialog::ShortcutsDialog(const Groups& groups, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(table);
     layout->addWidget(buttons);
-    resize(560, 520);
+    sizeToTable(table, parent);
+}
+
+void ShortcutsDialog::sizeToTable(QTableView* table, QWidget* parent) {
+    // As wide as the columns' texts and as tall as every row, but never past the screen (its
+    // frame and title bar included): a short screen scrolls the list instead of clipping it.
+    const QAbstractItemView* view = table; // sizeHintForColumn is public there
+    QHeaderView* header = table->horizontalHeader();
+    // A gap after each text, so that the next column's does not seem to run on from it.
+    const int gap = 2 * table->fontMetrics().averageCharWidth();
+    int columns = 0;
+    for (int column = 0; column < table->model()->columnCount(); ++column) {
+        const int width =
+            std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column)) + gap;
+        table->setColumnWidth(column, width);
+        columns += width;
+    }
+    const int scrollBar = table->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, table);
+    const int frame = 2 * table->frameWidth();
+    const QSize wanted(columns + scrollBar + frame,
+                       header->sizeHint().height() + table->verticalHeader()->length() + frame);
+    const QMargins margins = layout()->contentsMargins();
+    const QSize chrome(margins.left() + margins.right(),
+                       margins.top() + margins.bottom() + std::max(0, layout()->spacing()) +
+                           findChild<QDialogButtonBox*>()->sizeHint().height());
+    QScreen* shown = parent ? parent->screen() : screen();
+    const QSize room = shown->availableGeometry().size() - kWindowFrame;
+    resize(std::min(wanted.width() + chrome.width(), room.width()),
+           std::min(wanted.height() + chrome.height(), room.height()));
 }
 
 } // namespace hourglass::ui

@@ -10,6 +10,7 @@
 #include <QPair>
 
 class QAction;
+class QTableView;
 
 namespace hourglass::ui {
 
@@ -19,6 +20,9 @@ public:
     // Groups of (where, actions); actions without a shortcut are left out.
     using Groups = QList<QPair<QString, QList<QAction*>>>;
     explicit ShortcutsDialog(const Groups& groups, QWidget* parent = nullptr);
+
+private:
+    void sizeToTable(QTableView* table, QWidget* parent);
 };
 
 } // namespace hourglass::ui

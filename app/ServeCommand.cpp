@@ -85,7 +85,8 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     parser.setApplicationDescription(
         QStringLiteral("hourglass serve: the broker without a window, behind an AMQP 1.0 endpoint "
                        "that the Azure Service Bus SDKs connect to with the printed connection "
-                       "string. Serves until SIGINT or SIGTERM.\n") +
+                       "string. Serves until SIGINT or SIGTERM.\n"
+                       "Example: hourglass serve --port 5672 --config config.json --db ci.db\n") +
         connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));

@@ -1,6 +1,7 @@
 #include "window/MainWindow.h"
 
 #include "common/BrokerClient.h"
+#include "common/ElidedLabel.h"
 #include "connections/AmqpService.h"
 #include "connections/AmqpSettingsDialog.h"
 #include "connections/AmqpStatusItem.h"
@@ -16,7 +17,10 @@
 #include "sessions/SessionsPanel.h"
 #include "settle/LockPanel.h"
 #include "tree/NamespaceTreePanel.h"
+#include "window/ElidingStatusBar.h"
+#include "window/EmptyDatabaseState.h"
 #include "window/EntityWorkspace.h"
+#include "window/LastSelection.h"
 #include "window/MessageBar.h"
 #include "window/WelcomeStrip.h"
 
@@ -36,6 +40,7 @@
 #include <QStatusBar>
 #include <QThread>
 #include <QThreadPool>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -70,7 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_treeSlot(new QStackedWidget)
     , m_workspaceSlot(new QStackedWidget)
     , m_welcome(new WelcomeStrip)
-    , m_databaseLabel(new QLabel) {
+    , m_databaseLabel(new ElidedLabel(Qt::ElideMiddle)) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Hourglass"));
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -95,6 +100,10 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
+    // Messages get the room: a long path is elided in the middle (full path in its tooltip),
+    // and a message longer than the rest is elided too (ElidingStatusBar).
+    m_databaseLabel->setMaximumWidth(fontMetrics().averageCharWidth() * 48);
+    setStatusBar(new ElidingStatusBar);
     statusBar()->addPermanentWidget(m_databaseLabel);
     buildMenus();
     resize(1280, 800);
@@ -121,6 +130,10 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     m_databaseLabel->setText(QDir::toNativeSeparators(path));
     setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
     rememberRecent(path);
+    // Back where the user left this database (a scenario's temporary one is not remembered).
+    m_tree->setPreferredSelection(lastSelection(path));
+    connect(m_tree, &NamespaceTreePanel::entitySelected, this,
+            [path](const QString& selected) { rememberSelection(path, selected); });
 }
 
 void MainWindow::showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title) {
@@ -172,6 +185,9 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     if (!m_workspace->splitter()->restoreState(m_workspaceState))
         m_workspace->splitter()->setSizes({height() * 3 / 5, height() * 2 / 5});
     m_entityActions = new EntityActions(*m_client, this);
+    // A new entity (or namespace) is where the user goes next.
+    connect(m_entityActions, &EntityActions::created, m_tree, &NamespaceTreePanel::selectWhenShown);
+    new EmptyDatabaseState(*m_tree, *m_entityActions, *m_workspaceSlot, *m_workspace);
     fillEntityMenus();
     // Recording observes this client's broker: a new one per database.
     m_recording = new ScenarioRecording(*m_client, this);
@@ -281,9 +297,17 @@ void MainWindow::serveAmqp() {
     // Open or closed as it was left.
     const QString visibleKey = QStringLiteral("window/connectionsVisible");
     dock->setVisible(QSettings().value(visibleKey, false).toBool());
-    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, visibleKey] {
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, visibleKey](bool shown) {
         if (!isMinimized() && isVisible())
             QSettings().setValue(visibleKey, dock->isVisible());
+        // Its share of the height, not what its panel would like: the tabs and the message
+        // detail above it keep their room (at 1024x700 too); the user may drag it taller.
+        if (shown)
+            QTimer::singleShot(0, dock, [this, dock] {
+                if (dock->isVisible() && !dock->isFloating())
+                    resizeDocks({dock}, {std::max(dock->minimumSizeHint().height(), height() / 4)},
+                                Qt::Vertical);
+            });
     });
     QAction* toggle = dock->toggleViewAction();
     toggle->setObjectName(QStringLiteral("connectionsAction"));

@@ -34,6 +34,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QPointer>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -292,7 +293,13 @@ void MainWindow::serveAmqp() {
         return m_client ? m_client->clock().now() : QDateTime::currentMSecsSinceEpoch();
     });
     connect(connections, &ConnectionsPanel::settingsRequested, this, &MainWindow::openAmqpSettings);
-    dock->setWidget(connections);
+    // It scrolls rather than claim its full height from the tabs and the detail above it.
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("connectionsScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(connections);
+    dock->setWidget(scroll);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     // Open or closed as it was left.
     const QString visibleKey = QStringLiteral("window/connectionsVisible");
@@ -305,7 +312,7 @@ void MainWindow::serveAmqp() {
         if (shown)
             QTimer::singleShot(0, dock, [this, dock] {
                 if (dock->isVisible() && !dock->isFloating())
-                    resizeDocks({dock}, {std::max(dock->minimumSizeHint().height(), height() / 4)},
+                    resizeDocks({dock}, {std::max(dock->minimumSizeHint().height(), height() / 5)},
                                 Qt::Vertical);
             });
     });

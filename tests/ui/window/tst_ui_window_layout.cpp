@@ -207,6 +207,38 @@ private slots:
                  QStringLiteral("Deleted test:a"));
     }
 
+    // At 1024x700 with View > Connections open, the dock takes its share and the tabs and the
+    // message detail (and its Routing tab) keep room to read in.
+    void connectionsDockLeavesTheDetailRoomAt1024x700() {
+        QTemporaryDir dir;
+        auto broker = testing::openUiTestBroker(dir, std::make_shared<VirtualClock>());
+        QVERIFY(broker->createQueue(QStringLiteral("orders"), {}));
+        QVERIFY(broker->send(QStringLiteral("orders"), OutgoingMessage{}));
+        MainWindow window;
+        window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
+        window.serveAmqp();
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* toggle = window.findChild<QAction*>(QStringLiteral("connectionsAction"));
+        toggle->trigger();
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("connectionsDock"));
+        QTRY_VERIFY(dock->isVisible());
+        auto* detail = window.findChild<QTabWidget*>(QStringLiteral("detailTabs"));
+        auto* tabs = window.workspace()->tabs();
+        const int line = window.fontMetrics().lineSpacing();
+        // A quarter of the height or less for the dock, and it still shows something.
+        QTRY_VERIFY2(dock->height() <= 700 / 4,
+                     qPrintable(QStringLiteral("dock %1 high").arg(dock->height())));
+        QVERIFY(dock->height() >= 4 * line);
+        // The detail: its tab bar and six lines at least; the list above it more.
+        QVERIFY2(detail->height() >= detail->tabBar()->height() + 6 * line,
+                 qPrintable(QStringLiteral("detail %1 high").arg(detail->height())));
+        QVERIFY2(tabs->height() >= 10 * line,
+                 qPrintable(QStringLiteral("tabs %1 high").arg(tabs->height())));
+        QCOMPARE(window.size(), QSize(1024, 700));
+    }
+
     void emptyDatabaseSaysHowToStart() {
         QTemporaryDir dir;
         MainWindow window;

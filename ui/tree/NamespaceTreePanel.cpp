@@ -66,6 +66,8 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     // Names that share a prefix ("orders-…-eu-west", "orders-…-us-east") differ at the end:
     // elide in the middle so both ends stay readable; the tooltip has the whole name.
     m_view->setTextElideMode(Qt::ElideMiddle);
+    // Depth costs name room: an entity under a topic under a namespace is three steps in.
+    m_view->setIndentation(fontMetrics().averageCharWidth() * 2);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSortingEnabled(true);

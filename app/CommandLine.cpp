@@ -85,7 +85,7 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                        play, speed, present});
 
     CommandLineOptions options;
-    options.helpText = parser.helpText();
+    options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass [options]"));
     options.error = parseOptionsOnly(parser, arguments);
     if (!options.error.isEmpty())
         return options;
@@ -135,6 +135,14 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
         options.error =
             QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
     return options;
+}
+
+QString helpNamingTheProgram(const QCommandLineParser& parser, const QString& usage) {
+    // QCommandLineParser names the executable as it was started (or not at all before the
+    // application object exists): the help names the command a user types.
+    QString help = parser.helpText();
+    const qsizetype firstLineEnd = help.indexOf(QLatin1Char('\n'));
+    return QStringLiteral("Usage: %1").arg(usage) + help.mid(firstLineEnd);
 }
 
 QString usageErrorText(const QString& reason, const QString& command) {

@@ -51,6 +51,9 @@ QString parseOptionsOnly(QCommandLineParser& parser, const QStringList& argument
 // "power-safe" or "crash-only" (the --durability values); nullopt for anything else.
 std::optional<Durability> durabilityFromName(const QString& name);
 
+// `parser`'s help with its usage line naming the command as typed: "Usage: " + `usage`.
+QString helpNamingTheProgram(const QCommandLineParser& parser, const QString& usage);
+
 // What an unusable command line prints on stderr: the one-line `reason` and where the help is
 // ("hourglass --help", or "hourglass serve --help" for `command` "serve").
 QString usageErrorText(const QString& reason, const QString& command = {});

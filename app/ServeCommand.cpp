@@ -123,7 +123,7 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     parser.addOptions({help, host, port, db, config, key, acceptHost, durability});
 
     ServeOptions options;
-    options.helpText = parser.helpText();
+    options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass serve [options]"));
     QStringList rest = arguments;
     rest.removeAt(1); // "serve"
     options.error = parseOptionsOnly(parser, rest);

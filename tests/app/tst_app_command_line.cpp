@@ -69,6 +69,7 @@ private slots:
             parseCommandLine({QStringLiteral("hourglass"), QStringLiteral("--help")});
         QVERIFY(options.showHelp);
         const QString& help = options.helpText;
+        QVERIFY2(help.startsWith(QStringLiteral("Usage: hourglass [options]\n")), qPrintable(help));
         QVERIFY2(help.contains(QStringLiteral("Hourglass, an Azure Service Bus explorer with its "
                                               "own broker")),
                  qPrintable(help));
@@ -82,6 +83,8 @@ private slots:
         const ServeOptions serve = parseServeCommandLine(
             {QStringLiteral("hourglass"), QStringLiteral("serve"), QStringLiteral("--help")});
         QVERIFY(serve.helpText.contains(QStringLiteral("Example: hourglass serve")));
+        QVERIFY2(serve.helpText.startsWith(QStringLiteral("Usage: hourglass serve [options]\n")),
+                 qPrintable(serve.helpText));
     }
 
     void usageErrorIsOneLineAndAPointer() {

@@ -40,6 +40,8 @@ EmptyDatabaseState::EmptyDatabaseState(NamespaceTreePanel& tree, EntityActions& 
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
     }
+    // A short paragraph, not a column of three words a line.
+    m_detail->setMinimumWidth(fontMetrics().averageCharWidth() * 48);
     m_detail->setMaximumWidth(fontMetrics().averageCharWidth() * 70);
 
     connect(m_newNamespace, &QPushButton::clicked, this, [this] {

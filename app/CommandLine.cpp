@@ -11,13 +11,28 @@ namespace hourglass::app {
 CommandLineOptions parseCommandLine(const QStringList& arguments) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Hourglass: an Azure Service Bus explorer with an embedded broker.\n"
-                       "Without arguments it opens the explorer window on your default database "
-                       "(--db chooses another).\n"
-                       "With --scenario it plays a scenario file headless on a virtual clock and "
-                       "exits 0 when every expectation held, 1 when one failed, 2 when the file "
-                       "is invalid. --headless alone plays the bundled traffic-spike scenario and "
-                       "prints its report.\n") +
+        QStringLiteral(
+            "Hourglass, an Azure Service Bus explorer with its own broker.\n"
+            "\n"
+            "  hourglass [--db PATH]                  opens the explorer window on your default "
+            "database (or PATH)\n"
+            "  hourglass serve [options]              serves the broker over AMQP 1.0 without a "
+            "window (see hourglass serve --help)\n"
+            "  hourglass --scenario FILE [--report OUT.json]\n"
+            "                                         plays a scenario headless on a virtual "
+            "clock; exits 0 when every expectation held, 1 when one failed, 2 when the file "
+            "or the command line cannot be used\n"
+            "  hourglass --play FILE [--present]      plays a scenario in the window (--present: "
+            "in presentation mode)\n"
+            "  hourglass --headless                   plays the bundled traffic-spike scenario "
+            "and prints its report\n"
+            "\n"
+            "Examples:\n"
+            "  hourglass --db ~/orders.db\n"
+            "  hourglass serve --port 5672 --config config.json\n"
+            "  hourglass --scenario traffic-spike --report report.json\n"
+            "  hourglass --play session-orders --present\n"
+            "\n") +
         connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
@@ -70,7 +85,7 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
                        play, speed, present});
 
     CommandLineOptions options;
-    options.helpText = parser.helpText();
+    options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass [options]"));
     options.error = parseOptionsOnly(parser, arguments);
     if (!options.error.isEmpty())
         return options;
@@ -120,6 +135,22 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
         options.error =
             QStringLiteral("--durability must be power-safe or crash-only, not '%1'").arg(mode);
     return options;
+}
+
+QString helpNamingTheProgram(const QCommandLineParser& parser, const QString& usage) {
+    // QCommandLineParser names the executable as it was started (or not at all before the
+    // application object exists): the help names the command a user types.
+    QString help = parser.helpText();
+    const qsizetype firstLineEnd = help.indexOf(QLatin1Char('\n'));
+    return QStringLiteral("Usage: %1").arg(usage) + help.mid(firstLineEnd);
+}
+
+QString usageErrorText(const QString& reason, const QString& command) {
+    // One line that says what is wrong, one that says where the rest is: the whole help would
+    // bury the reason.
+    const QString help = command.isEmpty() ? QStringLiteral("hourglass --help")
+                                           : QStringLiteral("hourglass %1 --help").arg(command);
+    return QStringLiteral("hourglass: %1\nSee %2 for the options.\n").arg(reason, help);
 }
 
 QString connectionLimitsHelp() {

@@ -1,6 +1,7 @@
 #pragma once
 // The hourglass command line:
 //   hourglass [--db PATH]                      the explorer window
+//   hourglass serve [options]                  the broker without a window (ServeCommand.h)
 //   hourglass --headless                       plays the bundled traffic-spike scenario
 //   hourglass --scenario FILE [--report OUT.json] [--db PATH] [--durability MODE]
 // A scenario always plays headless (playing in the window comes with the demo tools).
@@ -22,6 +23,7 @@ enum ExitCode : int {
     ExitPassed = 0,      // every expectation held
     ExitFailed = 1,      // an expectation failed
     ExitInvalidFile = 2, // the file (or the command line, or the database) cannot be used
+    ExitUsage = 2,       // the command line cannot be used (as for any command-line tool)
 };
 
 struct CommandLineOptions {
@@ -48,6 +50,13 @@ CommandLineOptions parseCommandLine(const QStringList& arguments);
 QString parseOptionsOnly(QCommandLineParser& parser, const QStringList& arguments);
 // "power-safe" or "crash-only" (the --durability values); nullopt for anything else.
 std::optional<Durability> durabilityFromName(const QString& name);
+
+// `parser`'s help with its usage line naming the command as typed: "Usage: " + `usage`.
+QString helpNamingTheProgram(const QCommandLineParser& parser, const QString& usage);
+
+// What an unusable command line prints on stderr: the one-line `reason` and where the help is
+// ("hourglass --help", or "hourglass serve --help" for `command` "serve").
+QString usageErrorText(const QString& reason, const QString& command = {});
 
 // The AMQP endpoint's limits on connections (the window's and `serve`'s alike), for --help.
 QString connectionLimitsHelp();

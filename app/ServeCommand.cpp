@@ -85,7 +85,8 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     parser.setApplicationDescription(
         QStringLiteral("hourglass serve: the broker without a window, behind an AMQP 1.0 endpoint "
                        "that the Azure Service Bus SDKs connect to with the printed connection "
-                       "string. Serves until SIGINT or SIGTERM.\n") +
+                       "string. Serves until SIGINT or SIGTERM.\n"
+                       "Example: hourglass serve --port 5672 --config config.json --db ci.db\n") +
         connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
@@ -122,7 +123,7 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     parser.addOptions({help, host, port, db, config, key, acceptHost, durability});
 
     ServeOptions options;
-    options.helpText = parser.helpText();
+    options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass serve [options]"));
     QStringList rest = arguments;
     rest.removeAt(1); // "serve"
     options.error = parseOptionsOnly(parser, rest);

@@ -25,8 +25,8 @@ int main(int argc, char* argv[]) {
         QTextStream err(stderr);
         const ServeOptions serve = parseServeCommandLine(arguments);
         if (!serve.error.isEmpty()) {
-            err << serve.error << Qt::endl << serve.helpText;
-            return ExitInvalidFile;
+            err << usageErrorText(serve.error, QStringLiteral("serve"));
+            return ExitUsage;
         }
         if (serve.showHelp) {
             out << serve.helpText;
@@ -50,8 +50,8 @@ int main(int argc, char* argv[]) {
     QTextStream err(stderr);
 
     if (!options.error.isEmpty()) {
-        err << options.error << Qt::endl << options.helpText;
-        return ExitInvalidFile;
+        err << usageErrorText(options.error);
+        return ExitUsage;
     }
     if (options.showHelp) {
         out << options.helpText;

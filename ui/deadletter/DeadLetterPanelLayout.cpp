@@ -2,6 +2,7 @@
 // "Load more" footer (DeadLetterPanel.h).
 #include "deadletter/DeadLetterPanel.h"
 
+#include "common/ColumnFit.h"
 #include "common/MessageTransferActions.h"
 #include "deadletter/DeadLetterReasonsModel.h"
 #include "messages/MessageColumnLayouts.h"
@@ -73,6 +74,12 @@ QWidget* DeadLetterPanel::buildContent() {
     m_view->sortByColumn(MessageListModel::SequenceNumberColumn, Qt::AscendingOrder);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_columns = arrangeMessageColumns(m_view, MessageTableKind::DeadLetters);
+    // The description says most about a dead letter: it ends in view, elided (its tooltip has
+    // it whole), instead of running off the table's right edge.
+    // The reason gives way first: the list of reasons beside it has it whole.
+    new ColumnFit(m_view, MessageViewModel::DeadLetterDescriptionColumn,
+                  fontMetrics().averageCharWidth() * 16,
+                  {MessageViewModel::DeadLetterReasonColumn});
     // The table's context menu: the panel's commands for the selection, then Move to… and Copy
     // to… (what dragging onto the tree does).
     m_transfer = new MessageTransferActions(

@@ -135,6 +135,9 @@ QVariant toolTip(const MessageView& m, int column) {
         return tr("Time to live %1").arg(formatIsoDuration(m.effectiveTimeToLive));
     if (column == DeadLetterDescription && !m.deadLetterErrorDescription.isEmpty())
         return m.deadLetterErrorDescription;
+    // Reasons are elided in their narrow column too.
+    if (column == DeadLetterReason && !m.deadLetterReason.isEmpty())
+        return m.deadLetterReason;
     return {};
 }
 

@@ -63,6 +63,11 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     m_view->setObjectName(QStringLiteral("namespaceTree"));
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
+    // Names that share a prefix ("orders-…-eu-west", "orders-…-us-east") differ at the end:
+    // elide in the middle so both ends stay readable; the tooltip has the whole name.
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    // Depth costs name room: an entity under a topic under a namespace is three steps in.
+    m_view->setIndentation(fontMetrics().averageCharWidth() * 2);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSortingEnabled(true);
@@ -127,6 +132,7 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     connect(m_model, &NamespaceTreeModel::refreshed, this, &NamespaceTreePanel::updateEmptyState);
     connect(m_model, &NamespaceTreeModel::refreshed, this,
             &NamespaceTreePanel::selectFirstQueueOnce);
+    connect(m_model, &NamespaceTreeModel::refreshed, this, &NamespaceTreePanel::selectPending);
     updateEmptyState();
 }
 
@@ -222,6 +228,35 @@ void NamespaceTreePanel::selectFirstQueueOnce() {
         return;
     m_autoSelected = true;
     m_view->setCurrentIndex(queues.first());
+}
+
+void NamespaceTreePanel::selectWhenShown(const QString& qualifiedPath) {
+    m_pending = qualifiedPath;
+    selectPending();
+}
+
+void NamespaceTreePanel::selectPending() {
+    if (m_pending.isEmpty())
+        return;
+    const auto find = [this] {
+        return m_proxy->match(m_proxy->index(0, 0), NamespaceTreeModel::PathRole, m_pending, 1,
+                              Qt::MatchFixedString | Qt::MatchRecursive);
+    };
+    QModelIndexList hits = find();
+    if (hits.isEmpty() && !m_filter->text().isEmpty() &&
+        !m_model
+             ->match(m_model->index(0, 0), NamespaceTreeModel::PathRole, m_pending, 1,
+                     Qt::MatchFixedString | Qt::MatchRecursive)
+             .isEmpty()) {
+        m_filter->clear(); // the filter hides it
+        hits = find();
+    }
+    if (hits.isEmpty())
+        return; // not in the tree yet: the next refresh brings it
+    m_pending.clear();
+    m_autoSelected = true; // the user's choice stands over the first queue's
+    m_view->setCurrentIndex(hits.first());
+    m_view->scrollTo(hits.first());
 }
 
 void NamespaceTreePanel::updateEmptyState() {

@@ -38,6 +38,9 @@ public:
     // The row to select when the tree first fills ("ns:path"), instead of the first queue: a
     // scenario shows the entity its story starts with.
     void setPreferredSelection(const QString& qualifiedPath) { m_preferred = qualifiedPath; }
+    // Selects the row of `qualifiedPath` ("ns" or "ns:path") now, or as soon as it appears (an
+    // entity just created), clearing a filter that would hide it.
+    void selectWhenShown(const QString& qualifiedPath);
 
 signals:
     // The selected row is an entity or a dead-letter queue. qualifiedPath is the row's PathRole,
@@ -58,6 +61,7 @@ private:
     void onRowsInserted(const QModelIndex& parent, int first, int last);
     void updateEmptyState();
     void selectFirstQueueOnce();
+    void selectPending();
     // Shows why the drag would be refused on the row under it (and ignores the event); false when
     // it would not be.
     bool showDropRefusal(class QDragMoveEvent* event);
@@ -67,6 +71,7 @@ private:
 
     NamespaceTreeModel* m_model;
     QString m_preferred;
+    QString m_pending; // selectWhenShown's row, until it is in the tree
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
     QStackedWidget* m_stack;

@@ -1,6 +1,7 @@
 #include "window/MainWindow.h"
 
 #include "common/BrokerClient.h"
+#include "common/ElidedLabel.h"
 #include "connections/AmqpService.h"
 #include "connections/AmqpSettingsDialog.h"
 #include "connections/AmqpStatusItem.h"
@@ -16,7 +17,10 @@
 #include "sessions/SessionsPanel.h"
 #include "settle/LockPanel.h"
 #include "tree/NamespaceTreePanel.h"
+#include "window/ElidingStatusBar.h"
+#include "window/EmptyDatabaseState.h"
 #include "window/EntityWorkspace.h"
+#include "window/LastSelection.h"
 #include "window/MessageBar.h"
 #include "window/WelcomeStrip.h"
 
@@ -31,12 +35,14 @@
 #include <QLocale>
 #include <QMenuBar>
 #include <QPointer>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QThread>
 #include <QThreadPool>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -71,7 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_treeSlot(new QStackedWidget)
     , m_workspaceSlot(new QStackedWidget)
     , m_welcome(new WelcomeStrip)
-    , m_databaseLabel(new QLabel)
+    , m_databaseLabel(new ElidedLabel(Qt::ElideMiddle))
     , m_selectionLabel(new QLabel) {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Hourglass"));
@@ -97,6 +103,10 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
     m_databaseLabel->setObjectName(QStringLiteral("databaseLabel"));
+    // Messages get the room: a long path is elided in the middle (full path in its tooltip),
+    // and a message longer than the rest is elided too (ElidingStatusBar).
+    m_databaseLabel->setMaximumWidth(fontMetrics().averageCharWidth() * 48);
+    setStatusBar(new ElidingStatusBar);
     m_selectionLabel->setObjectName(QStringLiteral("selectionCount"));
     m_selectionLabel->setContentsMargins(0, 0, 12, 0); // apart from the database's path
     m_selectionLabel->hide();
@@ -127,6 +137,10 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
     m_databaseLabel->setText(QDir::toNativeSeparators(path));
     setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
     rememberRecent(path);
+    // Back where the user left this database (a scenario's temporary one is not remembered).
+    m_tree->setPreferredSelection(lastSelection(path));
+    connect(m_tree, &NamespaceTreePanel::entitySelected, this,
+            [path](const QString& selected) { rememberSelection(path, selected); });
 }
 
 void MainWindow::showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title) {
@@ -183,6 +197,9 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     if (!m_workspace->splitter()->restoreState(m_workspaceState))
         m_workspace->splitter()->setSizes({height() * 3 / 5, height() * 2 / 5});
     m_entityActions = new EntityActions(*m_client, this);
+    // A new entity (or namespace) is where the user goes next.
+    connect(m_entityActions, &EntityActions::created, m_tree, &NamespaceTreePanel::selectWhenShown);
+    new EmptyDatabaseState(*m_tree, *m_entityActions, *m_workspaceSlot, *m_workspace);
     fillEntityMenus();
     // Recording observes this client's broker: a new one per database.
     m_recording = new ScenarioRecording(*m_client, this);
@@ -287,14 +304,28 @@ void MainWindow::serveAmqp() {
         return m_client ? m_client->clock().now() : QDateTime::currentMSecsSinceEpoch();
     });
     connect(connections, &ConnectionsPanel::settingsRequested, this, &MainWindow::openAmqpSettings);
-    dock->setWidget(connections);
+    // It scrolls rather than claim its full height from the tabs and the detail above it.
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("connectionsScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(connections);
+    dock->setWidget(scroll);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
     // Open or closed as it was left.
     const QString visibleKey = QStringLiteral("window/connectionsVisible");
     dock->setVisible(QSettings().value(visibleKey, false).toBool());
-    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, visibleKey] {
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, visibleKey](bool shown) {
         if (!isMinimized() && isVisible())
             QSettings().setValue(visibleKey, dock->isVisible());
+        // Its share of the height, not what its panel would like: the tabs and the message
+        // detail above it keep their room (at 1024x700 too); the user may drag it taller.
+        if (shown)
+            QTimer::singleShot(0, dock, [this, dock] {
+                if (dock->isVisible() && !dock->isFloating())
+                    resizeDocks({dock}, {std::max(dock->minimumSizeHint().height(), height() / 5)},
+                                Qt::Vertical);
+            });
     });
     QAction* toggle = dock->toggleViewAction();
     toggle->setObjectName(QStringLiteral("connectionsAction"));

@@ -4,9 +4,9 @@
 // its dead-letter queue above the message detail; the message bar on top) and the menus. It
 // holds no broker logic; panels and actions talk to the engine through the BrokerClient.
 //
-// Menus: File (databases), Entity (EntityActions: create, edit, rules, delete, emulator config
-// import/export), Message (send, go to a tab), Scenario (ScenarioController: gallery, player),
-// View (presentation mode, theme), Help (keyboard shortcuts).
+// Menus: File (databases, import), Entity (EntityActions: create, edit, rules, delete, emulator
+// config import/export), Message (send, go to a tab), Scenario (ScenarioController: gallery,
+// player), View (presentation mode, theme), Help (keyboard shortcuts).
 
 #include "Broker.h"
 #include "tree/NamespaceTreeModel.h"
@@ -122,6 +122,7 @@ private:
     ScenarioRecording* m_recording = nullptr;   // records this database's operations
     PresentationMode* m_presentation = nullptr; // the selected entity full screen
     QAction* m_sendAction = nullptr;
+    QAction* m_fileImport = nullptr;           // File > Import: the entity actions' import
     QAction* m_copyConnectionString = nullptr; // the selected namespace's (tree context menu)
     QLabel* m_databaseLabel;
     QLabel* m_selectionLabel; // "5,000 selected" in the visible tab; hidden when none

@@ -45,6 +45,13 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &recent"));
     refreshRecentMenu();
     file->addSeparator();
+    // The Entity menu's import, where people look for importing a file too.
+    m_fileImport = file->addAction(tr("&Import emulator config.json…"), this, [this] {
+        if (m_entityActions)
+            m_entityActions->importAction()->trigger();
+    });
+    m_fileImport->setObjectName(QStringLiteral("fileImportAction"));
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -182,6 +189,7 @@ void MainWindow::buildViewMenu() {
 
 void MainWindow::fillEntityMenus() {
     m_entityMenu->clear();
+    m_fileImport->setEnabled(m_entityActions != nullptr);
     if (!m_entityActions) {
         m_entityMenu->addAction(tr("Open a database first"))->setEnabled(false);
         return;

@@ -1,12 +1,13 @@
 // The dead-letter table's columns (the reason right after the message id, in view at 1280x800,
-// remembered when hidden), Move to… from the dead-letter queue, and the empty queue's hint about
-// moving messages.
+// remembered when hidden; a long description ends in view, elided, with its tooltip), Move to… from
+// the dead-letter queue, and the empty queue's hint about moving messages.
 #include "ColumnsTestEnv.h"
 #include "deadletter/DeadLetterPanel.h"
 #include "messages/MessageListModel.h"
 #include "messages/MessageViewModel.h"
 
 #include <QLabel>
+#include <QTableView>
 #include <QTest>
 
 using namespace hourglass;
@@ -54,6 +55,37 @@ private slots:
         ShownDeadLetters again(env);
         QVERIFY(!again.header()->isSectionHidden(MessageListModel::LockColumn));
         QVERIFY(again.header()->isSectionHidden(MessageListModel::SubjectColumn));
+    }
+
+    // In the narrow dead-letter list of a 1024-wide window, a long description ends in view,
+    // elided, with the whole text in its tooltip; the reason gives it the room (its tooltip too).
+    void longDescriptionEndsInViewWithItsTooltip() {
+        TransferEnv env;
+        const QString reason = QStringLiteral("PaymentDeclinedByTheUpstreamProvider");
+        const QString description =
+            QStringLiteral("The payment provider declined the card after three attempts; the "
+                           "order stays open until the customer chooses another way to pay");
+        env.deadLetter(kQueue, 1, reason, description);
+        DeadLetterPanel panel(*env.client);
+        panel.resize(620, kPanelHeight);
+        panel.show();
+        panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+        QTableView* view = panel.view();
+        QTRY_COMPARE(view->model()->rowCount(), 1);
+        QHeaderView* header = view->horizontalHeader();
+        QTRY_VERIFY(columnInView(header, MessageViewModel::DeadLetterDescriptionColumn));
+        QVERIFY(columnInView(header, MessageViewModel::DeadLetterReasonColumn));
+        // Narrower than its text: elided, whole in the tooltip.
+        QVERIFY(header->sectionSize(MessageViewModel::DeadLetterDescriptionColumn) <
+                view->fontMetrics().horizontalAdvance(description));
+        const QModelIndex row = view->model()->index(0, 0);
+        QCOMPARE(row.siblingAtColumn(MessageViewModel::DeadLetterDescriptionColumn)
+                     .data(Qt::ToolTipRole)
+                     .toString(),
+                 description);
+        QCOMPARE(
+            row.siblingAtColumn(MessageViewModel::DeadLetterReasonColumn).data(Qt::ToolTipRole),
+            QVariant(reason));
     }
 
     void moveToTakesDeadLettersElsewhere() {

@@ -126,6 +126,9 @@ private:
     QLabel* m_databaseLabel;
     QString m_selectedPath;
     NamespaceTreeModel::NodeKind m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;
+    // The user said yes to letting applications' locks go (HeldLocksQuestion.h).
+    bool m_quitConfirmed = false;
+    bool m_switchConfirmed = false;
 };
 
 } // namespace hourglass::ui

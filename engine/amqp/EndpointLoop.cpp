@@ -228,12 +228,16 @@ void EndpointLoop::handle(pn_event_t* event) {
     case PN_LISTENER_CLOSE: {
         pn_condition_t* condition = pn_listener_condition(pn_event_listener(event));
         if (pn_condition_is_set(condition)) {
+            // Proton repeats the address ("Address already in use - listen on host:port").
+            QString why = QString::fromUtf8(pn_condition_get_description(condition));
+            if (const qsizetype repeated = why.indexOf(QStringLiteral(" - listen on "));
+                repeated > 0)
+                why.truncate(repeated);
             listenerFinished(
-                Error::make(ErrorCode::GeneralError,
-                            QStringLiteral("Cannot listen on %1:%2: %3")
-                                .arg(m_options.host)
-                                .arg(m_options.port)
-                                .arg(QString::fromUtf8(pn_condition_get_description(condition)))));
+                Error::make(ErrorCode::GeneralError, QStringLiteral("Cannot listen on %1:%2: %3")
+                                                         .arg(m_options.host)
+                                                         .arg(m_options.port)
+                                                         .arg(why)));
         }
         m_listener = nullptr;
         return;

@@ -182,10 +182,12 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     fillScenarioMenu();
     m_timeBar = new TimeControlBar(*m_client, this);
     addToolBar(Qt::TopToolBarArea, m_timeBar);
-    // Applications connected while the clock is not live see engine time: said on the bar.
+    // Applications connected while the clock is not live see engine time: said under the bar.
     if (m_amqp) {
-        auto* note = new ClockAppsNote(*m_amqp, *m_client, m_timeBar);
-        note->setToolBarAction(m_timeBar->addWidget(note));
+        auto* note = new ClockAppsNote(*m_amqp, *m_client, *m_timeBar);
+        addToolBar(Qt::TopToolBarArea, note);
+        insertToolBarBreak(note);
+        note->refresh();
     }
     reportFrom(m_timeBar, QStringLiteral("clock"));
     reportFrom(m_workspace->messages(), QStringLiteral("messages"));

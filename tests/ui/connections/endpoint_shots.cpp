@@ -15,6 +15,7 @@
 #include "connections/AmqpSettingsDialog.h"
 #include "connections/HeldLocksQuestion.h"
 #include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include "Clock.h"
 
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
     settings.port = 0;
     window.amqp()->apply(settings);
     require(window.amqp()->endpoint() != nullptr, "serving");
+    window.messageBar()->hide(); // as the dialog's OK does
     const quint16 port = window.amqp()->endpoint()->snapshot().port;
     WireTestClient first({port, kQueue, QStringLiteral("billing-service"), 5});
     WireTestClient second({port, kQueue, QStringLiteral("shipping-worker"), 3});

@@ -233,11 +233,11 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
     // The default namespace's string first, as before; then each other namespace's own key.
     out << "Default namespace: " << endpoint.defaultNamespace() << Qt::endl;
-    out << "Connection string: " << endpoint.connectionString() << Qt::endl;
+    out << "Connection string: " << endpoint.makeConnectionString() << Qt::endl;
     for (const QString& name : namespaceNames(**broker)) {
         if (name != endpoint.defaultNamespace())
             out << "Connection string of namespace " << name << ": "
-                << endpoint.connectionString(name) << Qt::endl;
+                << endpoint.makeConnectionString(name) << Qt::endl;
     }
     out << "Connections: at most " << endpoint.connectionLimit() << ", "
         << endpoint.unauthenticatedLimit() << " of them without a token" << Qt::endl;
@@ -247,7 +247,8 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     QObject::connect(&due, &QTimer::timeout, [&broker] { (*broker)->runDue(); });
     due.start(100);
     QCoreApplication::exec();
-    endpoint.stop();
+    // Applications are told in an AMQP close (amqp:connection:forced) why their connection ends.
+    endpoint.stop(amqp::kShuttingDownReason);
     err << "hourglass serve: stopped" << Qt::endl;
     return 0;
 }

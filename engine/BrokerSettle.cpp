@@ -23,6 +23,13 @@ Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now
                          QStringLiteral("The lock supplied was lost with its session's lock: it "
                                         "ran out, was released, or was lost (an update of the "
                                         "entity or the holder's connection broke) (S5)."));
+    // A token of an earlier run: the restart ended the session it was taken under (S5).
+    if (it == m_lockTokens.cend() && target->entity->hasSessions() &&
+        target->subQueue == SubQueue::Main && !m_tokenSource.issuedHere(ref.lockToken))
+        return makeError(ErrorCode::SessionLockLost,
+                         QStringLiteral("The lock supplied was lost with its session's lock: "
+                                        "the broker restarted since the message was received, "
+                                        "and a restart ends every session."));
     if (it == m_lockTokens.cend())
         return lockLost(QStringLiteral("it expired, the message was already settled, or the lock "
                                        "was lost (an update of the entity or a restart)."));

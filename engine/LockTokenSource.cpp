@@ -4,6 +4,8 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
+
 namespace hourglass {
 
 namespace {
@@ -21,6 +23,14 @@ void fillRandom(char* data, std::size_t size) {
 }
 } // namespace
 
+LockTokenSource::LockTokenSource() {
+    fillRandom(m_mark.data(), m_mark.size());
+}
+
+bool LockTokenSource::issuedHere(const QUuid& token) const {
+    return token.toRfc4122().startsWith(QByteArrayView(m_mark.data(), qsizetype(kMarkBytes)));
+}
+
 QUuid LockTokenSource::next() {
     if (m_used + kTokenBytes > m_buffer.size()) {
         fillRandom(m_buffer.data(), m_buffer.size());
@@ -28,6 +38,7 @@ QUuid LockTokenSource::next() {
     }
     char* bytes = m_buffer.data() + m_used;
     m_used += kTokenBytes;
+    std::copy(m_mark.cbegin(), m_mark.cend(), bytes);
     bytes[6] = char((bytes[6] & 0x0f) | 0x40); // version 4: random
     bytes[8] = char((bytes[8] & 0x3f) | 0x80); // the RFC 4122 variant
     return QUuid::fromRfc4122(QByteArrayView(bytes, qsizetype(kTokenBytes)));

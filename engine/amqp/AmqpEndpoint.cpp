@@ -48,10 +48,10 @@ Result<quint16> AmqpEndpoint::start() {
     return m_port;
 }
 
-void AmqpEndpoint::stop() {
+void AmqpEndpoint::stop(const QString& reason) {
     if (!m_loop)
         return;
-    m_loop->stop();
+    m_loop->stop(reason);
     m_loop.reset();
 }
 
@@ -88,21 +88,28 @@ void AmqpEndpoint::closeConnection(quint64 id) {
         m_loop->closeConnection(id);
 }
 
+QString connectionStringFor(quint16 port, const SasKey& key) {
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=%2;SharedAccessKey=%3;"
+                          "UseDevelopmentEmulator=true;")
+        .arg(port)
+        .arg(key.name, key.value);
+}
+
 QString AmqpEndpoint::connectionString(const QString& namespaceName) const {
     const QString wanted = namespaceName.isEmpty() ? defaultNamespace() : namespaceName;
-    auto key = m_keys->keyOf(wanted);
-    if (!key && !wanted.isEmpty()) {
-        (void)m_keys->refresh(m_broker); // created since the last refresh
-        key = m_keys->keyOf(wanted);
-    }
+    const auto key = m_keys->keyOf(wanted);
     // No namespace at all yet: the default key is the one the first namespace will have.
     const SasKey sas = key ? key->key : namespaceName.isEmpty() ? m_options.key : SasKey{};
     if (sas.value.isEmpty())
         return {};
-    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=%2;SharedAccessKey=%3;"
-                          "UseDevelopmentEmulator=true;")
-        .arg(m_port)
-        .arg(sas.name, sas.value);
+    return connectionStringFor(m_port, sas);
+}
+
+QString AmqpEndpoint::makeConnectionString(const QString& namespaceName) const {
+    const QString wanted = namespaceName.isEmpty() ? defaultNamespace() : namespaceName;
+    if (!wanted.isEmpty() && !m_keys->keyOf(wanted))
+        (void)m_keys->refresh(m_broker); // created since the last refresh
+    return connectionString(namespaceName);
 }
 
 QString AmqpEndpoint::defaultNamespace() const {

@@ -28,6 +28,11 @@ namespace hourglass::amqp {
 // namespaces have keys of their own (NamespaceKeys.h).
 inline const QString kKeySetting = QStringLiteral("amqp.sharedAccessKey");
 
+// Why stop() closes the applications' connections (the description of their
+// amqp:connection:forced close): the process ends, or the database they use was closed.
+inline const QString kShuttingDownReason = QStringLiteral("Hourglass is shutting down.");
+inline const QString kDatabaseClosedReason = QStringLiteral("The database was closed.");
+
 struct EndpointOptions {
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 5672;                 // 0: any free port (the one chosen is returned by start())
@@ -66,9 +71,11 @@ public:
     // non-loopback host with the well-known key; GeneralError when the port cannot be bound
     // (the description says why, e.g. "Address already in use").
     Result<quint16> start();
-    // Closes every connection (their locks go back) and waits until every broker call in flight
+    // Closes every connection with an AMQP close carrying amqp:connection:forced and `reason`
+    // (their locks go back), waits a moment for their sockets to go (a peer that does not
+    // answer is dropped within a quarter of a second), then until every broker call in flight
     // has returned, so everything acknowledged is durable. Safe to call twice.
-    void stop();
+    void stop(const QString& reason = kShuttingDownReason);
     bool running() const;
 
     int connectionCount() const;
@@ -84,9 +91,16 @@ public:
     const EndpointOptions& options() const { return m_options; }
     // "Endpoint=sb://localhost:5672;SharedAccessKeyName=...;SharedAccessKey=...;
     // UseDevelopmentEmulator=true;" for the port listened on, with the key of `namespaceName`
-    // (empty: the default namespace). Makes the namespace's key when it has none yet (a
-    // namespace created a moment ago): that waits on disk once. Empty for an unknown namespace.
+    // (empty: the default namespace). A memory read, never the disk (the window's thread calls
+    // it): empty for an unknown namespace, and for one created a moment ago whose key is not
+    // made yet (the change feed has a worker make it; makeConnectionString waits for it).
     QString connectionString(const QString& namespaceName = {}) const;
+    // The same, making the namespace's key first when it has none yet: that waits on disk
+    // once, so never on the window's thread. Empty for an unknown namespace.
+    QString makeConnectionString(const QString& namespaceName = {}) const;
+    // The keys, shared with the loop (and with work the window runs off its thread).
+    std::shared_ptr<NamespaceKeyRing> keys() const { return m_keys; }
+    quint16 port() const { return m_port; }
     // The namespace the well-known (or the user's own) key reaches: the oldest one.
     QString defaultNamespace() const;
 
@@ -97,6 +111,9 @@ private:
     std::shared_ptr<NamespaceKeyRing> m_keys;
     std::unique_ptr<EndpointLoop> m_loop;
 };
+
+// The emulator-style connection string for `port` and `key`.
+QString connectionStringFor(quint16 port, const SasKey& key);
 
 // Whether `host` names this machine only (127.0.0.0/8, ::1, localhost).
 bool isLoopbackHost(const QString& host);

@@ -45,7 +45,7 @@ EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options,
 }
 
 EndpointLoop::~EndpointLoop() {
-    stop();
+    stop(kShuttingDownReason);
     pn_proactor_free(m_proactor);
 }
 
@@ -88,9 +88,11 @@ Result<quint16> EndpointLoop::listen() {
     return *m_startResult;
 }
 
-void EndpointLoop::stop() {
+void EndpointLoop::stop(const QString& reason) {
     if (m_stopped)
         return;
+    // Applications are told why in an AMQP close before their sockets go.
+    closeEveryConnection(reason);
     m_stopped = true;
     QObject::disconnect(m_feedConnection);
     {
@@ -154,7 +156,11 @@ void EndpointLoop::retryWaitingReceivers() {
         paths.swap(m_arrivals->paths);
         sessionPaths.swap(m_arrivals->sessionPaths);
         closing.swap(m_arrivals->closeRequests);
+        if (m_arrivals->closeAllReason)
+            m_closingAll = m_arrivals->closeAllReason;
     }
+    if (m_closingAll)
+        closeAllNow();
     const auto now = std::chrono::steady_clock::now();
     const bool snapshot = now - m_lastSnapshot >= kSnapshotInterval;
     const bool retryAll = now - m_lastRetry >= kRetryInterval;
@@ -190,7 +196,8 @@ void EndpointLoop::scheduleNextTick() {
     const auto wait = std::max<qint64>(1, (kSnapshotInterval - sinceSnapshot).count());
     std::lock_guard lock(m_arrivals->mutex);
     const bool pending = !m_arrivals->paths.isEmpty() || !m_arrivals->sessionPaths.isEmpty() ||
-                         !m_arrivals->closeRequests.isEmpty();
+                         !m_arrivals->closeRequests.isEmpty() ||
+                         (m_arrivals->closeAllReason && !m_closingAll);
     pn_proactor_set_timeout(m_proactor, pending ? 0 : pn_millis_t(wait));
 }
 
@@ -223,12 +230,16 @@ void EndpointLoop::handle(pn_event_t* event) {
     case PN_LISTENER_CLOSE: {
         pn_condition_t* condition = pn_listener_condition(pn_event_listener(event));
         if (pn_condition_is_set(condition)) {
+            // Proton repeats the address ("Address already in use - listen on host:port").
+            QString why = QString::fromUtf8(pn_condition_get_description(condition));
+            if (const qsizetype repeated = why.indexOf(QStringLiteral(" - listen on "));
+                repeated > 0)
+                why.truncate(repeated);
             listenerFinished(
-                Error::make(ErrorCode::GeneralError,
-                            QStringLiteral("Cannot listen on %1:%2: %3")
-                                .arg(m_options.host)
-                                .arg(m_options.port)
-                                .arg(QString::fromUtf8(pn_condition_get_description(condition)))));
+                Error::make(ErrorCode::GeneralError, QStringLiteral("Cannot listen on %1:%2: %3")
+                                                         .arg(m_options.host)
+                                                         .arg(m_options.port)
+                                                         .arg(why)));
         }
         m_listener = nullptr;
         return;
@@ -271,6 +282,7 @@ void EndpointLoop::handle(pn_event_t* event) {
             delete connection;
             pn_connection_set_context(pnConnection, nullptr);
             --m_connections;
+            connectionGone();
         }
         return;
     }

@@ -33,6 +33,9 @@ struct ArrivalBox {
     QSet<QString> paths;               // guarded by mutex; "ns:path", lower case
     QSet<QString> sessionPaths;        // guarded by mutex; session locks changed (lower case)
     QSet<quint64> closeRequests;       // guarded by mutex; connection ids
+    // guarded by mutex; set by stop(): every connection is closed with amqp:connection:forced
+    // and this description before the loop ends.
+    std::optional<QString> closeAllReason;
 };
 
 class Connection;
@@ -49,7 +52,11 @@ public:
     ~EndpointLoop();
 
     Result<quint16> listen();
-    void stop();
+    // Closes every connection with an AMQP close (amqp:connection:forced, `reason`) and waits
+    // until their sockets are gone (a peer that does not answer loses its socket on the next
+    // tick; at most kCloseAllTime in all), then ends the loop and waits for the broker calls
+    // in flight. Safe to call twice.
+    void stop(const QString& reason);
     int connectionCount() const { return m_connections.load(); }
     // The limits in force (ConnectionAdmission.h); fixed once constructed.
     const AdmissionLimits& limits() const { return m_limits; }
@@ -65,6 +72,11 @@ private:
     void listenerFinished(Result<quint16> result);
     void retryWaitingReceivers();
     void scheduleNextTick();
+    // EndpointLoopShutdown.cpp: stop()'s closes, asked for from any thread and carried out
+    // on the proactor thread.
+    void closeEveryConnection(const QString& reason);
+    void closeAllNow(); // proactor thread
+    void connectionGone();
     // EndpointLoopLimits.cpp: the admission of a new connection, and the ones to close.
     void admit(pn_connection_t* pnConnection, Connection& connection);
     void closeOverdue();
@@ -87,7 +99,13 @@ private:
     ConnectionAdmission m_admission;                      // proactor thread only
     std::chrono::steady_clock::time_point m_lastSnapshot; // proactor thread only
     std::chrono::steady_clock::time_point m_lastRetry;    // proactor thread only
-    bool m_stopped = false;
+    std::atomic<bool> m_stopped{false};
+    // stop()'s close of every connection: its reason (proactor thread only, once noted), the
+    // connections already told, and the wait for their sockets to go.
+    std::optional<QString> m_closingAll;
+    QSet<quint64> m_toldToClose;
+    std::mutex m_goneMutex;
+    std::condition_variable m_gone;
 
     std::mutex m_startMutex;
     std::condition_variable m_startDone;

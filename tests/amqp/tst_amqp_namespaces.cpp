@@ -219,13 +219,15 @@ private slots:
     void eachNamespaceHasItsConnectionString() {
         AmqpEndpoint endpoint(*m_broker, EndpointOptions{});
         QCOMPARE(endpoint.defaultNamespace(), QStringLiteral("first"));
-        const QString first = endpoint.connectionString(QStringLiteral("first"));
-        const QString second = endpoint.connectionString(QStringLiteral("second"));
+        // Making them waits on disk for the keys; reading them afterwards is a memory read.
+        const QString first = endpoint.makeConnectionString(QStringLiteral("first"));
+        const QString second = endpoint.makeConnectionString(QStringLiteral("second"));
+        QCOMPARE(endpoint.connectionString(QStringLiteral("second")), second);
         QCOMPARE(endpoint.connectionString(), first);
         QVERIFY(first.contains(QStringLiteral("SharedAccessKey=SAS_KEY_VALUE;")));
         QVERIFY(!second.contains(QStringLiteral("SAS_KEY_VALUE")));
         QVERIFY(second.startsWith(QStringLiteral("Endpoint=sb://localhost:")));
-        QVERIFY(endpoint.connectionString(QStringLiteral("nowhere")).isEmpty());
+        QVERIFY(endpoint.makeConnectionString(QStringLiteral("nowhere")).isEmpty());
         // The key is the one kept in the database.
         QVERIFY(second.contains(m_broker->setting(kNamespaceKeyPrefix + QStringLiteral("second"))));
     }

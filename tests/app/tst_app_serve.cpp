@@ -1,15 +1,21 @@
 // `hourglass serve`: on an empty database a config.json's namespaces are the only ones made (no
 // emulator namespace first: the config's first namespace is the default one, the one the
-// well-known key reaches), what it made is printed, and --accept-host is repeatable.
+// well-known key reaches), what it made is printed, and --accept-host is repeatable. Stopping
+// it closes each application's connection with amqp:connection:forced and a reason.
 
+#include "AmqpEndpoint.h"
 #include "Broker.h"
+#include "RawAmqpPeer.h"
 #include "ServeCommand.h"
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+
+#include <memory>
 
 using namespace hourglass;
 using namespace hourglass::app;
@@ -98,6 +104,41 @@ private slots:
         QVERIFY2(output.contains(QStringLiteral("Created namespace sbemulatorns\n")),
                  qPrintable(output));
         QCOMPARE(namespacesIn(db), QStringList{QStringLiteral("sbemulatorns")});
+    }
+
+    // An application connected when serve stops (SIGINT or SIGTERM end its event loop) reads an
+    // AMQP close saying why, not a dropped socket.
+    void stoppingClosesConnectionsWithConnectionForced() {
+        QTemporaryDir dir;
+        const ServeOptions options = parseServeCommandLine(
+            {QStringLiteral("hourglass"), QStringLiteral("serve"), QStringLiteral("--port"),
+             QStringLiteral("0"), QStringLiteral("--db"), dir.filePath(QStringLiteral("s.db"))});
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        QString output;
+        QString errors;
+        QTextStream out(&output);
+        QTextStream err(&errors);
+        std::unique_ptr<testing::RawAmqpPeer> peer;
+        bool opened = false;
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            const auto port =
+                QRegularExpression(QStringLiteral("listening on 127\\.0\\.0\\.1:(\\d+)"))
+                    .match(output);
+            if (peer || !port.hasMatch() || !output.contains(QStringLiteral("Connections:")))
+                return;
+            peer = std::make_unique<testing::RawAmqpPeer>(quint16(port.captured(1).toUInt()));
+            opened = peer->connected() && peer->open();
+            QCoreApplication::quit(); // as the signal's waiter does
+        });
+        poll.start(20);
+        QCOMPARE(runServe(options, out, err), 0);
+        QVERIFY2(opened, qPrintable(output + errors));
+        const auto close = peer->waitFor(testing::kClose, 5000);
+        QVERIFY2(close, "the socket was dropped without a close");
+        const auto [condition, description] = testing::RawAmqpPeer::error(close->field(0));
+        QCOMPARE(condition, QByteArray("amqp:connection:forced"));
+        QCOMPARE(description, amqp::kShuttingDownReason);
     }
 
     void acceptHostIsRepeatable() {

@@ -110,6 +110,8 @@ private slots:
     void sessions_S5_updateLosesSessionLocks();
     void sessions_S5_restartLosesSessionLocks_data();
     void sessions_S5_restartLosesSessionLocks();
+    void sessions_S5_settlingAfterRestartSaysSessionLockLost_data();
+    void sessions_S5_settlingAfterRestartSaysSessionLockLost();
     void sessions_S5_brokenConnectionReleasesItsSessions();
     void sessions_S5_releaseLosesHeldMessageLocks();
     void sessions_S6_deferredMessagesThroughTheSession();

@@ -230,14 +230,43 @@ void TestEngineSessions::sessions_S5_restartLosesSessionLocks() {
         return;
     const SessionRef ref{kQueue, QStringLiteral("A"), QStringLiteral("r")};
     HG_VERIFY_ERROR(tb->renewSessionLock(ref), ErrorCode::SessionLockLost);
-    // The message lock went with it (L9); after a restart nothing tells why.
+    // The message lock went with it (L9), and settling it says why: its session is gone.
     HG_VERIFY_ERROR(
         tb->complete({kQueue, handed.uuid(QStringLiteral("token")), QStringLiteral("r")}),
-        ErrorCode::MessageLockLost);
+        ErrorCode::SessionLockLost);
     const auto held = hold(tb, QStringLiteral("other"), QStringLiteral("A"), 5);
     QVERIFY(held);
     QCOMPARE(messageIds(held->messages), (QStringList{QStringLiteral("a1"), QStringLiteral("a2")}));
     QCOMPARE(held->messages.first().deliveryCount, quint32(2)); // D2: the delivery counted
+}
+
+void TestEngineSessions::sessions_S5_settlingAfterRestartSaysSessionLockLost_data() {
+    addRestartRows();
+}
+
+void TestEngineSessions::sessions_S5_settlingAfterRestartSaysSessionLockLost() {
+    QFETCH(Restart, restart);
+    TestBroker tb;
+    const Handoff handed = kStateAndLocks.runThenRestart(tb, restart);
+    if (QTest::currentTestFailed())
+        return;
+    const LockRef lock{kQueue, handed.uuid(QStringLiteral("token")), QStringLiteral("r")};
+    tb.advance(seconds(1));
+    // Every way of settling the message of the session the restart ended, and renewing it.
+    HG_VERIFY_ERROR(tb->abandon(lock), ErrorCode::SessionLockLost);
+    HG_VERIFY_ERROR(tb->defer(lock), ErrorCode::SessionLockLost);
+    HG_VERIFY_ERROR(tb->deadLetter(lock, {}), ErrorCode::SessionLockLost);
+    HG_VERIFY_ERROR(tb->renewLock(lock), ErrorCode::SessionLockLost);
+    HG_VERIFY_ERROR(tb->complete(lock), ErrorCode::SessionLockLost);
+    // A lock of this run that was settled is simply gone, as anywhere: MessageLockLost.
+    const auto held = hold(tb, QStringLiteral("r2"), QStringLiteral("A"), 1);
+    QVERIFY(held);
+    const LockRef fresh = LockRef::of(held->messages.first());
+    HG_VERIFY_OK(tb->complete(fresh));
+    HG_VERIFY_ERROR(tb->complete(fresh), ErrorCode::MessageLockLost);
+    // A token this run never handed out counts as one of an earlier run.
+    HG_VERIFY_ERROR(tb->complete({kQueue, QUuid::createUuid(), QStringLiteral("r2")}),
+                    ErrorCode::SessionLockLost);
 }
 
 void TestEngineSessions::sessions_S5_brokenConnectionReleasesItsSessions() {

@@ -13,6 +13,10 @@ namespace {
 const QString kEnabledKey = QStringLiteral("amqp/enabled");
 const QString kHostKey = QStringLiteral("amqp/host");
 const QString kPortKey = QStringLiteral("amqp/port");
+const QString kAcceptedHostsKey = QStringLiteral("amqp/acceptedHosts");
+// Why applications lose their connection when the user changes the endpoint's settings.
+const QString kSettingsChangedReason =
+    QStringLiteral("The endpoint was restarted with new settings.");
 // Before the key moved into the database it was kept here; it is removed on the next save.
 const QString kOldKeyKey = QStringLiteral("amqp/key");
 
@@ -32,6 +36,7 @@ AmqpSettings AmqpSettings::load() {
     settings.enabled = stored.value(kEnabledKey, true).toBool();
     settings.host = stored.value(kHostKey, settings.host).toString();
     settings.port = quint16(stored.value(kPortKey, settings.port).toUInt());
+    settings.acceptedHosts = stored.value(kAcceptedHostsKey).toStringList();
     return settings;
 }
 
@@ -40,6 +45,7 @@ void AmqpSettings::save() const {
     stored.setValue(kEnabledKey, enabled);
     stored.setValue(kHostKey, host);
     stored.setValue(kPortKey, port);
+    stored.setValue(kAcceptedHostsKey, acceptedHosts);
     stored.remove(kOldKeyKey);
 }
 
@@ -56,16 +62,16 @@ void AmqpService::readSnapshot() {
 }
 
 AmqpService::~AmqpService() {
-    stop();
+    stop(amqp::kShuttingDownReason);
 }
 
-void AmqpService::attach(std::shared_ptr<Broker> broker) {
-    stop();
+void AmqpService::attach(std::shared_ptr<Broker> broker, const QString& closeReason) {
+    stop(closeReason);
     m_broker = std::move(broker);
     // The key belongs to the database (it guards that data): each database has its own. A
     // memory read, no disk.
     m_settings.key = m_broker ? m_broker->setting(amqp::kKeySetting) : QString();
-    restart();
+    restart(closeReason);
 }
 
 void AmqpService::apply(const AmqpSettings& settings) {
@@ -74,7 +80,7 @@ void AmqpService::apply(const AmqpSettings& settings) {
     m_settings.save();
     if (keyChanged && m_broker)
         keepKey(m_settings.key);
-    restart();
+    restart(kSettingsChangedReason);
 }
 
 void AmqpService::keepKey(const QString& key) {
@@ -98,24 +104,25 @@ void AmqpService::keepKey(const QString& key) {
     });
 }
 
-void AmqpService::stop() {
+void AmqpService::stop(const QString& closeReason) {
     // Waits for the wire's broker calls in flight (each one a send or a settlement: a disk sync
     // at most), so that everything acknowledged is durable before the broker may close.
     if (m_endpoint) {
-        m_endpoint->stop();
+        m_endpoint->stop(closeReason);
         if (m_broker)
             m_broker->describeOwner({});
     }
     m_endpoint.reset();
 }
 
-void AmqpService::restart() {
-    stop();
+void AmqpService::restart(const QString& closeReason) {
+    stop(closeReason);
     m_problem.clear();
     if (m_broker && m_settings.enabled) {
         amqp::EndpointOptions options;
         options.host = m_settings.host;
         options.port = m_settings.port;
+        options.acceptedHosts = m_settings.acceptedHosts;
         if (!m_settings.key.isEmpty())
             options.key.value = m_settings.key;
         auto endpoint = std::make_unique<amqp::AmqpEndpoint>(*m_broker, options);
@@ -135,6 +142,50 @@ void AmqpService::restart() {
     }
     readSnapshot();
     emit statusChanged();
+}
+
+AmqpService::LockHolders AmqpService::lockHolders() {
+    readSnapshot();
+    LockHolders holders;
+    for (const amqp::WireConnection& connection : m_snapshot.connections) {
+        if (connection.locksHeld > 0) {
+            ++holders.applications;
+            holders.locks += connection.locksHeld;
+        }
+    }
+    return holders;
+}
+
+void AmqpService::connectionStringOf(const QString& namespaceName, QObject* context,
+                                     std::function<void(const QString&)> done) {
+    if (!m_endpoint) {
+        done({});
+        return;
+    }
+    const QString known = m_endpoint->connectionString(namespaceName);
+    if (!known.isEmpty() || !m_broker) {
+        done(known);
+        return;
+    }
+    // A namespace created a moment ago: its key is made and kept on disk first, by a worker.
+    // It holds what it needs (the keys, the broker), not the endpoint, which may stop meanwhile.
+    std::shared_ptr<amqp::NamespaceKeyRing> keys = m_endpoint->keys();
+    std::shared_ptr<Broker> broker = m_broker;
+    const quint16 port = m_endpoint->port();
+    const QString wanted = namespaceName.isEmpty() ? m_endpoint->defaultNamespace() : namespaceName;
+    QPointer<QObject> receiver(context);
+    QThreadPool::globalInstance()->start([keys, broker, port, wanted, receiver, done] {
+        (void)keys->refresh(*broker);
+        const auto key = keys->keyOf(wanted);
+        const QString text = key ? amqp::connectionStringFor(port, key->key) : QString();
+        QMetaObject::invokeMethod(
+            qApp,
+            [receiver, done, text] {
+                if (receiver)
+                    done(text);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 AmqpService::State AmqpService::state() const {

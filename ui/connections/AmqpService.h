@@ -15,8 +15,10 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 namespace hourglass::ui {
@@ -26,6 +28,9 @@ struct AmqpSettings {
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 5672; // 0: any free port (tests)
     QString key;         // empty: the emulator's well-known key; kept in the database
+    // Host names a token's audience may name besides localhost and the address listened on
+    // (serve's --accept-host): the names containers reach this machine by.
+    QStringList acceptedHosts;
 
     bool operator==(const AmqpSettings&) const = default;
     static AmqpSettings load();
@@ -39,8 +44,10 @@ public:
     ~AmqpService() override;
 
     // Serves `broker` from now on (null: serves nothing). Stops the endpoint of the previous
-    // broker first: call before that broker goes away.
-    void attach(std::shared_ptr<Broker> broker);
+    // broker first, closing its applications' connections with `closeReason` (the description
+    // of their amqp:connection:forced close): call before that broker goes away.
+    void attach(std::shared_ptr<Broker> broker,
+                const QString& closeReason = amqp::kDatabaseClosedReason);
     // New settings: saved, and the endpoint restarted with them.
     void apply(const AmqpSettings& settings);
     const AmqpSettings& settings() const { return m_settings; }
@@ -60,6 +67,19 @@ public:
     void readSnapshot();
     static constexpr int kSnapshotIntervalMs = 500;
 
+    // Connected applications that hold message locks, and how many locks they hold in all,
+    // from a snapshot read now (the window asks before it lets them go).
+    struct LockHolders {
+        int applications = 0;
+        int locks = 0;
+    };
+    LockHolders lockHolders();
+    // The connection string of `namespaceName` (empty: the default one) for `done`, called on
+    // `context`'s thread: at once when its key is known, else once a worker made it (a disk
+    // write, never on the window's thread). Empty when not serving or for an unknown namespace.
+    void connectionStringOf(const QString& namespaceName, QObject* context,
+                            std::function<void(const QString&)> done);
+
 signals:
     void statusChanged();
     // A new snapshot was read: the views take it from snapshot().
@@ -67,8 +87,8 @@ signals:
     void failed(const QString& message);
 
 private:
-    void restart();
-    void stop();
+    void restart(const QString& closeReason);
+    void stop(const QString& closeReason);
     void keepKey(const QString& key);
 
     AmqpSettings m_settings;

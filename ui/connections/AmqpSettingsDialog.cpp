@@ -1,21 +1,26 @@
 #include "AmqpSettingsDialog.h"
 
+#include "common/InlineError.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace hourglass::ui {
 
-AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, QWidget* parent)
+AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, const QString& problem,
+                                       QWidget* parent)
     : QDialog(parent)
     , m_enabled(new QCheckBox(tr("Serve AMQP 1.0 for applications using the Azure SDKs")))
     , m_host(new QLineEdit(settings.host))
     , m_port(new QSpinBox)
-    , m_key(new QLineEdit(settings.key)) {
+    , m_key(new QLineEdit(settings.key))
+    , m_acceptedHosts(new QLineEdit(settings.acceptedHosts.join(QStringLiteral(", ")))) {
     setObjectName(QStringLiteral("amqpSettings"));
     setWindowTitle(tr("AMQP endpoint"));
     m_enabled->setObjectName(QStringLiteral("amqpEnabled"));
@@ -26,12 +31,18 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, QWidget* pa
     m_port->setValue(settings.port);
     m_key->setObjectName(QStringLiteral("amqpKey"));
     m_key->setPlaceholderText(QStringLiteral("SAS_KEY_VALUE"));
+    m_acceptedHosts->setObjectName(QStringLiteral("amqpAcceptedHosts"));
+    m_acceptedHosts->setPlaceholderText(tr("e.g. host.docker.internal"));
+    m_acceptedHosts->setToolTip(
+        tr("Host names an application's token may name besides localhost and the address "
+           "above, separated by commas: the names containers reach this machine by."));
 
     auto* form = new QFormLayout;
     form->addRow(m_enabled);
     form->addRow(tr("Address:"), m_host);
     form->addRow(tr("Port:"), m_port);
     form->addRow(tr("Shared access key:"), m_key);
+    form->addRow(tr("Also accept hosts:"), m_acceptedHosts);
     auto* note = new QLabel(tr("Applications connect with the connection string the status bar "
                                "copies. Listening on an address other than 127.0.0.1 reaches "
                                "other machines and needs a key of your own."));
@@ -41,6 +52,13 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, QWidget* pa
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
+    if (!problem.isEmpty()) {
+        // Why it is not serving (a busy port), where the port is changed.
+        QLabel* notServing = makeInlineErrorLabel(QStringLiteral("amqpProblem"), this);
+        notServing->setText(tr("Not serving: %1").arg(problem));
+        notServing->show();
+        layout->addWidget(notServing);
+    }
     layout->addLayout(form);
     layout->addWidget(note);
     layout->addWidget(buttons);
@@ -48,6 +66,7 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, QWidget* pa
         m_host->setEnabled(m_enabled->isChecked());
         m_port->setEnabled(m_enabled->isChecked());
         m_key->setEnabled(m_enabled->isChecked());
+        m_acceptedHosts->setEnabled(m_enabled->isChecked());
     };
     connect(m_enabled, &QCheckBox::toggled, this, follow);
     follow();
@@ -60,7 +79,19 @@ AmqpSettings AmqpSettingsDialog::settings() const {
     settings.host = m_host->text().trimmed();
     settings.port = quint16(m_port->value());
     settings.key = m_key->text().trimmed();
+    settings.acceptedHosts = parseHostNames(m_acceptedHosts->text());
     return settings;
+}
+
+QStringList AmqpSettingsDialog::parseHostNames(const QString& text) {
+    QStringList names;
+    for (const QString& part :
+         text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts)) {
+        const QString name = part.trimmed().toLower();
+        if (!name.isEmpty() && !names.contains(name))
+            names.append(name);
+    }
+    return names;
 }
 
 } // namespace hourglass::ui

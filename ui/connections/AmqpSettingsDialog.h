@@ -1,7 +1,8 @@
 #pragma once
-// View > AMQP endpoint…: on or off, the address and port, and the key applications sign their
+// View > AMQP endpoint…: on or off, the address and port, the key applications sign their
 // tokens with (empty: the emulator's well-known SAS_KEY_VALUE, which only loopback addresses
-// accept).
+// accept), and the extra host names a token may name (serve's --accept-host). Why the endpoint
+// is not serving, when it should (a busy port), shows above the form.
 
 #include "AmqpService.h"
 
@@ -16,14 +17,20 @@ namespace hourglass::ui {
 class AmqpSettingsDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit AmqpSettingsDialog(const AmqpSettings& settings, QWidget* parent = nullptr);
+    // `problem`: why the endpoint is not serving although it should (AmqpService::problem);
+    // empty: nothing shown.
+    explicit AmqpSettingsDialog(const AmqpSettings& settings, const QString& problem = {},
+                                QWidget* parent = nullptr);
     AmqpSettings settings() const;
+    // "containers.local, host.docker.internal" → the names, lower case, without duplicates.
+    static QStringList parseHostNames(const QString& text);
 
 private:
     QCheckBox* m_enabled;
     QLineEdit* m_host;
     QSpinBox* m_port;
     QLineEdit* m_key;
+    QLineEdit* m_acceptedHosts;
 };
 
 } // namespace hourglass::ui

@@ -4,6 +4,7 @@
 #include "common/FixedPitchFont.h"
 #include "messages/CountdownDelegate.h"
 #include "messages/CountdownTicker.h"
+#include "sessions/SessionHeldText.h"
 #include "sessions/SessionListModel.h"
 #include "sessions/SessionStateDialog.h"
 #include "sessions/SessionStateText.h"
@@ -37,10 +38,8 @@ Error explainStateRefusal(const Error& error, const QString& sessionId, const QS
         return error;
     Error explained = error;
     explained.description =
-        QObject::tr("Session %1 is held by %2, and only a session's holder can change its "
-                    "state (S4). Release it (Receive & settle), or wait for its lock to end; "
-                    "nothing was changed.")
-            .arg(sessionId, holder.isEmpty() ? QObject::tr("another receiver") : holder);
+        sessionHeldText(sessionId, holder) +
+        QObject::tr(" Only a session's holder can change its state; nothing was changed.");
     return explained;
 }
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "messages/CountdownDelegate.h"
+#include "sessions/SessionHeldText.h"
 #include "sessions/SessionStateDialog.h"
 #include "settle/HeldSessions.h"
 
@@ -155,7 +156,20 @@ void SessionReceiverBar::accept() {
         options.sessionId = named;
     const QString path = m_path;
     m_client.call(
-        this, [path, options](Broker& b) { return b.acceptSession(path, options); },
+        this,
+        [path, options](Broker& b) -> Result<AcceptedSession> {
+            auto accepted = b.acceptSession(path, options);
+            // A named session someone else holds: say who, and where an application shows.
+            if (!accepted && accepted.error().code == ErrorCode::SessionCannotBeLocked &&
+                options.sessionId) {
+                const auto info = b.session(path, *options.sessionId);
+                Error explained = accepted.error();
+                explained.description =
+                    sessionHeldText(*options.sessionId, info ? info->lockedBy : QString());
+                return explained;
+            }
+            return accepted;
+        },
         [this, path, options, generation = m_generation](Result<AcceptedSession> accepted) {
             if (generation != m_generation)
                 return;

@@ -5,7 +5,9 @@
 #include "connections/AmqpService.h"
 #include "connections/AmqpSettingsDialog.h"
 #include "connections/AmqpStatusItem.h"
+#include "connections/ClockAppsNote.h"
 #include "connections/ConnectionsPanel.h"
+#include "connections/HeldLocksQuestion.h"
 #include "deadletter/DeadLetterPanel.h"
 #include "demo/EntityChartsPanel.h"
 #include "demo/PresentationMode.h"
@@ -118,9 +120,9 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-    // The endpoint stops before the broker it serves can go.
+    // The endpoint stops before the broker it serves can go; applications are told why.
     if (m_amqp)
-        m_amqp->attach(nullptr);
+        m_amqp->attach(nullptr, amqp::kShuttingDownReason);
     // Panels and actions hold the client; let them go before it does.
     dropRecording();
     delete m_timeBar;
@@ -208,6 +210,13 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     fillScenarioMenu();
     m_timeBar = new TimeControlBar(*m_client, this);
     addToolBar(Qt::TopToolBarArea, m_timeBar);
+    // Applications connected while the clock is not live see engine time: said under the bar.
+    if (m_amqp) {
+        auto* note = new ClockAppsNote(*m_amqp, *m_client, *m_timeBar);
+        addToolBar(Qt::TopToolBarArea, note);
+        insertToolBarBreak(note);
+        note->refresh();
+    }
     reportFrom(m_timeBar, QStringLiteral("clock"));
     reportFrom(m_workspace->messages(), QStringLiteral("messages"));
     reportFrom(m_workspace->peek(), QStringLiteral("peek"));
@@ -336,7 +345,7 @@ void MainWindow::serveAmqp() {
 QDialog* MainWindow::openAmqpSettings() {
     if (!m_amqp)
         return nullptr;
-    auto* dialog = new AmqpSettingsDialog(m_amqp->settings(), this);
+    auto* dialog = new AmqpSettingsDialog(m_amqp->settings(), m_amqp->problem(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_messageBar->hide();
@@ -358,6 +367,13 @@ void MainWindow::openDatabase(const QString& path) {
         showStatus(tr("%1 is already open").arg(QDir::toNativeSeparators(path)));
         return;
     }
+    // Applications holding locks lose them with the database: asked first.
+    if (!std::exchange(m_switchConfirmed, false) && m_amqp && m_client &&
+        askBeforeLettingGo(*m_amqp, this, LettingGo::OpenAnotherDatabase, [this, path] {
+            m_switchConfirmed = true;
+            openDatabase(path);
+        }))
+        return;
     // Opening reads the whole database into the engine's index (about half a second for a
     // million messages): never on the GUI thread.
     m_databaseLabel->setText(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
@@ -394,8 +410,10 @@ void MainWindow::finishOpening(const QString& path, Result<std::unique_ptr<Broke
         emit databaseFailed(path);
         return;
     }
-    setClient(std::make_unique<BrokerClient>(std::move(opened).value()));
+    // What the last database left in the bar goes; what opening this one says (a busy AMQP
+    // port) stays.
     m_messageBar->hide();
+    setClient(std::make_unique<BrokerClient>(std::move(opened).value()));
     emit databaseOpened(path);
 }
 
@@ -447,6 +465,14 @@ void MainWindow::saveLayout() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // Applications holding locks lose them when the window goes: asked first.
+    if (!m_quitConfirmed && m_amqp && askBeforeLettingGo(*m_amqp, this, LettingGo::Quit, [this] {
+            m_quitConfirmed = true;
+            close();
+        })) {
+        event->ignore();
+        return;
+    }
     saveLayout();
     event->accept();
 }

@@ -128,6 +128,9 @@ private:
     QLabel* m_selectionLabel; // "5,000 selected" in the visible tab; hidden when none
     QString m_selectedPath;
     NamespaceTreeModel::NodeKind m_selectedKind = NamespaceTreeModel::NodeKind::Namespace;
+    // The user said yes to letting applications' locks go (HeldLocksQuestion.h).
+    bool m_quitConfirmed = false;
+    bool m_switchConfirmed = false;
 };
 
 } // namespace hourglass::ui

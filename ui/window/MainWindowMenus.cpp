@@ -130,13 +130,15 @@ void MainWindow::copyConnectionStringOfSelection() {
             tr("The AMQP endpoint is not serving: turn it on in View > AMQP endpoint…"));
         return;
     }
-    const QString text = endpoint->connectionString(name);
-    if (text.isEmpty()) {
-        m_messageBar->showMessage(tr("The namespace '%1' has no key yet.").arg(name));
-        return;
-    }
-    QApplication::clipboard()->setText(text);
-    showStatus(tr("Copied the connection string of namespace '%1'").arg(name));
+    // A namespace created a moment ago has its key made first, off the GUI thread.
+    m_amqp->connectionStringOf(name, this, [this, name](const QString& text) {
+        if (text.isEmpty()) {
+            m_messageBar->showMessage(tr("The namespace '%1' has no key yet.").arg(name));
+            return;
+        }
+        QApplication::clipboard()->setText(text);
+        showStatus(tr("Copied the connection string of namespace '%1'").arg(name));
+    });
 }
 
 void MainWindow::fillScenarioMenu() {

@@ -93,6 +93,7 @@ private slots:
     void sessionLockRunsOut_S5_settlingSaysSessionLockLost();
     void sessionState_S4_setByTheHolderWithAConfirmation();
     void deferredThroughTheSession_S6();
+    void aSessionAnApplicationHoldsPointsToConnections();
 };
 
 void LockSessionsTest::plainReceiveIsLedToAcceptASession() {
@@ -254,6 +255,28 @@ void LockSessionsTest::deferredThroughTheSession_S6() {
     QTRY_COMPARE(f.panel.locks()->rowCount(), 1);
     QCOMPARE(f.panel.locks()->status(first), HeldLocks::Status::Held);
     QVERIFY(f.errors.isEmpty());
+}
+
+void LockSessionsTest::aSessionAnApplicationHoldsPointsToConnections() {
+    testing::SessionsTestEnv env;
+    env.send(QStringLiteral("A"), QStringLiteral("a-1"));
+    // An application's session link holds A, as the endpoint records it.
+    env.accept(QStringLiteral("A"), QStringLiteral("amqp/3/orders-receiver"));
+    Fixture f(env);
+    f.as(QStringLiteral("bob"));
+    f.find<QLineEdit>("sessionToAccept")->setText(QStringLiteral("A"));
+    f.trigger("sessionAccept");
+    QTRY_COMPARE(f.errors.size(), 1);
+    const Error& refused = f.errors.first();
+    QCOMPARE(refused.code, ErrorCode::SessionCannotBeLocked);
+    // Who holds it, by the name View > Connections uses, and where to look.
+    QVERIFY2(
+        refused.description.contains(QStringLiteral("AMQP link orders-receiver (connection 3)")),
+        qPrintable(refused.description));
+    QVERIFY2(refused.description.contains(QStringLiteral("View > Connections")),
+             qPrintable(refused.description));
+    QVERIFY(!refused.description.contains(QStringLiteral("(S")));
+    QVERIFY(!f.panel.sessions()->heldBy(QStringLiteral("bob")));
 }
 
 QTEST_MAIN(LockSessionsTest)

@@ -8,7 +8,7 @@
 #include "AmqpEndpoint.h"
 #include "Broker.h"
 #include "RawAmqpPeer.h"
-#include "SasToken.h"
+#include "RawPeerSteps.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -23,18 +23,13 @@ using namespace hourglass;
 using namespace hourglass::amqp;
 using hourglass::testing::AmqpFrame;
 using hourglass::testing::RawAmqpPeer;
+using namespace hourglass::testing;
 namespace frames = hourglass::testing;
 
 namespace {
 const QString kQueue = QStringLiteral("q");
-constexpr quint32 kCbsSender = 0;
-constexpr quint32 kCbsReplies = 1;
 constexpr quint32 kManagementSender = 2;
 constexpr quint32 kManagementReplies = 3;
-
-void putString(pn_data_t* data, const QByteArray& text) {
-    pn_data_put_string(data, pn_bytes(size_t(text.size()), text.constData()));
-}
 
 // A request message with `operation` in its application properties, answered on `replyTo`;
 // `body` writes the amqp-value body (a map).
@@ -59,10 +54,6 @@ QByteArray request(const QByteArray& operation, const QByteArray& replyTo,
     const QByteArray encoded = RawAmqpPeer::encode(message);
     pn_message_free(message);
     return encoded;
-}
-
-std::function<bool(const AmqpFrame&)> named(const QByteArray& name) {
-    return [name](const AmqpFrame& frame) { return frame.field(0).toString().toUtf8() == name; };
 }
 
 // The close frame's error: condition and description.
@@ -220,30 +211,6 @@ private:
             return false;
         m_port = *port;
         return true;
-    }
-    bool openWithCbs(RawAmqpPeer& peer) {
-        if (!peer.connected() || !peer.open())
-            return false;
-        peer.attach(kCbsSender, "cbs-requests", "$cbs", true);
-        peer.attach(kCbsReplies, "cbs-replies", "$cbs", false);
-        peer.flow(kCbsReplies, 100);
-        return peer.waitFor(frames::kAttach, 5000, named("cbs-requests")) &&
-               peer.waitFor(frames::kAttach, 5000, named("cbs-replies"));
-    }
-    // A valid put-token for the whole namespace; true once answered 200.
-    bool putToken(RawAmqpPeer& peer) {
-        const QByteArray token =
-            makeSasToken(QStringLiteral("sb://localhost/"), wellKnownEmulatorKey(),
-                         QDateTime::currentSecsSinceEpoch() + 3600)
-                .toUtf8();
-        peer.transfer(kCbsSender,
-                      request(
-                          "put-token", "cbs-replies", [&](pn_data_t* d) { putString(d, token); },
-                          "sb://localhost/"));
-        const auto reply = peer.waitFor(frames::kTransfer, 10000);
-        return reply && RawAmqpPeer::applicationProperties(reply->payload)
-                                .value(QStringLiteral("status-code"))
-                                .toInt() == 200;
     }
 
     QTemporaryDir m_dir;

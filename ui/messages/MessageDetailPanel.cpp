@@ -19,10 +19,13 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace hourglass::ui {
 
@@ -127,6 +130,11 @@ QString wireBodyText(const QByteArray& wireExtras) {
     return MessageDetailPanel::tr("AMQP value body: %1 (shown as JSON)").arg(type);
 }
 
+// Where a splitter of the panel keeps its sizes between runs.
+QString settingsKey(const QSplitter* splitter) {
+    return QStringLiteral("messageDetail/") + splitter->objectName();
+}
+
 void setRow(QTableWidget* table, int row, const QStringList& cells) {
     for (int column = 0; column < cells.size(); ++column)
         table->setItem(row, column, new QTableWidgetItem(cells.at(column)));
@@ -186,6 +194,7 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     // Properties on the left (system above application), the body beside them: under a list
     // the panel is wide and short, so side by side shows more of both than stacked.
     auto* properties = new QSplitter(Qt::Vertical);
+    properties->setObjectName(QStringLiteral("detailPropertiesSplitter"));
     properties->addWidget(m_system);
     properties->addWidget(m_application);
     properties->setStretchFactor(0, 3);
@@ -198,6 +207,15 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
+    // The property pane is as wide (and its two tables as tall) as the user last made them: the
+    // panel is made again with each database, and long values want more room than the default.
+    for (QSplitter* remembered : {splitter, properties}) {
+        remembered->setHandleWidth(std::max(remembered->handleWidth(), 6)); // easy to grab
+        const QString key = settingsKey(remembered);
+        remembered->restoreState(QSettings().value(key).toByteArray());
+        connect(remembered, &QSplitter::splitterMoved, this,
+                [remembered, key] { QSettings().setValue(key, remembered->saveState()); });
+    }
 
     m_pages->insertWidget(EmptyPage, m_empty);
     m_pages->insertWidget(ErrorPage, m_error);

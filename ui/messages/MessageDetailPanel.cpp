@@ -130,10 +130,37 @@ QString wireBodyText(const QByteArray& wireExtras) {
     return MessageDetailPanel::tr("AMQP value body: %1 (shown as JSON)").arg(type);
 }
 
-// Where a splitter of the panel keeps its sizes between runs.
-QString settingsKey(const QSplitter* splitter) {
-    return QStringLiteral("messageDetail/") + splitter->objectName();
-}
+// A splitter whose first pane keeps the size the user last dragged it to, through resizes of
+// the panel and from one panel to the next (the panel is made again with each database, and the
+// next start), kept in QSettings under "messageDetail/<objectName>"; the other pane takes the
+// rest. Until the user drags it, the stretch factors share the room.
+class RememberedSplitter : public QSplitter {
+public:
+    RememberedSplitter(Qt::Orientation orientation, const QString& name)
+        : QSplitter(orientation) {
+        setObjectName(name);
+        setHandleWidth(std::max(handleWidth(), 6)); // easy to find with the mouse
+        m_first = QSettings().value(key()).toInt();
+        connect(this, &QSplitter::splitterMoved, this, [this] {
+            m_first = sizes().value(0);
+            QSettings().setValue(key(), m_first);
+        });
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QSplitter::resizeEvent(event);
+        // Applied at every size, so a size given before the layout settled, when the room was
+        // too small for it, is applied again once there is room.
+        const int room = (orientation() == Qt::Horizontal ? width() : height()) - handleWidth();
+        if (m_first > 0 && count() == 2 && room > 0)
+            setSizes({std::min(m_first, room), std::max(0, room - m_first)});
+    }
+
+private:
+    QString key() const { return QStringLiteral("messageDetail/") + objectName(); }
+    int m_first = 0; // the first pane's size in pixels; 0: never dragged
+};
 
 void setRow(QTableWidget* table, int row, const QStringList& cells) {
     for (int column = 0; column < cells.size(); ++column)
@@ -193,29 +220,19 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
 
     // Properties on the left (system above application), the body beside them: under a list
     // the panel is wide and short, so side by side shows more of both than stacked.
-    auto* properties = new QSplitter(Qt::Vertical);
-    properties->setObjectName(QStringLiteral("detailPropertiesSplitter"));
+    auto* properties =
+        new RememberedSplitter(Qt::Vertical, QStringLiteral("detailPropertiesSplitter"));
     properties->addWidget(m_system);
     properties->addWidget(m_application);
     properties->setStretchFactor(0, 3);
     properties->setStretchFactor(1, 1);
     properties->setChildrenCollapsible(false);
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->setObjectName(QStringLiteral("detailSplitter"));
+    auto* splitter = new RememberedSplitter(Qt::Horizontal, QStringLiteral("detailSplitter"));
     splitter->addWidget(properties);
     splitter->addWidget(bodyBox);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setChildrenCollapsible(false);
-    // The property pane is as wide (and its two tables as tall) as the user last made them: the
-    // panel is made again with each database, and long values want more room than the default.
-    for (QSplitter* remembered : {splitter, properties}) {
-        remembered->setHandleWidth(std::max(remembered->handleWidth(), 6)); // easy to grab
-        const QString key = settingsKey(remembered);
-        remembered->restoreState(QSettings().value(key).toByteArray());
-        connect(remembered, &QSplitter::splitterMoved, this,
-                [remembered, key] { QSettings().setValue(key, remembered->saveState()); });
-    }
 
     m_pages->insertWidget(EmptyPage, m_empty);
     m_pages->insertWidget(ErrorPage, m_error);

@@ -8,8 +8,9 @@
 // code. When the engine reports that the shown message's path changed (a lock taken, a
 // settlement), the panel reads the message again and keeps the body view the user chose.
 // The property pane sits beside the body in a splitter ("detailSplitter"; the system and
-// application tables share "detailPropertiesSplitter"); where the user drags them is kept in
-// QSettings ("messageDetail/<objectName>") and restored by the next panel.
+// application tables share "detailPropertiesSplitter"); the size the user drags the pane (and
+// the system table) to is kept through resizes, in QSettings ("messageDetail/<objectName>") and
+// by the next panel.
 
 #include "ChangeFeed.h"
 #include "Message.h"

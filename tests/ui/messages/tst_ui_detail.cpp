@@ -542,7 +542,7 @@ void TestUiDetail::wireBodyKindIsSaid() {
 void TestUiDetail::propertyPaneResizedAndRemembered() {
     Env env;
     const qint64 seq = env.send(fullMessage());
-    const QSize size(900, 360);
+    const QSize size(1200, 360); // room to drag the pane 150 px wider, the body keeping its minimum
     int dragged = 0;
     QList<int> tables;
     {

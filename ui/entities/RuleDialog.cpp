@@ -90,10 +90,12 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     layout->addWidget(m_error);
     layout->addWidget(close);
 
-    connect(m_list, &QTreeWidget::itemSelectionChanged, this,
-            [this] { m_remove->setEnabled(!m_list->selectedItems().isEmpty()); });
-    // Only the user's choice loads a rule: a reload rebuilds the list with its signals blocked.
-    connect(m_list, &QTreeWidget::currentItemChanged, this, &RuleDialog::editCurrent);
+    // Only the user's choice loads a rule: a reload rebuilds the list with its signals blocked,
+    // and the current row the view sets on getting focus is not selected (nor loaded).
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, [this] {
+        m_remove->setEnabled(!m_list->selectedItems().isEmpty());
+        editCurrent();
+    });
     connect(m_add, &QPushButton::clicked, this, &RuleDialog::addRule);
     connect(m_save, &QPushButton::clicked, this, &RuleDialog::saveRule);
     connect(m_new, &QPushButton::clicked, this, &RuleDialog::startNewRule);
@@ -168,9 +170,10 @@ void RuleDialog::setEdited(const QString& name) {
 }
 
 void RuleDialog::editCurrent() {
-    const QTreeWidgetItem* item = m_list->currentItem();
-    if (!item)
+    const QList<QTreeWidgetItem*> chosen = m_list->selectedItems();
+    if (chosen.isEmpty())
         return; // nothing chosen: the form keeps what it holds
+    const QTreeWidgetItem* item = chosen.first();
     for (const Rule& rule : std::as_const(m_rules)) {
         if (rule.name != item->text(NameColumn))
             continue;

@@ -227,6 +227,11 @@ public:
 
     Result<void> addRule(const QString& subscriptionPath, const Rule& rule);
     Result<void> removeRule(const QString& subscriptionPath, const QString& ruleName);
+    // Replaces the rule `ruleName` by `rule` (which may carry another name) in one durable step,
+    // in the old rule's place. A new rule that is invalid, a new name another rule has, or a
+    // missing old rule is refused and the subscription keeps the old rule: never half-changed.
+    Result<void> replaceRule(const QString& subscriptionPath, const QString& ruleName,
+                             const Rule& rule);
     // The routing preview (R1-R5): what sending `message` to the topic `topicPath` would do in
     // each of its subscriptions, in path order, and why (RoutingPreview.h). `assigned` gives the
     // system properties the broker assigns, a stored message's own; none: those a send would get

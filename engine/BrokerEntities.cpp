@@ -13,7 +13,9 @@ namespace {
 constexpr int kMaxSqlFiltersPerTopic = 2000;
 constexpr int kMaxCorrelationFiltersPerTopic = 100000;
 
-Result<void> checkRuleQuota(const Entity& topic, const QList<Rule>& added) {
+// The topic's filters with `added` and without `replaced` (a rule being replaced), against R5.
+Result<void> checkRuleQuota(const Entity& topic, const QList<Rule>& added,
+                            const Rule* replaced = nullptr) {
     int sql = 0;
     int correlation = 0;
     const auto count = [&](const Rule& rule) {
@@ -22,7 +24,8 @@ Result<void> checkRuleQuota(const Entity& topic, const QList<Rule>& added) {
     };
     for (const Entity* subscription : topic.subscriptions)
         for (const Rule& rule : subscription->rules)
-            count(rule);
+            if (&rule != replaced)
+                count(rule);
     for (const Rule& rule : added)
         count(rule);
     const bool addsSql = std::any_of(added.cbegin(), added.cend(), [](const Rule& rule) {
@@ -265,11 +268,11 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
             return ok.error();
         if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
             return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
-                                          "created; create a new entity to change it (E5).")
+                                          "created; create a new entity to change it.")
                                .arg(entity.path));
         if (properties.requiresSession != entity.properties.requiresSession)
             return invalid(QStringLiteral("RequiresSession is fixed when '%1' is created; create "
-                                          "a new entity to change it (E5).")
+                                          "a new entity to change it.")
                                .arg(entity.path));
         entity.properties = properties;
         entity.updatedAt = now;
@@ -385,6 +388,50 @@ Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
                 QStringLiteral("The rule '%1' does not exist on '%2'.").arg(name, entity.path));
         entity.updatedAt = now;
         touchLocked(entity, now);
+        const StoredEntity stored = storedLocked(entity);
+        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+        m_feed->markUpdated(entity.qualified());
+        ticket = m_store->ticket();
+    }
+    return m_store->waitDurable(ticket);
+}
+
+Result<void> BrokerImpl::replaceRule(const QString& path, const QString& name, const Rule& rule) {
+    // Everything is checked before anything changes: a refusal leaves the old rule in place.
+    if (auto ok = rule.validate(); !ok)
+        return ok.error();
+    quint64 ticket;
+    {
+        std::lock_guard lock(m_mutex);
+        Instant now;
+        auto target = fireDueAndResolveLocked(path, now);
+        if (!target)
+            return target.error();
+        Entity& entity = *target->entity;
+        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
+            return invalid(
+                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
+        const auto sameName = [](const QString& a, const QString& b) {
+            return a.compare(b, Qt::CaseInsensitive) == 0;
+        };
+        qsizetype at = -1;
+        for (qsizetype i = 0; i < entity.rules.size(); ++i) {
+            if (sameName(entity.rules[i].name, name))
+                at = i;
+            else if (sameName(entity.rules[i].name, rule.name))
+                return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                                 QStringLiteral("The rule '%1' already exists on '%2'.")
+                                     .arg(entity.rules[i].name, entity.path));
+        }
+        if (at < 0)
+            return notFound(
+                QStringLiteral("The rule '%1' does not exist on '%2'.").arg(name, entity.path));
+        if (entity.topic)
+            if (auto ok = checkRuleQuota(*entity.topic, {rule}, &entity.rules[at]); !ok)
+                return ok.error();
+        entity.rules[at] = rule;
+        entity.updatedAt = now;
+        touchLocked(entity, now); // A2: a changed rule is activity, as a new one is
         const StoredEntity stored = storedLocked(entity);
         m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
         m_feed->markUpdated(entity.qualified());

@@ -160,6 +160,7 @@ public:
     Result<void> deleteEntity(const QString& path);
     Result<void> addRule(const QString& path, const Rule& rule);
     Result<void> removeRule(const QString& path, const QString& name);
+    Result<void> replaceRule(const QString& path, const QString& name, const Rule& rule);
     Result<void> validateForwardingLocked(const QString& namespaceName, const QString& selfPath,
                                           const EntityProperties& properties) const;
     void deleteEntityLocked(Entity* entity);

@@ -132,6 +132,16 @@ Result<void> Broker::removeRule(const QString& subscriptionPath, const QString& 
                          [&](BrokerOperation& op, const auto&) { op.ruleName = ruleName; });
 }
 
+Result<void> Broker::replaceRule(const QString& subscriptionPath, const QString& ruleName,
+                                 const Rule& rule) {
+    Observation seen(*this, Kind::ReplaceRule, subscriptionPath);
+    return seen.reportIf(m_impl->replaceRule(subscriptionPath, ruleName, rule),
+                         [&](BrokerOperation& op, const auto&) {
+                             op.ruleName = ruleName;
+                             op.rule = rule;
+                         });
+}
+
 // ---- Sending
 
 Result<SendResult> Broker::send(const QString& path, const OutgoingMessage& message) {

@@ -257,62 +257,66 @@ EntityProperties EntityProperties::defaults(Tier tier) {
 }
 
 Result<void> EntityProperties::validate(EntityKind kind, Tier tier) const {
+    const QList<Error> found = problems(kind, tier);
+    if (!found.isEmpty())
+        return found.first();
+    return {};
+}
+
+QList<Error> EntityProperties::problems(EntityKind kind, Tier tier) const {
+    QList<Error> found;
+    const auto check = [&found](const Result<void>& r) {
+        if (!r)
+            found.append(r.error());
+    };
     if (defaultMessageTimeToLive <= 0)
-        return invalid(QStringLiteral("DefaultMessageTimeToLive must be greater than zero (got %1)")
-                           .arg(iso(defaultMessageTimeToLive)));
-    if (tier == Tier::Basic && defaultMessageTimeToLive > kBasicMaxTimeToLive)
-        return invalid(QStringLiteral("DefaultMessageTimeToLive must be at most %1 in the Basic "
-                                      "tier (got %2)")
-                           .arg(iso(kBasicMaxTimeToLive), iso(defaultMessageTimeToLive)));
+        found << invalid(
+            QStringLiteral("DefaultMessageTimeToLive must be greater than zero (got %1)")
+                .arg(iso(defaultMessageTimeToLive)));
+    else if (tier == Tier::Basic && defaultMessageTimeToLive > kBasicMaxTimeToLive)
+        found << invalid(QStringLiteral("DefaultMessageTimeToLive must be at most %1 in the Basic "
+                                        "tier (got %2)")
+                             .arg(iso(kBasicMaxTimeToLive), iso(defaultMessageTimeToLive)));
     if (autoDeleteOnIdle < kMinAutoDeleteOnIdle)
-        return invalid(QStringLiteral("AutoDeleteOnIdle must be at least %1 (got %2)")
-                           .arg(iso(kMinAutoDeleteOnIdle), iso(autoDeleteOnIdle)));
-    if (auto r = checkDurationRange(kDuplicateDetectionHistoryTimeWindow,
-                                    duplicateDetectionHistoryTimeWindow, kMinDuplicateWindow,
-                                    kMaxDuplicateWindow);
-        !r)
-        return r;
-    if (auto r =
-            checkIntRange(kMaxSizeInMegabytes, maxSizeInMegabytes, 1, kMaxSizeInMegabytesLimit);
-        !r)
-        return r;
-    if (auto r = checkIntRange(kMaxMessageSizeInKilobytes, maxMessageSizeInKilobytes, 1,
-                               kMaxMessageSizeInKilobytesLimit);
-        !r)
-        return r;
+        found << invalid(QStringLiteral("AutoDeleteOnIdle must be at least %1 (got %2)")
+                             .arg(iso(kMinAutoDeleteOnIdle), iso(autoDeleteOnIdle)));
+    check(checkDurationRange(kDuplicateDetectionHistoryTimeWindow,
+                             duplicateDetectionHistoryTimeWindow, kMinDuplicateWindow,
+                             kMaxDuplicateWindow));
+    check(checkIntRange(kMaxSizeInMegabytes, maxSizeInMegabytes, 1, kMaxSizeInMegabytesLimit));
+    check(checkIntRange(kMaxMessageSizeInKilobytes, maxMessageSizeInKilobytes, 1,
+                        kMaxMessageSizeInKilobytesLimit));
     if (tier == Tier::Basic && kind != EntityKind::Queue)
-        return invalid(QStringLiteral("A Basic namespace has queues only, no topics or "
-                                      "subscriptions (E5); use the Standard or Premium tier"));
+        found << invalid(QStringLiteral("A Basic namespace has queues only, no topics or "
+                                        "subscriptions; use the Standard or Premium tier"));
     if (kind != EntityKind::Subscription && !deadLetteringOnFilterEvaluationExceptions)
-        return invalid(QStringLiteral("DeadLetteringOnFilterEvaluationExceptions: only a "
-                                      "subscription has rules to fail"));
+        found << invalid(QStringLiteral("DeadLetteringOnFilterEvaluationExceptions: only a "
+                                        "subscription has rules to fail"));
     if (kind == EntityKind::Subscription && requiresDuplicateDetection)
-        return invalid(QStringLiteral("RequiresDuplicateDetection: a subscription has no duplicate "
-                                      "detection of its own; its topic detects duplicates (E5)"));
+        found << invalid(QStringLiteral("RequiresDuplicateDetection: a subscription has no "
+                                        "duplicate detection of its own; its topic detects "
+                                        "duplicates"));
 
     if (kind == EntityKind::Topic) {
         // A topic has no receivers of its own: lock, delivery and forwarding settings do not
         // apply. Forwarding is refused rather than ignored, because silently dropping it would
         // route messages differently from what the caller asked for.
         if (!forwardTo.isEmpty())
-            return invalid(QStringLiteral("ForwardTo is not supported on a topic"));
+            found << invalid(QStringLiteral("ForwardTo is not supported on a topic"));
         // Sessions are received: a topic's subscriptions require them, not the topic.
         if (requiresSession)
-            return invalid(QStringLiteral("RequiresSession: a topic has no sessions; its "
-                                          "subscriptions may require them"));
-        return {};
+            found << invalid(QStringLiteral("RequiresSession: a topic has no sessions; its "
+                                            "subscriptions may require them"));
+        return found;
     }
 
-    if (auto r =
-            checkDurationRange(kLockDuration, lockDuration, kMinLockDuration, kMaxLockDuration);
-        !r)
-        return r;
+    check(checkDurationRange(kLockDuration, lockDuration, kMinLockDuration, kMaxLockDuration));
     if (maxDeliveryCount < 1)
-        return invalid(
+        found << invalid(
             QStringLiteral("MaxDeliveryCount must be at least 1 (got %1)").arg(maxDeliveryCount));
-    if (auto r = checkForwardPath(kForwardTo, forwardTo); !r)
-        return r;
-    return checkForwardPath(kForwardDeadLetteredMessagesTo, forwardDeadLetteredMessagesTo);
+    check(checkForwardPath(kForwardTo, forwardTo));
+    check(checkForwardPath(kForwardDeadLetteredMessagesTo, forwardDeadLetteredMessagesTo));
+    return found;
 }
 
 QJsonObject EntityProperties::toJson(EntityKind kind) const {

@@ -6,6 +6,7 @@
 #include "Time.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 
 namespace hourglass {
@@ -50,6 +51,9 @@ struct EntityProperties {
     // Checks every bound of E3 for an entity of this kind in a namespace of this tier; the
     // error names the property and its bound. ForwardTo targets are checked by the Broker.
     Result<void> validate(EntityKind kind, Tier tier) const;
+    // Every bound this entity breaks, one error each (validate() gives the first), so that a form
+    // can mark every bad field at once.
+    QList<Error> problems(EntityKind kind, Tier tier) const;
 
     // Emulator config.json "Properties" object, property names as in E3. Durations are ISO-8601.
     QJsonObject toJson(EntityKind kind) const;

@@ -29,6 +29,7 @@ struct BrokerOperation {
         DeleteEntity,    // path
         AddRule,         // path + rule
         RemoveRule,      // path + ruleName
+        ReplaceRule,     // path + ruleName (the old rule's) + rule (the new one)
         DeleteMessages,  // path + sequenceNumbers
         TransferMessages, // path (source) + targetPath + sequenceNumbers + transfer + sendResults
         Resubmit,         // path (dead-letter queue) + sequenceNumbers + sendResults

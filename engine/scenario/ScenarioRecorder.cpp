@@ -203,6 +203,7 @@ void ScenarioRecorder::operationDone(const BrokerOperation& op) {
     case Kind::DeleteEntity:
     case Kind::AddRule:
     case Kind::RemoveRule:
+    case Kind::ReplaceRule:
         recordEntityChange(op);
         return;
     case Kind::DeleteMessages:
@@ -342,6 +343,12 @@ void ScenarioRecorder::recordEntityChange(const BrokerOperation& op) {
     case Kind::RemoveRule:
         addStep(op.at, QStringLiteral("RemoveRule"),
                 {{QStringLiteral("Entity"), path}, {QStringLiteral("Name"), op.ruleName}});
+        return;
+    case Kind::ReplaceRule: // a scenario has no replace step: the same outcome in two steps
+        addStep(op.at, QStringLiteral("RemoveRule"),
+                {{QStringLiteral("Entity"), path}, {QStringLiteral("Name"), op.ruleName}});
+        addStep(op.at, QStringLiteral("AddRule"),
+                {{QStringLiteral("Entity"), path}, {QStringLiteral("Rule"), op.rule.toJson()}});
         return;
     default:
         return;

@@ -24,6 +24,7 @@ private slots:
     void entities_E3_basicTierCapsMessageTtl();
     void entities_E3_propertiesAreStoredAsGiven_data();
     void entities_E3_propertiesAreStoredAsGiven();
+    void entities_E3_everyBrokenBoundListed();
     void entities_E4_newSubscriptionHasDefaultTrueRule();
     void entities_E4_explicitRulesReplaceDefault();
     void entities_E5_updateReplacesPropertiesAndCountsAsActivity_data();

@@ -163,3 +163,28 @@ void TestEngineEntities::entities_E5_basicNamespaceHasNoTopics() {
     HG_VERIFY_OK(tb->createTopic(QStringLiteral("std:t"), {}));
     HG_VERIFY_OK(tb->createSubscription(QStringLiteral("std:t/Subscriptions/s"), {}));
 }
+
+// E3: every broken bound is named, in the order validate() checks them (its error is the first),
+// so that a form can mark every bad field at once; a valid entity has none.
+void TestEngineEntities::entities_E3_everyBrokenBoundListed() {
+    EntityProperties p;
+    p.lockDuration = seconds(1);
+    p.maxDeliveryCount = 0;
+    p.maxSizeInMegabytes = 0;
+    p.autoDeleteOnIdle = seconds(1);
+    const QList<Error> found = p.problems(EntityKind::Queue, Tier::Standard);
+    QStringList named;
+    for (const Error& e : found) {
+        QCOMPARE(e.code, ErrorCode::InvalidArgument);
+        named << e.description.section(QLatin1Char(' '), 0, 0);
+    }
+    QCOMPARE(named,
+             (QStringList{QStringLiteral("AutoDeleteOnIdle"), QStringLiteral("MaxSizeInMegabytes"),
+                          QStringLiteral("LockDuration"), QStringLiteral("MaxDeliveryCount")}));
+    QCOMPARE(p.validate(EntityKind::Queue, Tier::Standard).error().description,
+             found.first().description);
+    // A topic has no lock or delivery count: only what applies to it.
+    QCOMPARE(p.problems(EntityKind::Topic, Tier::Standard).size(), 2);
+    QVERIFY(EntityProperties().problems(EntityKind::Queue, Tier::Standard).isEmpty());
+    QVERIFY(EntityProperties().problems(EntityKind::Subscription, Tier::Standard).isEmpty());
+}

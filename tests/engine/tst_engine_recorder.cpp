@@ -91,6 +91,7 @@ private slots:
     void unsetObserverHearsNothing();
     void cancelledRecorderNeitherBeginsNorRecords();
     void endCheckNamesAnEntityTheFileHolds();
+    void replacedRuleRecordedAsRemoveThenAdd();
 };
 
 void TestEngineRecorder::replaysToTheSameEndState() {
@@ -372,6 +373,39 @@ void TestEngineRecorder::endCheckNamesAnEntityTheFileHolds() {
     QVERIFY(expect);
     QCOMPARE(expect->entity, QStringLiteral("zeta"));
     QCOMPARE(scenario.steps.last().at, minutes(2));
+}
+
+// A scenario has no replace step: a replaced rule is written as its removal and the new rule's
+// addition, and the replay routes as the recording did.
+void TestEngineRecorder::replacedRuleRecordedAsRemoveThenAdd() {
+    TestBroker t;
+    Broker& b = t.broker();
+    auto recorder = std::make_shared<ScenarioRecorder>();
+    QVERIFY(recorder->begin(b));
+    b.setOperationObserver(recorder);
+    const QString sub = QStringLiteral("events/Subscriptions/eu");
+    QVERIFY(b.createTopic(QStringLiteral("events"), {}));
+    QVERIFY(b.createSubscription(sub, {}));
+    Rule eu;
+    eu.name = QStringLiteral("eu");
+    eu.filterType = FilterType::Correlation;
+    eu.correlation.subject = QStringLiteral("eu");
+    QVERIFY(b.replaceRule(sub, QStringLiteral("$Default"), eu));
+    OutgoingMessage inEu = TestBroker::message(QStringLiteral("in-eu"));
+    inEu.subject = QStringLiteral("eu");
+    QVERIFY(b.send(QStringLiteral("events"), inEu));
+    QVERIFY(b.send(QStringLiteral("events"), TestBroker::message(QStringLiteral("elsewhere"))));
+    b.setOperationObserver(nullptr);
+    recorder->finish(b);
+
+    const QByteArray document = recorder->toJson();
+    const qsizetype removed = document.indexOf("\"RemoveRule\"");
+    QVERIFY2(removed >= 0, document.constData());
+    QVERIFY2(document.indexOf("\"AddRule\"", removed) > removed, document.constData());
+    const ScenarioReport report = replay(document);
+    QVERIFY2(report.allPassed(), qPrintable(report.failureLines().join(u'\n')));
+    QCOMPARE(endStateOf(report), endStateOf(b));
+    QCOMPARE(endStateOf(b).value(sub).counts.active, qint64(1));
 }
 
 QTEST_GUILESS_MAIN(TestEngineRecorder)

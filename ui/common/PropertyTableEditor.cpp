@@ -5,15 +5,21 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QSet>
+#include <QStyle>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace hourglass::ui {
 
 namespace {
 
 enum Column { NameColumn, TypeColumn, ValueColumn, ColumnCount };
+
+// The value keeps at least this much room when the names are long: it is what is being sent.
+constexpr int kMinimumValueWidth = 140;
 
 // A chooser of every property type, its items named as Service Bus names them.
 QComboBox* makeTypeChooser() {
@@ -34,6 +40,8 @@ PropertyTableEditor::PropertyTableEditor(QWidget* parent)
     m_add->setObjectName(QStringLiteral("addProperty"));
     m_remove->setObjectName(QStringLiteral("removeProperty"));
     m_table->setHorizontalHeaderLabels({tr("Name"), tr("Type"), tr("Value")});
+    // Fitted to the longest name (fitNameColumn), so "customerReference" is not cut to "custome…";
+    // still the user's to drag.
     m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
     // Fixed to the chooser's widest name: ResizeToContents measured the (empty) items under the
     // choosers and cut the names to "st".
@@ -73,7 +81,44 @@ PropertyTableEditor::PropertyTableEditor(QWidget* parent)
         emit edited();
     });
     connect(m_table, &QTableWidget::itemChanged, this, &PropertyTableEditor::edited);
+    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+        // A text longer than its cell is elided: the tooltip has it whole. (Setting it changes
+        // the item once more; the second time it is already equal.)
+        if (item->toolTip() != item->text())
+            item->setToolTip(item->text());
+        if (item->column() == NameColumn)
+            fitNameColumn();
+    });
+    m_table->viewport()->installEventFilter(this);
     fitTypeColumn();
+    fitNameColumn();
+}
+
+void PropertyTableEditor::fitNameColumn() {
+    QHeaderView* header = m_table->horizontalHeader();
+    // The cell's text margins on both sides, as the style draws an item (and the editor's frame
+    // while a name is typed).
+    const int padding =
+        2 * (m_table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 8;
+    const QFontMetrics metrics(m_table->font());
+    // Room for a usual name even before one is typed.
+    int wanted = std::max(header->sectionSizeHint(NameColumn),
+                          metrics.horizontalAdvance(QStringLiteral("correlationKey")) + padding);
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (const QTableWidgetItem* item = m_table->item(row, NameColumn))
+            wanted = std::max(wanted, metrics.horizontalAdvance(item->text()) + padding);
+    // A very long name leaves the value its room, and is elided (its tooltip has it whole).
+    const int available =
+        m_table->viewport()->width() - header->sectionSize(TypeColumn) - kMinimumValueWidth;
+    header->resizeSection(NameColumn, std::max(header->sectionSizeHint(NameColumn),
+                                               std::min(wanted, std::max(available, 0))));
+}
+
+bool PropertyTableEditor::eventFilter(QObject* watched, QEvent* event) {
+    // The room the value is left depends on the viewport's width: refit when it changes.
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitNameColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 void PropertyTableEditor::fitTypeColumn() {
@@ -83,6 +128,10 @@ void PropertyTableEditor::fitTypeColumn() {
     probe->ensurePolished();
     const int width = std::max(probe->sizeHint().width(),
                                m_table->horizontalHeader()->sectionSizeHint(TypeColumn));
+    // Rows as tall as the chooser, so that it is drawn whole rather than clipped top and bottom.
+    QHeaderView* rows = m_table->verticalHeader();
+    rows->setMinimumSectionSize(probe->sizeHint().height());
+    rows->setDefaultSectionSize(std::max(rows->defaultSectionSize(), probe->sizeHint().height()));
     delete probe;
     // A cell widget gets the section less the grid line.
     const int gridLine = m_table->showGrid() ? 1 : 0;
@@ -90,8 +139,10 @@ void PropertyTableEditor::fitTypeColumn() {
 }
 
 void PropertyTableEditor::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::StyleChange || event->type() == QEvent::FontChange) {
         fitTypeColumn();
+        fitNameColumn();
+    }
     QWidget::changeEvent(event);
 }
 
@@ -105,13 +156,18 @@ void PropertyTableEditor::setProperties(const QVariantMap& properties) {
 int PropertyTableEditor::addRow(const QString& name, PropertyType type, const QString& value) {
     const int row = m_table->rowCount();
     m_table->insertRow(row);
-    m_table->setItem(row, NameColumn, new QTableWidgetItem(name));
+    auto* nameItem = new QTableWidgetItem(name);
+    nameItem->setToolTip(name);
+    m_table->setItem(row, NameColumn, nameItem);
     QComboBox* types = makeTypeChooser();
     types->setObjectName(QStringLiteral("propertyType%1").arg(row));
     types->setCurrentIndex(types->findData(int(type)));
     connect(types, &QComboBox::currentIndexChanged, this, &PropertyTableEditor::edited);
     m_table->setCellWidget(row, TypeColumn, types);
-    m_table->setItem(row, ValueColumn, new QTableWidgetItem(value));
+    auto* valueItem = new QTableWidgetItem(value);
+    valueItem->setToolTip(value);
+    m_table->setItem(row, ValueColumn, valueItem);
+    fitNameColumn();
     emit edited();
     return row;
 }

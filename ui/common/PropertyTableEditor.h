@@ -8,7 +8,9 @@
 // QVariantMap of application properties is edited.
 //
 // Types are named and parsed as Service Bus names them (engine/PropertyTypes.h: Int32, Int64,
-// String, DateTime...). The type column is as wide as its longest name.
+// String, DateTime...). The type column is as wide as its longest name, the rows as tall as its
+// chooser; the name column as wide as the longest name typed (the value keeps at least 140 px)
+// and the value takes the rest, so a row reads whole at the dialogs' default sizes.
 //
 // Object names for tests: "propertyTable", "addProperty", "removeProperty", and
 // "propertyType<row>" for each row's type chooser.
@@ -47,10 +49,13 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     // Sizes the type column to its longest type name in the current style and font.
     void fitTypeColumn();
+    // Sizes the name column to its longest name, leaving the value its minimum.
+    void fitNameColumn();
 
     QTableWidget* m_table;
     QToolButton* m_add;

@@ -94,8 +94,12 @@ EntityDialog::EntityDialog(BrokerClient& client, Mode mode, EntityKind kind,
         header->addRow(tr("Topic"), topic);
     }
     header->addRow(mode == Mode::Create ? tr("Name") : tr("Path"), m_name);
-    if (mode == Mode::Create)
+    if (mode == Mode::Create) {
         connect(m_name, &QLineEdit::textChanged, this, &EntityDialog::checkName);
+        // The engine's refusal (a name that exists...) was about the name sent: a new name makes
+        // it stale, and a stale refusal under a name that may be fine misleads.
+        connect(m_name, &QLineEdit::textChanged, this, [this] { m_error->hide(); });
+    }
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);

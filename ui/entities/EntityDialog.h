@@ -4,9 +4,10 @@
 // and, when editing, the entity's current properties, all through BrokerClient. OK checks the
 // form with the engine's validator, then runs the engine call; a refusal (a bad bound, a name
 // that exists, a forwarding target that does not) is shown inline with its code and description
-// and the dialog stays open with the values kept. Success closes it.
+// and the dialog stays open with the values kept, until the name is changed. Success closes it.
 // A new entity's name is checked as it is typed, with the engine's own rules (EntityPath.h, E2):
-// until it passes, Create is off and the reason shows under the name.
+// until it passes, Create is off and the reason shows under the name. The form shows every
+// property that breaks a bound at once.
 //
 // Open it with open() (non-blocking). Object names: "entityDialog", "entityName" (the path or
 // subscription name; read-only when editing), "entityNameError", "entityTopic" (subscriptions),

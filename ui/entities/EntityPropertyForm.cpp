@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace hourglass::ui {
@@ -95,7 +96,7 @@ EntityPropertyForm::EntityPropertyForm(QWidget* parent)
         addFlag(kRequiresSession, tr("Requires sessions"), Kinds::QueuesAndSubscriptions);
     m_requiresSession->setToolTip(
         tr("Messages must carry a SessionId and go out through session locks: one receiver "
-           "holds a session at a time and gets its messages in order (S1-S6)."));
+           "holds a session at a time and gets its messages in order."));
     m_maxSize = addCount(kMaxSize, tr("Max size (MB)"), Kinds::All);
     m_maxMessageSize = addCount(kMaxMessageSize, tr("Max message size (KB)"), Kinds::All);
     m_status = new QComboBox(this);
@@ -279,17 +280,28 @@ EntityProperties EntityPropertyForm::properties() const {
 }
 
 Result<void> EntityPropertyForm::validate() const {
+    const QList<Error> found = problems();
+    if (!found.isEmpty())
+        return found.first();
+    return {};
+}
+
+QList<Error> EntityPropertyForm::problems() const {
+    QList<Error> found;
     for (const Row& row : m_rows) {
         const auto* duration = qobject_cast<const DurationEdit*>(row.field);
         if (!duration || duration->isValid() || row.field->isHidden())
             continue;
         // Worded as the engine words a bad duration in a config file.
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("%1: '%2' is not a duration (%3)")
-                             .arg(QLatin1String(row.propertyName), duration->lineEdit()->text(),
-                                  duration->problem()));
+        found << Error::make(ErrorCode::InvalidArgument,
+                             QStringLiteral("%1: '%2' is not a duration (%3)")
+                                 .arg(QLatin1String(row.propertyName), duration->lineEdit()->text(),
+                                      duration->problem()));
     }
-    return properties().validate(m_kind, m_tier);
+    // A field whose text does not parse reads back as its last value, which the engine's
+    // check passes: its problem is the one above, and the others are every bound broken.
+    found << properties().problems(m_kind, m_tier);
+    return found;
 }
 
 void EntityPropertyForm::setForwardTargets(const QStringList& paths) {
@@ -304,16 +316,21 @@ void EntityPropertyForm::setForwardTargets(const QStringList& paths) {
 }
 
 void EntityPropertyForm::revalidate() {
-    const auto valid = validate();
-    // The validator's message starts with the property it refuses: mark that field.
-    const QString problem = valid ? QString() : valid.error().description;
+    const QList<Error> found = problems();
+    // Each message starts with the property it refuses: mark every field named, and list every
+    // problem, so that all the fields to fix are seen at once.
+    QStringList texts;
+    for (const Error& problem : found)
+        texts << problem.description;
     for (const Row& row : m_rows) {
         const QString name = QLatin1String(row.propertyName);
-        tint(row.field, problem.startsWith(name + QLatin1Char(' ')) ||
-                            problem.startsWith(name + QLatin1Char(':')));
+        const bool named = std::any_of(texts.cbegin(), texts.cend(), [&name](const QString& t) {
+            return t.startsWith(name + QLatin1Char(' ')) || t.startsWith(name + QLatin1Char(':'));
+        });
+        tint(row.field, named);
     }
-    m_error->setText(valid ? QString() : valid.error().description);
-    m_error->setVisible(!valid);
+    m_error->setText(texts.join(QLatin1Char('\n')));
+    m_error->setVisible(!found.isEmpty());
     emit edited();
 }
 

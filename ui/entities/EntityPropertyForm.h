@@ -6,9 +6,9 @@
 // DeadLetteringOnFilterEvaluationExceptions (R5), editable on create and on edit. When an existing
 // entity is edited, what E5 fixes at creation (RequiresDuplicateDetection, and RequiresSession of
 // a queue or subscription) is shown but cannot be changed. The form checks itself with the engine's
-// own validator (EntityProperties::validate) after each edit and shows the first problem inline,
-// marking the field it names; the engine checks again when the dialog applies it (forwarding
-// targets, names).
+// own validator (EntityProperties::problems) after each edit and shows every problem inline, one
+// a line, marking every field they name; the engine checks again when the dialog applies it
+// (forwarding targets, names).
 //
 // Object names: one per property, camelCase of its E3 name ("lockDuration",
 // "maxDeliveryCount", "defaultMessageTimeToLive", ...), its hint "<name>Hint", and the inline
@@ -50,6 +50,8 @@ public:
     EntityProperties properties() const;
     // Unparsable text first, then the engine's bounds for this kind and tier.
     Result<void> validate() const;
+    // Every problem of the form, in that order (validate() gives the first).
+    QList<Error> problems() const;
 
     // The queues and topics offered for ForwardTo and ForwardDeadLetteredMessagesTo.
     void setForwardTargets(const QStringList& paths);

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -30,7 +31,10 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     , m_path(subscriptionPath)
     , m_list(new QTreeWidget(this))
     , m_remove(new QPushButton(tr("Remove rule…"), this))
+    , m_new(new QPushButton(tr("New rule"), this))
+    , m_editorBox(new QGroupBox(this))
     , m_editor(new RuleEditor(this))
+    , m_save(new QPushButton(tr("Save rule"), this))
     , m_add(new QPushButton(tr("Add rule"), this))
     , m_error(makeInlineErrorLabel(QStringLiteral("ruleDialogError"), this)) {
     setObjectName(QStringLiteral("ruleDialog"));
@@ -49,21 +53,29 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     m_remove->setObjectName(QStringLiteral("removeRule"));
     m_remove->setEnabled(false);
     m_add->setObjectName(QStringLiteral("addRule"));
-    // Return in the form adds the rule; it never removes one or closes the dialog.
-    m_add->setDefault(true);
+    m_save->setObjectName(QStringLiteral("saveRule"));
+    m_new->setObjectName(QStringLiteral("newRule"));
+    m_new->setToolTip(tr("Empty the form to add a new rule"));
+    // Return in the form adds or saves the rule; it never removes one or closes the dialog.
     m_remove->setAutoDefault(false);
+    m_new->setAutoDefault(false);
 
+    auto* howToEdit = new QLabel(tr("Choose a rule to edit it."), this);
+    howToEdit->setEnabled(false); // greyed: guidance, not content
     auto* listButtons = new QHBoxLayout;
+    listButtons->addWidget(howToEdit);
     listButtons->addStretch(1);
+    listButtons->addWidget(m_new);
     listButtons->addWidget(m_remove);
 
-    auto* addBox = new QGroupBox(tr("Add a rule"), this);
-    auto* addLayout = new QVBoxLayout(addBox);
+    m_editorBox->setObjectName(QStringLiteral("ruleEditorBox"));
+    auto* addLayout = new QVBoxLayout(m_editorBox);
     addLayout->addWidget(m_editor);
-    addLayout->addSpacing(4); // the Add button apart from the action's status line
+    addLayout->addSpacing(4); // the buttons apart from the action's status line
     auto* addButtons = new QHBoxLayout;
     addButtons->addStretch(1);
     addButtons->addWidget(m_add);
+    addButtons->addWidget(m_save);
     addLayout->addLayout(addButtons);
 
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -74,15 +86,22 @@ RuleDialog::RuleDialog(BrokerClient& client, const QString& subscriptionPath, QW
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_list, 1);
     layout->addLayout(listButtons);
-    layout->addWidget(addBox, 2);
+    layout->addWidget(m_editorBox, 2);
     layout->addWidget(m_error);
     layout->addWidget(close);
 
-    connect(m_list, &QTreeWidget::itemSelectionChanged, this,
-            [this] { m_remove->setEnabled(!m_list->selectedItems().isEmpty()); });
+    // Only the user's choice loads a rule: a reload rebuilds the list with its signals blocked,
+    // and the current row the view sets on getting focus is not selected (nor loaded).
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, [this] {
+        m_remove->setEnabled(!m_list->selectedItems().isEmpty());
+        editCurrent();
+    });
     connect(m_add, &QPushButton::clicked, this, &RuleDialog::addRule);
+    connect(m_save, &QPushButton::clicked, this, &RuleDialog::saveRule);
+    connect(m_new, &QPushButton::clicked, this, &RuleDialog::startNewRule);
     connect(m_remove, &QPushButton::clicked, this, &RuleDialog::confirmRemove);
     connect(&m_client, &BrokerClient::changed, this, &RuleDialog::onChanged);
+    setEdited({});
     // Wider than the minimum at first, so the filter and action columns have room to be read.
     resize(qMax(sizeHint().width(), 760), sizeHint().height());
     reload();
@@ -115,18 +134,97 @@ void RuleDialog::reload() {
 }
 
 void RuleDialog::showRules(const QList<Rule>& rules) {
-    const QString selected = m_list->currentItem() ? m_list->currentItem()->text(0) : QString();
-    m_list->clear();
-    for (const Rule& rule : rules) {
-        auto* item =
-            new QTreeWidgetItem(m_list, {rule.name, filterSummary(rule), actionSummary(rule)});
-        // The whole text as written, lines and all.
-        item->setToolTip(FilterColumn,
-                         rule.filterType == FilterType::Sql ? rule.sqlExpression : item->text(1));
-        item->setToolTip(ActionColumn, rule.sqlAction);
-        if (rule.name == selected)
-            m_list->setCurrentItem(item);
+    m_rules = rules;
+    bool editedListed = false;
+    {
+        const QSignalBlocker blocker(m_list); // a reload is not the user choosing a rule
+        m_list->clear();
+        for (const Rule& rule : rules) {
+            auto* item =
+                new QTreeWidgetItem(m_list, {rule.name, filterSummary(rule), actionSummary(rule)});
+            // The whole filter: the SQL text as written, a correlation filter one line a value.
+            item->setToolTip(FilterColumn, filterDescription(rule));
+            item->setToolTip(ActionColumn, rule.sqlAction);
+            if (!m_edited.isEmpty() && rule.name.compare(m_edited, Qt::CaseInsensitive) == 0) {
+                m_list->setCurrentItem(item);
+                editedListed = true;
+            }
+        }
     }
+    m_remove->setEnabled(!m_list->selectedItems().isEmpty());
+    // The rule in the form went away (removed elsewhere): what was entered stays, to be added.
+    if (!m_edited.isEmpty() && !editedListed)
+        setEdited({});
+}
+
+void RuleDialog::setEdited(const QString& name) {
+    m_edited = name;
+    const bool editing = !name.isEmpty();
+    m_editorBox->setTitle(editing ? tr("Edit rule '%1'").arg(name) : tr("Add a rule"));
+    m_save->setVisible(editing);
+    m_save->setDefault(editing);
+    m_add->setDefault(!editing);
+    m_add->setText(editing ? tr("Add as new rule") : tr("Add rule"));
+    m_add->setToolTip(editing ? tr("Add the form as another rule; '%1' stays as it is").arg(name)
+                              : QString());
+}
+
+void RuleDialog::editCurrent() {
+    const QList<QTreeWidgetItem*> chosen = m_list->selectedItems();
+    if (chosen.isEmpty())
+        return; // nothing chosen: the form keeps what it holds
+    const QTreeWidgetItem* item = chosen.first();
+    for (const Rule& rule : std::as_const(m_rules)) {
+        if (rule.name != item->text(NameColumn))
+            continue;
+        m_editor->setRule(rule);
+        setEdited(rule.name);
+        m_error->hide();
+        return;
+    }
+}
+
+void RuleDialog::startNewRule() {
+    {
+        const QSignalBlocker blocker(m_list);
+        m_list->clearSelection();
+        m_list->setCurrentItem(nullptr);
+    }
+    m_remove->setEnabled(false);
+    m_editor->clear();
+    m_error->hide();
+    setEdited({});
+}
+
+void RuleDialog::saveRule() {
+    if (m_edited.isEmpty())
+        return;
+    m_editor->checkSql(); // the marks in the editors agree with what is sent
+    auto rule = m_editor->rule();
+    if (!rule) {
+        showError(rule.error());
+        return;
+    }
+    const QString path = m_path;
+    const QString old = m_edited;
+    const Rule replacement = *rule;
+    m_save->setEnabled(false);
+    m_client.call(
+        this,
+        [path, old, replacement](Broker& broker) {
+            return broker.replaceRule(path, old, replacement);
+        },
+        [this, name = replacement.name](const Result<void>& saved) {
+            m_save->setEnabled(true);
+            if (!saved) {
+                showError(saved.error()); // the form keeps what was entered, the rule its old self
+                return;
+            }
+            m_error->hide();
+            setEdited(name); // renamed or not, the form now shows this rule
+            emit statusMessage(tr("Rule '%1' saved").arg(name));
+            reload();
+        });
 }
 
 void RuleDialog::addRule() {
@@ -147,8 +245,7 @@ void RuleDialog::addRule() {
                 showError(added.error()); // the form keeps what was entered
                 return;
             }
-            m_error->hide();
-            m_editor->clear();
+            startNewRule(); // an empty form for the next one
             emit statusMessage(tr("Rule '%1' added").arg(name));
             reload();
         });
@@ -187,6 +284,8 @@ void RuleDialog::removeRule(const QString& name) {
                 return;
             }
             m_error->hide();
+            if (name.compare(m_edited, Qt::CaseInsensitive) == 0)
+                startNewRule(); // the form no longer shows a rule that exists
             emit statusMessage(tr("Rule '%1' removed").arg(name));
             reload();
         });

@@ -14,6 +14,8 @@
 #include <QStringList>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace hourglass::ui {
 
 namespace {
@@ -29,15 +31,30 @@ QLabel* caption(const QString& text, QWidget* parent) {
     return label;
 }
 
-// A correlation value as the summary shows it: a string quoted, anything else with its type,
+// An application property of a correlation filter as the list shows it: its value and its type,
 // since the filter compares the type as well as the value (R2: Int64 5 does not match Int32 5).
-QString valueText(const QVariant& value) {
-    const auto type = propertyTypeOf(value);
-    if (type == PropertyType::String)
-        return QLatin1Char('\'') + value.toString() + QLatin1Char('\'');
-    if (type == PropertyType::Null || !value.isValid())
-        return QStringLiteral("NULL");
+QString typedValueText(const QVariant& value) {
+    if (!value.isValid() || propertyTypeOf(value) == PropertyType::Null)
+        return QStringLiteral("null");
     return QStringLiteral("%1 (%2)").arg(propertyText(value), propertyTypeNameOf(value));
+}
+
+// The system properties a correlation filter sets, as (name, value) pairs in the form's order.
+QList<std::pair<QString, QString>> systemTerms(const CorrelationFilter& c) {
+    QList<std::pair<QString, QString>> terms;
+    const auto add = [&terms](const char* name, const QString& value) {
+        if (!value.isEmpty())
+            terms.append({QLatin1String(name), value});
+    };
+    add("CorrelationId", c.correlationId);
+    add("MessageId", c.messageId);
+    add("To", c.to);
+    add("ReplyTo", c.replyTo);
+    add("Subject", c.subject);
+    add("SessionId", c.sessionId);
+    add("ReplyToSessionId", c.replyToSessionId);
+    add("ContentType", c.contentType);
+    return terms;
 }
 
 // A text typed on several lines, on one line for a list cell: each line break with the
@@ -64,23 +81,34 @@ QString filterSummary(const Rule& rule) {
     case FilterType::Correlation:
         break;
     }
-    const CorrelationFilter& c = rule.correlation;
+    // Named as a correlation filter, as "name: value" pairs: not as SQL, which it is not (no
+    // operators, every value compared for equality with its type).
     QStringList terms;
-    const auto add = [&terms](const char* name, const QString& value) {
-        if (!value.isEmpty())
-            terms << QStringLiteral("%1 = '%2'").arg(QLatin1String(name), value);
-    };
-    add("CorrelationId", c.correlationId);
-    add("MessageId", c.messageId);
-    add("To", c.to);
-    add("ReplyTo", c.replyTo);
-    add("Subject", c.subject);
-    add("SessionId", c.sessionId);
-    add("ReplyToSessionId", c.replyToSessionId);
-    add("ContentType", c.contentType);
-    for (auto it = c.properties.begin(); it != c.properties.end(); ++it)
-        terms << QStringLiteral("%1 = %2").arg(it.key(), valueText(it.value()));
-    return terms.join(QStringLiteral(" AND "));
+    for (const auto& [name, value] : systemTerms(rule.correlation))
+        terms << QStringLiteral("%1: %2").arg(name, value);
+    const QVariantMap& properties = rule.correlation.properties;
+    for (auto it = properties.begin(); it != properties.end(); ++it)
+        terms << QStringLiteral("%1: %2").arg(it.key(), typedValueText(it.value()));
+    return RuleEditor::tr("Correlation · %1").arg(terms.join(QStringLiteral(" · ")));
+}
+
+QString filterDescription(const Rule& rule) {
+    if (rule.filterType != FilterType::Correlation)
+        return rule.filterType == FilterType::Sql ? rule.sqlExpression : filterSummary(rule);
+    QStringList lines{RuleEditor::tr("Correlation filter (every value must be equal):")};
+    const QList<std::pair<QString, QString>> system = systemTerms(rule.correlation);
+    if (!system.isEmpty()) {
+        lines << RuleEditor::tr("System properties:");
+        for (const auto& [name, value] : system)
+            lines << QStringLiteral("    %1: %2").arg(name, value);
+    }
+    const QVariantMap& properties = rule.correlation.properties;
+    if (!properties.isEmpty()) {
+        lines << RuleEditor::tr("Application properties:");
+        for (auto it = properties.begin(); it != properties.end(); ++it)
+            lines << QStringLiteral("    %1: %2").arg(it.key(), typedValueText(it.value()));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 RuleEditor::RuleEditor(QWidget* parent)
@@ -205,6 +233,26 @@ Result<Rule> RuleEditor::rule() const {
         return properties.error();
     c.properties = *properties;
     return rule;
+}
+
+void RuleEditor::setRule(const Rule& rule) {
+    clear();
+    m_name->setText(rule.name);
+    m_filterType->setCurrentIndex(m_filterType->findData(int(rule.filterType)));
+    const CorrelationFilter& c = rule.correlation;
+    m_correlationId->setText(c.correlationId);
+    m_messageId->setText(c.messageId);
+    m_to->setText(c.to);
+    m_replyTo->setText(c.replyTo);
+    m_subject->setText(c.subject);
+    m_sessionId->setText(c.sessionId);
+    m_replyToSessionId->setText(c.replyToSessionId);
+    m_contentType->setText(c.contentType);
+    m_properties->setProperties(c.properties); // each row with its value's own type
+    if (rule.filterType == FilterType::Sql)
+        m_sql->editor()->setPlainText(rule.sqlExpression);
+    m_action->editor()->setPlainText(rule.sqlAction);
+    checkSql(); // a stored rule is valid: say so at once rather than after the debounce
 }
 
 void RuleEditor::clear() {

@@ -32,6 +32,9 @@ public:
     // The rule as entered; InvalidArgument naming the bad application property row. Bounds and
     // filter sanity are the engine's to check.
     Result<Rule> rule() const;
+    // Shows `rule` for editing: its name, its filter's page with every field it sets (a
+    // correlation filter's application properties each with its type), and its action.
+    void setRule(const Rule& rule);
     void clear();
 
     QComboBox* filterType() const { return m_filterType; }
@@ -61,10 +64,13 @@ private:
     SqlExpressionField* m_action;
 };
 
-// One line describing a rule's filter: "true", "Subject = 'red' AND quantity = 5 (Int32)" (a
-// correlation value that is not a string names its Service Bus type, as the filter compares the
-// type too), the SQL text on one line.
+// One line describing a rule's filter: "true", "false", the SQL text on one line, or a
+// correlation filter as itself: "Correlation · Subject: red · quantity: 5 (Int32)" (every
+// application property names its Service Bus type, as the filter compares the type too).
 QString filterSummary(const Rule& rule);
+// The filter whole, for a tooltip: the SQL text as written, or a correlation filter's system
+// properties and typed application properties one a line.
+QString filterDescription(const Rule& rule);
 // The rule's action on one line; empty for none.
 QString actionSummary(const Rule& rule);
 

@@ -19,10 +19,13 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace hourglass::ui {
 
@@ -127,6 +130,38 @@ QString wireBodyText(const QByteArray& wireExtras) {
     return MessageDetailPanel::tr("AMQP value body: %1 (shown as JSON)").arg(type);
 }
 
+// A splitter whose first pane keeps the size the user last dragged it to, through resizes of
+// the panel and from one panel to the next (the panel is made again with each database, and the
+// next start), kept in QSettings under "messageDetail/<objectName>"; the other pane takes the
+// rest. Until the user drags it, the stretch factors share the room.
+class RememberedSplitter : public QSplitter {
+public:
+    RememberedSplitter(Qt::Orientation orientation, const QString& name)
+        : QSplitter(orientation) {
+        setObjectName(name);
+        setHandleWidth(std::max(handleWidth(), 6)); // easy to find with the mouse
+        m_first = QSettings().value(key()).toInt();
+        connect(this, &QSplitter::splitterMoved, this, [this] {
+            m_first = sizes().value(0);
+            QSettings().setValue(key(), m_first);
+        });
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QSplitter::resizeEvent(event);
+        // Applied at every size, so a size given before the layout settled, when the room was
+        // too small for it, is applied again once there is room.
+        const int room = (orientation() == Qt::Horizontal ? width() : height()) - handleWidth();
+        if (m_first > 0 && count() == 2 && room > 0)
+            setSizes({std::min(m_first, room), std::max(0, room - m_first)});
+    }
+
+private:
+    QString key() const { return QStringLiteral("messageDetail/") + objectName(); }
+    int m_first = 0; // the first pane's size in pixels; 0: never dragged
+};
+
 void setRow(QTableWidget* table, int row, const QStringList& cells) {
     for (int column = 0; column < cells.size(); ++column)
         table->setItem(row, column, new QTableWidgetItem(cells.at(column)));
@@ -185,14 +220,14 @@ MessageDetailPanel::MessageDetailPanel(BrokerClient& client, QWidget* parent)
 
     // Properties on the left (system above application), the body beside them: under a list
     // the panel is wide and short, so side by side shows more of both than stacked.
-    auto* properties = new QSplitter(Qt::Vertical);
+    auto* properties =
+        new RememberedSplitter(Qt::Vertical, QStringLiteral("detailPropertiesSplitter"));
     properties->addWidget(m_system);
     properties->addWidget(m_application);
     properties->setStretchFactor(0, 3);
     properties->setStretchFactor(1, 1);
     properties->setChildrenCollapsible(false);
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->setObjectName(QStringLiteral("detailSplitter"));
+    auto* splitter = new RememberedSplitter(Qt::Horizontal, QStringLiteral("detailSplitter"));
     splitter->addWidget(properties);
     splitter->addWidget(bodyBox);
     splitter->setStretchFactor(0, 1);

@@ -7,6 +7,10 @@
 // everyday case, said calmly in the empty state; other errors appear inline with the engine's
 // code. When the engine reports that the shown message's path changed (a lock taken, a
 // settlement), the panel reads the message again and keeps the body view the user chose.
+// The property pane sits beside the body in a splitter ("detailSplitter"; the system and
+// application tables share "detailPropertiesSplitter"); the size the user drags the pane (and
+// the system table) to is kept through resizes, in QSettings ("messageDetail/<objectName>") and
+// by the next panel.
 
 #include "ChangeFeed.h"
 #include "Message.h"

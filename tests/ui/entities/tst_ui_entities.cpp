@@ -32,6 +32,8 @@ private slots:
     void createSubscription_E2_nameCheckedAsYouType();
     void createQueue_E3_badBoundRefusedInline();
     void createQueue_engineRefusalKeepsDialogOpen();
+    void createQueue_engineRefusalClearedWhenTheNameChanges();
+    void createQueue_E3_everyBadFieldShownAtOnce();
     void editQueue_E5_updatesProperty();
     void subscription_R5_deadLetteringOnFilterExceptionsCreateAndEdit();
     void newNamespace_E3_basicTierDefaults();
@@ -287,6 +289,80 @@ void TestUiEntities::createQueue_engineRefusalKeepsDialogOpen() {
     QTRY_VERIFY(error->text().contains(QStringLiteral("nowhere")));
     QVERIFY(!dialog.isNull());
     QVERIFY(!env.entity(QStringLiteral("test:forwarder")).ok());
+}
+
+// The engine's refusal of a name that exists is about that name: typing another one takes it
+// away, so no stale refusal sits under a name that may be fine.
+void TestUiEntities::createQueue_engineRefusalClearedWhenTheNameChanges() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("entityName"));
+    QTest::keyClicks(name, QStringLiteral("q"));
+    click(dialog, QStringLiteral("entityDialogOk"));
+    auto* error = dialog->findChild<QLabel*>(QStringLiteral("entityDialogError"));
+    QTRY_VERIFY(error->isVisibleTo(dialog));
+    QVERIFY2(error->text().startsWith(QStringLiteral("MessagingEntityAlreadyExists: ")),
+             qPrintable(error->text()));
+
+    QTest::keyClicks(name, QStringLiteral("2"));
+    QVERIFY(!error->isVisibleTo(dialog));
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    QVERIFY(env.entity(QStringLiteral("test:q2")).ok());
+}
+
+// Every field that breaks a bound is marked, and every problem listed, at once: fixing one shows
+// what is left rather than the next problem one at a time.
+void TestUiEntities::createQueue_E3_everyBadFieldShownAtOnce() {
+    EntitiesEnv env;
+    env.actions->setSelection(QStringLiteral("test"), NodeKind::Namespace);
+    QPointer<EntityDialog> dialog = env.openEntityDialog(env.actions->newQueueAction());
+    QVERIFY(dialog);
+    dialog->findChild<QLineEdit*>(QStringLiteral("entityName"))->setText(QStringLiteral("bad"));
+    QLineEdit* lock = durationText(dialog, QStringLiteral("lockDuration"));
+    QLineEdit* idle = durationText(dialog, QStringLiteral("autoDeleteOnIdle"));
+    auto* deliveries = dialog->findChild<QSpinBox*>(QStringLiteral("maxDeliveryCount"));
+    auto* size = dialog->findChild<QSpinBox*>(QStringLiteral("maxSizeInMegabytes"));
+    lock->setText(QStringLiteral("PT10M"));
+    idle->setText(QStringLiteral("later"));
+    deliveries->setValue(0);
+    size->setValue(0);
+
+    auto* formError = dialog->findChild<QLabel*>(QStringLiteral("entityFormError"));
+    QVERIFY(formError->isVisibleTo(dialog));
+    const QStringList lines = formError->text().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 4);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("AutoDeleteOnIdle: 'later' is not a duration")),
+             qPrintable(lines[0]));
+    QCOMPARE(lines[1], QStringLiteral("MaxSizeInMegabytes must be between 1 and 81920 (got 0)"));
+    QCOMPARE(lines[2], QStringLiteral("LockDuration must be between PT5S and PT5M (got PT10M)"));
+    QCOMPARE(lines[3], QStringLiteral("MaxDeliveryCount must be at least 1 (got 0)"));
+    for (QWidget* field : {static_cast<QWidget*>(lock), static_cast<QWidget*>(idle),
+                           static_cast<QWidget*>(deliveries), static_cast<QWidget*>(size)})
+        QVERIFY2(field->property("invalid").toBool(), qPrintable(field->objectName()));
+    QVERIFY(!durationText(dialog, QStringLiteral("defaultMessageTimeToLive"))
+                 ->property("invalid")
+                 .toBool());
+
+    click(dialog, QStringLiteral("entityDialogOk"));
+    env.client->waitForIdle();
+    QVERIFY(!dialog.isNull()); // nothing sent
+    QVERIFY(!env.entity(QStringLiteral("test:bad")).ok());
+
+    // Fixing one leaves the others listed and marked.
+    lock->setText(QStringLiteral("PT1M"));
+    QCOMPARE(formError->text().split(QLatin1Char('\n')).size(), 3);
+    QVERIFY(!lock->property("invalid").toBool());
+    QVERIFY(size->property("invalid").toBool());
+    idle->setText(QStringLiteral("PT1H"));
+    deliveries->setValue(3);
+    size->setValue(10);
+    QVERIFY(!formError->isVisibleTo(dialog));
+    click(dialog, QStringLiteral("entityDialogOk"));
+    QTRY_VERIFY(dialog.isNull());
+    QCOMPARE(env.entity(QStringLiteral("test:bad"))->properties.maxDeliveryCount, 3);
 }
 
 void TestUiEntities::editQueue_E5_updatesProperty() {

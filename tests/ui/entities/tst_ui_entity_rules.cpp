@@ -1,6 +1,7 @@
 // Entity management in the explorer, subscription rules (R2-R5): correlation, SQL filters and
 // actions checked as they are typed (the token in error underlined, keywords highlighted), and
-// the engine's refusals inline. The other entity actions are in tst_ui_entity_actions.cpp.
+// the engine's refusals inline; existing rules edited in the form and replaced in one call, a
+// correlation filter shown as one. The other entity actions are in tst_ui_entity_actions.cpp.
 
 #include "EntitiesTestEnv.h"
 #include "common/PropertyTableEditor.h"
@@ -10,11 +11,14 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QTimer>
@@ -83,6 +87,8 @@ private slots:
     void rules_R4_sqlFilterWithActionAdded();
     void rules_R4_correlationFilterWithActionAdded();
     void rules_R3_keywordsHighlighted();
+    void rules_R2_existingRuleEditedAndReplaced();
+    void rules_R2_correlationFilterShownAsItself();
 };
 
 void TestUiEntityRules::rules_R2_addCorrelationRemoveAndBadSqlRefused() {
@@ -134,7 +140,7 @@ void TestUiEntityRules::rules_R2_addCorrelationRemoveAndBadSqlRefused() {
     QCOMPARE(rules[1].correlation.properties.value(QStringLiteral("color")),
              QVariant(QStringLiteral("red")));
     auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("ruleList"));
-    QVERIFY(list->topLevelItem(1)->text(1).contains(QStringLiteral("Subject = 'order'")));
+    QVERIFY(list->topLevelItem(1)->text(1).contains(QStringLiteral("Subject: order")));
 
     // SQL is offered, and the engine's refusal of a bad expression is shown inline; nothing is
     // added.
@@ -335,9 +341,9 @@ void TestUiEntityRules::rules_R4_correlationFilterWithActionAdded() {
 
     auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("ruleList"));
     const QString filter = list->topLevelItem(1)->text(RuleDialog::FilterColumn);
-    QVERIFY2(filter.contains(QStringLiteral("quantity = 5 (Int32)")), qPrintable(filter));
-    QVERIFY2(filter.contains(QStringLiteral("color = 'red'")), qPrintable(filter));
-    QVERIFY2(filter.contains(QStringLiteral("Subject = 'order'")), qPrintable(filter));
+    QVERIFY2(filter.contains(QStringLiteral("quantity: 5 (Int32)")), qPrintable(filter));
+    QVERIFY2(filter.contains(QStringLiteral("color: red (String)")), qPrintable(filter));
+    QVERIFY2(filter.contains(QStringLiteral("Subject: order")), qPrintable(filter));
     QCOMPARE(list->topLevelItem(1)->text(RuleDialog::ActionColumn),
              QStringLiteral("SET sys.To = 'warehouse'"));
 }
@@ -414,6 +420,161 @@ void TestUiEntityRules::rules_R3_keywordsHighlighted() {
     QCOMPARE(tokenKindAt(action, 5), 0); // [in]: a delimited name
     QCOMPARE(tokenKindAt(action, 11), int(Kind::String));
     QCOMPARE(tokenKindAt(action, 16), keyword);
+}
+
+namespace {
+// A correlation rule with system and typed application properties and an action, as the engine
+// keeps it.
+Rule typedCorrelationRule() {
+    Rule rule;
+    rule.name = QStringLiteral("typed");
+    rule.filterType = FilterType::Correlation;
+    rule.correlation.subject = QStringLiteral("order");
+    rule.correlation.correlationId = QStringLiteral("c-1");
+    rule.correlation.properties.insert(QStringLiteral("quantity"), qint64(5));
+    rule.correlation.properties.insert(QStringLiteral("color"), QStringLiteral("red"));
+    rule.sqlAction = QStringLiteral("SET seen = 1");
+    return rule;
+}
+
+// Adds `rule` to the audit subscription through the engine and waits for the dialog to list it.
+bool addThroughEngine(EntitiesEnv& env, RuleDialog* dialog, const Rule& rule) {
+    if (!env.call([rule](Broker& b) { return b.addRule(kAuditPath, rule); }).ok())
+        return false;
+    return QTest::qWaitFor([&] { return dialog->ruleNames().contains(rule.name); });
+}
+
+QTreeWidgetItem* listed(RuleDialog* dialog, const QString& name) {
+    auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("ruleList"));
+    const auto found = list->findItems(name, Qt::MatchExactly, RuleDialog::NameColumn);
+    return found.isEmpty() ? nullptr : found.first();
+}
+
+PropertyType rowType(PropertyTableEditor* table, int row) {
+    auto* chooser = table->findChild<QComboBox*>(QStringLiteral("propertyType%1").arg(row));
+    return chooser ? PropertyType(chooser->currentData().toInt()) : PropertyType::Null;
+}
+
+QString cellText(PropertyTableEditor* table, int row, int column) {
+    const QTableWidgetItem* item = table->table()->item(row, column);
+    return item ? item->text() : QString();
+}
+} // namespace
+
+// An existing rule opens in the form when it is chosen in the list, with every field it sets;
+// Save replaces it in one engine call (renamed, retyped); an edit the engine refuses leaves the
+// rule as it was; New rule goes back to adding.
+void TestUiEntityRules::rules_R2_existingRuleEditedAndReplaced() {
+    EntitiesEnv env;
+    QPointer<RuleDialog> dialog = openRuleDialog(env);
+    QVERIFY(dialog);
+    QVERIFY(addThroughEngine(env, dialog, typedCorrelationRule()));
+    auto* box = dialog->findChild<QGroupBox*>(QStringLiteral("ruleEditorBox"));
+    auto* save = dialog->findChild<QPushButton*>(QStringLiteral("saveRule"));
+    QCOMPARE(box->title(), QStringLiteral("Add a rule"));
+    QVERIFY(!save->isVisibleTo(dialog));
+
+    auto* list = dialog->findChild<QTreeWidget*>(QStringLiteral("ruleList"));
+    list->setCurrentItem(listed(dialog, QStringLiteral("typed")));
+    QCOMPARE(dialog->editedRule(), QStringLiteral("typed"));
+    QCOMPARE(box->title(), QStringLiteral("Edit rule 'typed'"));
+    QVERIFY(save->isVisibleTo(dialog));
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("ruleName"));
+    QCOMPARE(name->text(), QStringLiteral("typed"));
+    auto* subject = dialog->findChild<QLineEdit*>(QStringLiteral("filterSubject"));
+    QCOMPARE(subject->text(), QStringLiteral("order"));
+    QCOMPARE(sqlEditor(dialog, QStringLiteral("sqlAction"))->toPlainText(),
+             QStringLiteral("SET seen = 1"));
+
+    // Renamed, a system property changed, an application property retyped: one replace.
+    name->setText(QStringLiteral("invoices"));
+    subject->setText(QStringLiteral("invoice"));
+    auto* properties = dialog->findChild<PropertyTableEditor*>(QStringLiteral("filterProperties"));
+    QCOMPARE(cellText(properties, 1, 0), QStringLiteral("quantity"));
+    auto* quantityType = properties->findChild<QComboBox*>(QStringLiteral("propertyType1"));
+    quantityType->setCurrentIndex(quantityType->findData(int(PropertyType::Int32)));
+    click(dialog, QStringLiteral("saveRule"));
+    QTRY_COMPARE(dialog->ruleNames(),
+                 (QStringList{QStringLiteral("$Default"), QStringLiteral("invoices")}));
+    QTRY_COMPARE(box->title(), QStringLiteral("Edit rule 'invoices'"));
+    auto rules = env.entity(kAuditPath)->rules;
+    QCOMPARE(rules.size(), 2);
+    Rule expected = typedCorrelationRule();
+    expected.name = QStringLiteral("invoices");
+    expected.correlation.subject = QStringLiteral("invoice");
+    expected.correlation.properties.insert(QStringLiteral("quantity"), int(5));
+    QCOMPARE(rules[1], expected);
+    QCOMPARE(rules[1].correlation.properties.value(QStringLiteral("quantity")).metaType(),
+             QMetaType::fromType<int>());
+
+    // An edit the engine refuses: shown inline, the rule unchanged, the form kept.
+    chooseFilter(dialog, FilterType::Sql);
+    sqlEditor(dialog, QStringLiteral("sqlExpression"))->setPlainText(QStringLiteral("a == 1"));
+    click(dialog, QStringLiteral("saveRule"));
+    auto* error = dialog->findChild<QLabel*>(QStringLiteral("ruleDialogError"));
+    QTRY_VERIFY(error->isVisibleTo(dialog));
+    QVERIFY2(error->text().startsWith(QStringLiteral("InvalidArgument: ")),
+             qPrintable(error->text()));
+    QCOMPARE(env.entity(kAuditPath)->rules, rules);
+    QCOMPARE(sqlEditor(dialog, QStringLiteral("sqlExpression"))->toPlainText(),
+             QStringLiteral("a == 1"));
+
+    // A valid SQL filter in the correlation filter's place.
+    sqlEditor(dialog, QStringLiteral("sqlExpression"))->setPlainText(QStringLiteral("a = 1"));
+    click(dialog, QStringLiteral("saveRule"));
+    QTRY_COMPARE(env.entity(kAuditPath)->rules[1].filterType, FilterType::Sql);
+    QTRY_VERIFY(!error->isVisibleTo(dialog));
+    QCOMPARE(env.entity(kAuditPath)->rules[1].sqlExpression, QStringLiteral("a = 1"));
+
+    // New rule: an empty form that adds.
+    click(dialog, QStringLiteral("newRule"));
+    QCOMPARE(box->title(), QStringLiteral("Add a rule"));
+    QVERIFY(!save->isVisibleTo(dialog));
+    QVERIFY(name->text().isEmpty());
+    QVERIFY(dialog->editedRule().isEmpty());
+}
+
+// A correlation filter is shown as one: in the list as "name: value" pairs with each application
+// property's type (no SQL operators), in its tooltip one line a value, and in the form on its
+// own page with its system properties and a typed row per application property.
+void TestUiEntityRules::rules_R2_correlationFilterShownAsItself() {
+    EntitiesEnv env;
+    QPointer<RuleDialog> dialog = openRuleDialog(env);
+    QVERIFY(dialog);
+    QVERIFY(addThroughEngine(env, dialog, typedCorrelationRule()));
+    QTreeWidgetItem* item = listed(dialog, QStringLiteral("typed"));
+    QVERIFY(item);
+    const QString summary = item->text(RuleDialog::FilterColumn);
+    QCOMPARE(summary, QStringLiteral("Correlation · CorrelationId: c-1 · Subject: order · "
+                                     "color: red (String) · quantity: 5 (Int64)"));
+    const QString tip = item->toolTip(RuleDialog::FilterColumn);
+    QVERIFY2(tip.contains(QStringLiteral("System properties:\n    CorrelationId: c-1\n"
+                                         "    Subject: order")),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("Application properties:\n    color: red (String)\n"
+                                         "    quantity: 5 (Int64)")),
+             qPrintable(tip));
+
+    dialog->findChild<QTreeWidget*>(QStringLiteral("ruleList"))->setCurrentItem(item);
+    auto* type = dialog->findChild<QComboBox*>(QStringLiteral("ruleFilterType"));
+    QCOMPARE(FilterType(type->currentData().toInt()), FilterType::Correlation);
+    QVERIFY(dialog->findChild<QLineEdit*>(QStringLiteral("filterSubject"))->isVisibleTo(dialog));
+    QVERIFY(!sqlEditor(dialog, QStringLiteral("sqlExpression"))->isVisibleTo(dialog));
+    QCOMPARE(dialog->findChild<QLineEdit*>(QStringLiteral("filterCorrelationId"))->text(),
+             QStringLiteral("c-1"));
+    QVERIFY(dialog->findChild<QLineEdit*>(QStringLiteral("filterTo"))->text().isEmpty());
+    auto* properties = dialog->findChild<PropertyTableEditor*>(QStringLiteral("filterProperties"));
+    QCOMPARE(properties->rowCount(), 2);
+    QCOMPARE(cellText(properties, 0, 0), QStringLiteral("color"));
+    QCOMPARE(rowType(properties, 0), PropertyType::String);
+    QCOMPARE(cellText(properties, 0, 2), QStringLiteral("red"));
+    QCOMPARE(cellText(properties, 1, 0), QStringLiteral("quantity"));
+    QCOMPARE(rowType(properties, 1), PropertyType::Int64);
+    QCOMPARE(cellText(properties, 1, 2), QStringLiteral("5"));
+    // Read back unchanged, types and all.
+    const auto read = dialog->editor()->rule();
+    QVERIFY(read.ok());
+    QCOMPARE(*read, typedCorrelationRule());
 }
 
 QTEST_MAIN(TestUiEntityRules)

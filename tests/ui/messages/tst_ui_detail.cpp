@@ -19,6 +19,9 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -111,6 +114,12 @@ const QString kPrettyOrder = QStringLiteral("{\n"
 class TestUiDetail : public QObject {
     Q_OBJECT
 private slots:
+    // The panel's splitters remember their sizes in QSettings: the test's own, not the user's.
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("hourglass-tests"));
+        QSettings().remove(QStringLiteral("messageDetail"));
+    }
     void jsonIsIndented();
     void jsonErrorSaysWhy();
     void xmlIsIndented();
@@ -133,6 +142,7 @@ private slots:
     void clearShowsTheEmptyState();
     void wireBodyKindIsSaid_data();
     void wireBodyKindIsSaid();
+    void propertyPaneResizedAndRemembered();
 };
 
 void TestUiDetail::jsonIsIndented() {
@@ -525,6 +535,59 @@ void TestUiDetail::wireBodyKindIsSaid() {
     QCOMPARE(kind->isVisible(), !said.isEmpty());
     panel.clear();
     QVERIFY(kind->isHidden());
+}
+
+// The property pane is as wide as the user drags it (the splitter beside the body), and the next
+// panel (the next database, the next start) opens with that width and the tables' split.
+void TestUiDetail::propertyPaneResizedAndRemembered() {
+    Env env;
+    const qint64 seq = env.send(fullMessage());
+    const QSize size(1200, 360); // room to drag the pane 150 px wider, the body keeping its minimum
+    int dragged = 0;
+    QList<int> tables;
+    {
+        MessageDetailPanel panel(*env.client);
+        panel.resize(size);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showMessage(QStringLiteral("test:q"), seq);
+        auto* splitter = panel.findChild<QSplitter*>(QStringLiteral("detailSplitter"));
+        QVERIFY(splitter);
+        QTRY_VERIFY(splitter->isVisible());
+        const int before = splitter->sizes().value(0);
+        QVERIFY(before > 0);
+        // Dragged by its handle as a user would: 150 px to the right.
+        QSplitterHandle* handle = splitter->handle(1);
+        QVERIFY(handle->width() >= 6); // wide enough to find with the mouse
+        const QPoint grip(handle->width() / 2, handle->height() / 2);
+        QTest::mousePress(handle, Qt::LeftButton, {}, grip);
+        QTest::mouseMove(handle, grip + QPoint(150, 0));
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, grip + QPoint(150, 0));
+        dragged = splitter->sizes().value(0);
+        QVERIFY2(dragged >= before + 140,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dragged)));
+        // The two tables, split by their own splitter, are remembered too.
+        auto* inner = panel.findChild<QSplitter*>(QStringLiteral("detailPropertiesSplitter"));
+        QVERIFY(inner);
+        const QList<int> tablesBefore = inner->sizes();
+        QTest::mousePress(inner->handle(1), Qt::LeftButton, {}, QPoint(20, 2));
+        QTest::mouseMove(inner->handle(1), QPoint(20, -60));
+        QTest::mouseRelease(inner->handle(1), Qt::LeftButton, {}, QPoint(20, -60));
+        tables = inner->sizes();
+        QVERIFY(tables != tablesBefore);
+    }
+    QVERIFY(QSettings().contains(QStringLiteral("messageDetail/detailSplitter")));
+
+    MessageDetailPanel again(*env.client);
+    again.resize(size);
+    again.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&again));
+    again.showMessage(QStringLiteral("test:q"), seq);
+    auto* splitter = again.findChild<QSplitter*>(QStringLiteral("detailSplitter"));
+    QTRY_VERIFY(splitter->isVisible());
+    QCOMPARE(splitter->sizes().value(0), dragged);
+    QCOMPARE(again.findChild<QSplitter*>(QStringLiteral("detailPropertiesSplitter"))->sizes(),
+             tables);
 }
 
 QTEST_MAIN(TestUiDetail)

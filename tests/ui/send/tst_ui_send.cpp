@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -24,6 +25,8 @@
 #include <QTest>
 #include <QToolButton>
 #include <QUuid>
+
+#include <tuple>
 
 using namespace hourglass;
 using namespace hourglass::testing;
@@ -45,6 +48,7 @@ private slots:
     void l1_disabledAndUnknownEntities();
     void badInputIsRefusedBeforeAnyCall();
     void bodyFromFileKeepsItsBytes();
+    void propertyRowsReadWholeAtTheDefaultSize();
 };
 
 void TestUiSend::everyPropertyReachesTheStoredMessage() {
@@ -383,6 +387,58 @@ void TestUiSend::statusStripFollowsTheDarkTheme() {
     // Switching back to the light theme with the dialog open paints the strip light.
     applyTheme(ThemeChoice::Light);
     QTRY_VERIFY(background().lightness() > 180);
+}
+
+// At the dialog's default size each property row shows its name, its type and its value whole:
+// no column cut, the type chooser as tall as its row, nothing scrolled out of sight sideways.
+void TestUiSend::propertyRowsReadWholeAtTheDefaultSize() {
+    SendEnv env;
+    auto dialog = env.dialog();
+    auto* properties = child<PropertyTableEditor>(dialog.get(), "sendProperties");
+    const QList<std::tuple<QString, PropertyType, QString>> rows = {
+        {QStringLiteral("customerReference"), PropertyType::String,
+         QStringLiteral("C-2026-000481-EU")},
+        {QStringLiteral("quantity"), PropertyType::Int32, QStringLiteral("12")},
+        {QStringLiteral("requestedDelivery"), PropertyType::DateTime,
+         QStringLiteral("2026-11-30T09:00:00Z")},
+    };
+    for (const auto& [name, type, value] : rows)
+        properties->addRow(name, type, value);
+    dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    auto* table = child<QTableWidget>(dialog.get(), "propertyTable");
+    QTest::qWait(0); // the layout's posted requests
+    const QFontMetrics metrics(table->font());
+    const int margins = 8; // a cell's text margins, both sides
+    QTRY_VERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("columns %1 px in a viewport of %2 px")
+                                .arg(table->horizontalHeader()->length())
+                                .arg(table->viewport()->width())));
+    for (int row = 0; row < rows.size(); ++row) {
+        const auto& [name, type, value] = rows[row];
+        QVERIFY2(table->columnWidth(0) >= metrics.horizontalAdvance(name) + margins,
+                 qPrintable(QStringLiteral("name column %1 px, '%2' needs %3 px")
+                                .arg(table->columnWidth(0))
+                                .arg(name)
+                                .arg(metrics.horizontalAdvance(name) + margins)));
+        QVERIFY2(table->columnWidth(2) >= metrics.horizontalAdvance(value) + margins,
+                 qPrintable(QStringLiteral("value column %1 px, '%2' needs %3 px")
+                                .arg(table->columnWidth(2))
+                                .arg(value)
+                                .arg(metrics.horizontalAdvance(value) + margins)));
+        auto* chooser =
+            child<QComboBox>(dialog.get(), qPrintable(QStringLiteral("propertyType%1").arg(row)));
+        QCOMPARE(PropertyType(chooser->currentData().toInt()), type);
+        QVERIFY(chooser->width() >= chooser->sizeHint().width());
+        QVERIFY2(table->rowHeight(row) >= chooser->sizeHint().height(),
+                 qPrintable(QStringLiteral("row %1 px, chooser %2 px")
+                                .arg(table->rowHeight(row))
+                                .arg(chooser->sizeHint().height())));
+        // The whole row is in sight, not scrolled past.
+        QVERIFY(table->visualRect(table->model()->index(row, 2)).bottom() <
+                table->viewport()->height());
+        QCOMPARE(table->item(row, 0)->toolTip(), name); // said whole if ever elided
+    }
 }
 
 QTEST_MAIN(TestUiSend)

@@ -335,9 +335,8 @@ void BrokerImpl::deleteEntityLocked(Entity* entity) {
     m_entities.erase(entity->id);
 }
 
-Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
-    if (auto ok = rule.validate(); !ok)
-        return ok.error();
+Result<void> BrokerImpl::editRules(const QString& path,
+                                   const std::function<Result<void>(Entity&)>& edit) {
     quint64 ticket;
     {
         std::lock_guard lock(m_mutex);
@@ -349,18 +348,10 @@ Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
         if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
             return invalid(
                 QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
-        for (const Rule& existing : entity.rules) {
-            if (existing.name.compare(rule.name, Qt::CaseInsensitive) == 0)
-                return makeError(ErrorCode::MessagingEntityAlreadyExists,
-                                 QStringLiteral("The rule '%1' already exists on '%2'.")
-                                     .arg(existing.name, entity.path));
-        }
-        if (entity.topic)
-            if (auto ok = checkRuleQuota(*entity.topic, {rule}); !ok)
-                return ok.error();
-        entity.rules.append(rule);
+        if (auto ok = edit(entity); !ok)
+            return ok.error();
         entity.updatedAt = now;
-        touchLocked(entity, now); // A2: a new rule is activity
+        touchLocked(entity, now); // A2: a rule added, changed or removed is activity
         const StoredEntity stored = storedLocked(entity);
         m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
         m_feed->markUpdated(entity.qualified());
@@ -369,75 +360,67 @@ Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
     return m_store->waitDurable(ticket);
 }
 
+namespace {
+bool sameRuleName(const QString& a, const QString& b) {
+    return a.compare(b, Qt::CaseInsensitive) == 0;
+}
+
+Error ruleExists(const QString& name, const QString& path) {
+    return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                     QStringLiteral("The rule '%1' already exists on '%2'.").arg(name, path));
+}
+
+Error noSuchRule(const QString& name, const QString& path) {
+    return notFound(QStringLiteral("The rule '%1' does not exist on '%2'.").arg(name, path));
+}
+} // namespace
+
+Result<void> BrokerImpl::addRule(const QString& path, const Rule& rule) {
+    if (auto ok = rule.validate(); !ok)
+        return ok.error();
+    return editRules(path, [&](Entity& entity) -> Result<void> {
+        for (const Rule& existing : entity.rules) {
+            if (sameRuleName(existing.name, rule.name))
+                return ruleExists(existing.name, entity.path);
+        }
+        if (entity.topic)
+            if (auto ok = checkRuleQuota(*entity.topic, {rule}); !ok)
+                return ok.error();
+        entity.rules.append(rule);
+        return {};
+    });
+}
+
 Result<void> BrokerImpl::removeRule(const QString& path, const QString& name) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
-            return invalid(
-                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
-        const auto removed = entity.rules.removeIf(
-            [&](const Rule& r) { return r.name.compare(name, Qt::CaseInsensitive) == 0; });
+    return editRules(path, [&](Entity& entity) -> Result<void> {
+        const auto removed =
+            entity.rules.removeIf([&](const Rule& r) { return sameRuleName(r.name, name); });
         if (removed == 0)
-            return notFound(
-                QStringLiteral("The rule '%1' does not exist on '%2'.").arg(name, entity.path));
-        entity.updatedAt = now;
-        touchLocked(entity, now);
-        const StoredEntity stored = storedLocked(entity);
-        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-        m_feed->markUpdated(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+            return noSuchRule(name, entity.path);
+        return {};
+    });
 }
 
 Result<void> BrokerImpl::replaceRule(const QString& path, const QString& name, const Rule& rule) {
     // Everything is checked before anything changes: a refusal leaves the old rule in place.
     if (auto ok = rule.validate(); !ok)
         return ok.error();
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
-            return invalid(
-                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
-        const auto sameName = [](const QString& a, const QString& b) {
-            return a.compare(b, Qt::CaseInsensitive) == 0;
-        };
+    return editRules(path, [&](Entity& entity) -> Result<void> {
         qsizetype at = -1;
         for (qsizetype i = 0; i < entity.rules.size(); ++i) {
-            if (sameName(entity.rules[i].name, name))
+            if (sameRuleName(entity.rules[i].name, name))
                 at = i;
-            else if (sameName(entity.rules[i].name, rule.name))
-                return makeError(ErrorCode::MessagingEntityAlreadyExists,
-                                 QStringLiteral("The rule '%1' already exists on '%2'.")
-                                     .arg(entity.rules[i].name, entity.path));
+            else if (sameRuleName(entity.rules[i].name, rule.name))
+                return ruleExists(entity.rules[i].name, entity.path);
         }
         if (at < 0)
-            return notFound(
-                QStringLiteral("The rule '%1' does not exist on '%2'.").arg(name, entity.path));
+            return noSuchRule(name, entity.path);
         if (entity.topic)
             if (auto ok = checkRuleQuota(*entity.topic, {rule}, &entity.rules[at]); !ok)
                 return ok.error();
         entity.rules[at] = rule;
-        entity.updatedAt = now;
-        touchLocked(entity, now); // A2: a changed rule is activity, as a new one is
-        const StoredEntity stored = storedLocked(entity);
-        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-        m_feed->markUpdated(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+        return {};
+    });
 }
 
 Result<EntityInfo> Broker::entity(const QString& path) const {

@@ -161,6 +161,9 @@ public:
     Result<void> addRule(const QString& path, const Rule& rule);
     Result<void> removeRule(const QString& path, const QString& name);
     Result<void> replaceRule(const QString& path, const QString& name, const Rule& rule);
+    // The rule edits' one path: resolves the subscription at `path`, lets `edit` change its rules
+    // (a refusal changes nothing), then keeps the change and waits for the disk.
+    Result<void> editRules(const QString& path, const std::function<Result<void>(Entity&)>& edit);
     Result<void> validateForwardingLocked(const QString& namespaceName, const QString& selfPath,
                                           const EntityProperties& properties) const;
     void deleteEntityLocked(Entity* entity);

@@ -174,10 +174,11 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed, Start sta
         updateClockBadge();
     });
     connect(m_session, &ScenarioSession::finished, this, [this] {
-        handClockBack();
+        const bool live = handClockBack();
         m_window.statusBar()->showMessage(
-            tr("Scenario finished: %1. The clock is yours again: it runs on in real time from "
-               "where the story ended.")
+            (live ? tr("Scenario finished: %1. The clock is yours again: back to LIVE.")
+                  : tr("Scenario finished: %1. The clock is yours again: it runs on in real time "
+                       "from where the story ended."))
                 .arg(checksSummary(m_session->passedCount(), m_session->failedCount())),
             10000);
     });
@@ -244,17 +245,27 @@ void ScenarioController::relayCaption() {
     emit captionChanged(m_waitingForKey ? tr("Press Space to start · %1").arg(caption) : caption);
 }
 
-void ScenarioController::handClockBack() {
+bool ScenarioController::handClockBack() {
     // The session kept the clock paused to move it step by step; the story is over, so the
     // clock runs again at 1x and the toolbar's controls take over (updateClockBadge).
     if (!m_showing || !m_window.client())
-        return;
+        return false;
+    bool live = false;
     if (VirtualClock* clock = m_window.client()->virtualClock()) {
-        clock->setSpeed(1.0);
-        clock->play();
+        // Back to LIVE when the story ended at or before the real time (a jump forward);
+        // a story that ended ahead of it runs on at 1x from there, since going back to the
+        // real time would move time backwards under the story's messages.
+        live = clock->now() <= VirtualClock::realNow();
+        if (live) {
+            clock->resetToRealTime();
+        } else {
+            clock->setSpeed(1.0);
+            clock->play();
+        }
     }
     if (TimeControlBar* bar = m_window.timeBar())
         bar->refresh();
+    return live;
 }
 
 void ScenarioController::updateClockBadge() {

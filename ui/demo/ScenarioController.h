@@ -71,7 +71,7 @@ private:
     void chooseFile();
     void endSession();
     void showBroker(std::shared_ptr<hourglass::Broker> broker);
-    void handClockBack();
+    bool handClockBack(); // true: back to LIVE
     void relayCaption();
     void updateClockBadge();
     void reportError(const Error& error, const QString& context);

@@ -204,6 +204,25 @@ private slots:
             checksSummary(env.session()->passedCount(), 0)));
     }
 
+    // A story that ends at or before the real time (here all at its start) gives the clock back
+    // LIVE: the jump is forward, nothing under the story moves backwards.
+    void window_aStoryEndingBehindTheRealTimeGivesTheClockBackLive() {
+        WindowEnv env;
+        QFile file(env.dir.filePath(QStringLiteral("instant.json")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            R"({ "UserConfig": { "Namespaces": [ { "Name": "ns", "Queues": [ { "Name": "jobs" } ] } ] },
+                        "Scenario": { "Title": "Instant", "Steps": [
+                          { "At": "PT0S", "Send": { "To": "jobs", "Count": 2 } } ] } })");
+        file.close();
+        env.scenarios().openFile(file.fileName(), 1.0);
+        QTRY_VERIFY_WITH_TIMEOUT(env.session() && env.session()->atEnd(), 10000);
+        VirtualClock* clock = env.window.client()->virtualClock();
+        QVERIFY(clock);
+        QTRY_VERIFY(clock->isRealTime());
+        QVERIFY(env.window.statusBar()->currentMessage().contains(QStringLiteral("back to LIVE")));
+    }
+
     void window_theScenarioDockLeavesTheTreeItsRoomIn1024Pixels() {
         WindowEnv env;
         env.window.resize(1024, 700);

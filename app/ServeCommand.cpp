@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <atomic>
 #include <csignal>
 #include <pthread.h>
 #include <thread>
@@ -34,19 +35,22 @@ public:
         m_waiter = std::thread([this] {
             int signal = 0;
             sigwait(&m_signals, &signal);
-            if (signal == SIGINT || signal == SIGTERM)
+            if (!m_leaving && (signal == SIGINT || signal == SIGTERM))
                 QMetaObject::invokeMethod(QCoreApplication::instance(), &QCoreApplication::quit,
                                           Qt::QueuedConnection);
         });
     }
     ~StopSignals() {
-        // Wake the waiter if no signal came (the loop ended another way).
+        // Wake the waiter if no signal came (the loop ended another way); that wake is no stop
+        // request: a quit queued now would end the next event loop of this process at its start.
+        m_leaving = true;
         pthread_kill(m_waiter.native_handle(), SIGTERM);
         m_waiter.join();
     }
 
 private:
     sigset_t m_signals;
+    std::atomic<bool> m_leaving{false};
     std::thread m_waiter;
 };
 

@@ -33,8 +33,11 @@ int serveUntilReady(const QStringList& arguments, QString& output) {
     QTextStream err(&errors);
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, [&] {
-        if (output.contains(QStringLiteral("Connection string: ")))
+        // Once: a second quit would be left queued, and end the next test's serve at its start.
+        if (output.contains(QStringLiteral("Connection string: "))) {
+            poll.stop();
             QCoreApplication::quit();
+        }
     });
     poll.start(20);
     const int code = runServe(options, out, err);
@@ -129,6 +132,7 @@ private slots:
                 return;
             peer = std::make_unique<testing::RawAmqpPeer>(quint16(port.captured(1).toUInt()));
             opened = peer->connected() && peer->open();
+            poll.stop();
             QCoreApplication::quit(); // as the signal's waiter does
         });
         poll.start(20);

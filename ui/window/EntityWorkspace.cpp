@@ -52,6 +52,9 @@ QWidget* mainWidgetOf(QWidget* page) {
         const auto* list = qobject_cast<const QAbstractItemView*>(widget);
         if (list && list->model() && list->model()->rowCount() > 0)
             return widget;
+        // A page's scrolled content (the charts) before its controls: the arrow keys scroll it.
+        if (qobject_cast<const QScrollArea*>(widget))
+            return widget;
         if (!firstField)
             firstField = widget;
     }

@@ -1,6 +1,6 @@
 #include "CommandLine.h"
 
-#include "AmqpEndpoint.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>

@@ -7,7 +7,7 @@
 // A scenario always plays headless (playing in the window comes with the demo tools).
 // FILE may also name a bundled scenario ("traffic-spike") or a resource (":/scenarios/x.json").
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QCommandLineParser>
 #include <QSize>

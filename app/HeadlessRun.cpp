@@ -1,6 +1,6 @@
 #include "HeadlessRun.h"
 
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

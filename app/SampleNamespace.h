@@ -3,7 +3,7 @@
 // temporary reply queue and messages whose time-to-live runs out over the next minutes, so that
 // countdowns, expiry into the dead-letter queue and auto-delete can be watched at once.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 namespace hourglass::app {
 

@@ -1,9 +1,9 @@
 #include "ServeCommand.h"
 
-#include "AmqpEndpoint.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 #include "CommandLine.h"
-#include "EntityPath.h"
-#include "scenario/EmulatorConfig.h"
+#include "hourglass/EntityPath.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -8,7 +8,7 @@
 // or SIGTERM, and exits 0 once every broker call in flight has returned (everything acknowledged is
 // durable).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QString>
 #include <QStringList>

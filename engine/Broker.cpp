@@ -1,4 +1,4 @@
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include "BrokerImpl.h"
 

@@ -11,9 +11,9 @@
 // (group commit, L2). Code under m_mutex that needs a whole message reads it with
 // Store::readLatest (committed rows plus what is logged), never by waiting for a commit.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "CallbackQueue.h"
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 #include "LockTokenSource.h"
 #include "MessageIndex.h"
 #include "SessionIndex.h"

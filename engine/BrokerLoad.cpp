@@ -2,7 +2,7 @@
 // order load() runs them (D2: everything but locks is as it was).
 #include "BrokerImpl.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

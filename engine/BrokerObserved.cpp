@@ -1,10 +1,10 @@
 // The Broker facade of every operation an OperationObserver hears about. Each forwards to
 // BrokerImpl and, when an observer is set and the operation succeeded, reports it after the
 // fact, outside the broker's lock. Unset, an operation pays one relaxed atomic load.
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include "BrokerImpl.h"
-#include "OperationObserver.h"
+#include "hourglass/OperationObserver.h"
 
 #include <atomic>
 #include <mutex>

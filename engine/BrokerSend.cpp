@@ -2,7 +2,7 @@
 // R1, E3 ForwardTo).
 #include "BrokerImpl.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 #include "RuleCopies.h"
 
 #include <QDateTime>

@@ -1,4 +1,4 @@
-#include "ChangeFeed.h"
+#include "hourglass/ChangeFeed.h"
 
 #include <QMetaObject>
 

@@ -1,4 +1,4 @@
-#include "Clock.h"
+#include "hourglass/Clock.h"
 
 #include <QDateTime>
 

@@ -1,4 +1,4 @@
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 
 #include <QStringList>
 

@@ -1,8 +1,8 @@
-#include "EntityProperties.h"
+#include "hourglass/EntityProperties.h"
 
-#include "JsonText.h"
+#include "hourglass/JsonText.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 
 #include <QJsonValue>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "JsonText.h"
+#include "hourglass/JsonText.h"
 
 namespace hourglass {
 

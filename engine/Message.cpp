@@ -1,4 +1,4 @@
-#include "Message.h"
+#include "hourglass/Message.h"
 
 namespace hourglass {
 

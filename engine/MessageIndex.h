@@ -10,8 +10,8 @@
 //
 // Not thread-safe: guarded by the Broker's mutex.
 
-#include "Message.h"
-#include "Time.h"
+#include "hourglass/Message.h"
+#include "hourglass/Time.h"
 
 #include <QString>
 #include <QUuid>

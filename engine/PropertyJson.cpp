@@ -1,6 +1,6 @@
-#include "PropertyJson.h"
+#include "hourglass/PropertyJson.h"
 
-#include "JsonText.h"
+#include "hourglass/JsonText.h"
 
 #include <QDateTime>
 #include <QJsonObject>

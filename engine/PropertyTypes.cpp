@@ -1,4 +1,4 @@
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QDateTime>
 #include <QUuid>

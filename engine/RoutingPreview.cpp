@@ -1,6 +1,6 @@
-#include "RoutingPreview.h"
+#include "hourglass/RoutingPreview.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 #include "RuleCopies.h"
 #include "sql/SqlEvaluator.h"
 

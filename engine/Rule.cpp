@@ -1,7 +1,7 @@
-#include "Rule.h"
+#include "hourglass/Rule.h"
 
-#include "JsonText.h"
-#include "PropertyJson.h"
+#include "hourglass/JsonText.h"
+#include "hourglass/PropertyJson.h"
 #include "sql/SqlEvaluator.h"
 
 #include <QJsonValue>

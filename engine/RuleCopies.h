@@ -3,9 +3,9 @@
 // place that decides, used by the topic's fan-out and by the routing preview, so that what the
 // preview says is what a send does.
 
-#include "Message.h"
-#include "Rule.h"
-#include "Status.h"
+#include "hourglass/Message.h"
+#include "hourglass/Rule.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 

@@ -1,4 +1,4 @@
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QUuid>
 

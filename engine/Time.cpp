@@ -1,4 +1,4 @@
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QDateTime>
 

@@ -7,7 +7,7 @@
 //
 // Not thread-safe: guarded by the Broker's mutex.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QtGlobal>
 

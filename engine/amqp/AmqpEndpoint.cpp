@@ -1,9 +1,9 @@
-#include "AmqpEndpoint.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include "EndpointLoop.h"
 #include "FileDescriptorLimit.h"
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 namespace hourglass::amqp {
 

@@ -6,7 +6,7 @@
 // address belongs).
 
 #include "AudienceHosts.h"
-#include "NamespaceKeys.h"
+#include "hourglass/amqp/NamespaceKeys.h"
 
 #include <QList>
 #include <QString>

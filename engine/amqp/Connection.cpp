@@ -6,7 +6,7 @@
 #include "SessionLinks.h"
 #include "WireErrors.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 
 #include <QDateTime>
 

@@ -9,13 +9,13 @@
 
 #include "Claims.h"
 #include "EndpointContext.h"
-#include "EndpointSnapshot.h"
+#include "hourglass/amqp/EndpointSnapshot.h"
 #include "EntityAddress.h"
 #include "Mailbox.h"
 #include "ManagementMessages.h"
 #include "TakeOrder.h"
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QByteArray>
 #include <QHash>

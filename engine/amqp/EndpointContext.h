@@ -5,9 +5,9 @@
 // endpoint's loop; connections hold a reference.
 
 #include "AudienceHosts.h"
-#include "EndpointSnapshot.h"
-#include "NamespaceKeys.h"
-#include "SasToken.h"
+#include "hourglass/amqp/EndpointSnapshot.h"
+#include "hourglass/amqp/NamespaceKeys.h"
+#include "hourglass/amqp/SasToken.h"
 #include "WorkerPool.h"
 
 #include <atomic>

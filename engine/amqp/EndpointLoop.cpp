@@ -2,7 +2,7 @@
 
 #include "PeerLimits.h"
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "Connection.h"
 #include "SaslMechanisms.h"
 

@@ -4,7 +4,7 @@
 // of put-token), its message-id and reply-to; the response's status application properties,
 // its body, and correlation-id = the request's message-id in the same AMQP type.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QByteArray>
 #include <QString>

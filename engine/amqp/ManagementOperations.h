@@ -5,7 +5,7 @@
 // so the connection can keep its lock table (which link holds what, released when the
 // connection breaks: L14).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "ManagementMessages.h"
 
 #include <QHash>

@@ -3,8 +3,8 @@
 #include "AmqpNesting.h"
 #include "AmqpValue.h"
 #include "PeerLimits.h"
-#include "PropertyTypes.h"
-#include "WireExtras.h"
+#include "hourglass/PropertyTypes.h"
+#include "hourglass/amqp/WireExtras.h"
 
 #include <QDateTime>
 #include <QJsonArray>

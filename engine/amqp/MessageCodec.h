@@ -5,8 +5,8 @@
 // annotations, application properties with their AMQP types, and the body; what Service Bus has
 // no property for travels in the message's wireExtras (WireExtras.h), so it comes back as sent.
 
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 
 #include <QByteArray>
 #include <QList>

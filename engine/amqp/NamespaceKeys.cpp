@@ -1,6 +1,6 @@
-#include "NamespaceKeys.h"
+#include "hourglass/amqp/NamespaceKeys.h"
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QRandomGenerator>
 

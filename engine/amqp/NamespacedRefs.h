@@ -4,8 +4,8 @@
 // settlement or session call made with that bare path would be placed in the broker's first
 // namespace, so every reference the endpoint keeps carries "ns:path" (EntityPath.h).
 
-#include "Broker.h"
-#include "EntityPath.h"
+#include "hourglass/Broker.h"
+#include "hourglass/EntityPath.h"
 
 namespace hourglass::amqp {
 

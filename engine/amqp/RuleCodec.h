@@ -3,8 +3,8 @@
 // the described lists of enumerate-rules (rule-description, sql/true/false/correlation filters,
 // sql-rule-action), with the descriptor codes the SDKs check.
 
-#include "Rule.h"
-#include "Time.h"
+#include "hourglass/Rule.h"
+#include "hourglass/Time.h"
 
 #include <QVariant>
 #include <QVariantMap>

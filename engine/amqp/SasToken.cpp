@@ -1,4 +1,4 @@
-#include "SasToken.h"
+#include "hourglass/amqp/SasToken.h"
 
 #include "PeerLimits.h"
 

@@ -5,7 +5,7 @@
 // filter and `com.microsoft:locked-until-utc` as .NET ticks. Proactor thread only (it touches
 // Proton links); no broker calls.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QString>
 

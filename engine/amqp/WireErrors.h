@@ -4,7 +4,7 @@
 // management responses. Without the condition the SDK guesses from the status alone and guesses
 // wrong (410 becomes "link stolen"), so every refusal goes through here.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QByteArray>
 

@@ -1,4 +1,4 @@
-#include "WireExtras.h"
+#include "hourglass/amqp/WireExtras.h"
 
 #include "AmqpNesting.h"
 

@@ -1,6 +1,6 @@
-#include "EmulatorConfig.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,9 +4,9 @@
 // "Scenario.Steps[3].Send.TimeToLive: 'PT' is not an ISO-8601 duration". Unknown members are
 // refused (refuseUnread) so that a typo never passes silently.
 
-#include "JsonText.h"
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/JsonText.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -2,8 +2,8 @@
 // Finds messages by MessageId for the scenario runner, through the explorer reads
 // (Broker::listMessages) page by page, so that looking changes nothing (no peek, no activity).
 
-#include "Broker.h"
-#include "ScenarioFile.h"
+#include "hourglass/Broker.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 #include <functional>
 #include <optional>

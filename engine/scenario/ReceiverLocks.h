@@ -3,7 +3,7 @@
 // messages: the runner remembers every lock (even once settled, expired or lost in a restart,
 // L9), so that a later Settle step asks the broker and observes its answer instead of guessing.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QList>
 #include <QMap>

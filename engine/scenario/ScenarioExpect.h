@@ -2,9 +2,9 @@
 // Checking scenario expectations: each field an Expect step gives is one expectation, passed or
 // failed into the report; a failure never stops the run.
 
-#include "Broker.h"
-#include "ScenarioFile.h"
-#include "ScenarioReport.h"
+#include "hourglass/Broker.h"
+#include "hourglass/scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioReport.h"
 
 namespace hourglass {
 

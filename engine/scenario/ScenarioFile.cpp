@@ -1,4 +1,4 @@
-#include "ScenarioFile.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 #include "ScenarioStepParsers.h"
 

@@ -1,7 +1,7 @@
-#include "ScenarioRecorder.h"
+#include "hourglass/scenario/ScenarioRecorder.h"
 
-#include "EntityPath.h"
-#include "ScenarioReport.h"
+#include "hourglass/EntityPath.h"
+#include "hourglass/scenario/ScenarioReport.h"
 #include "ScenarioWriter.h"
 
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "ScenarioReport.h"
+#include "hourglass/scenario/ScenarioReport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 
 #include "MessageLookup.h"
 #include "ScenarioExpect.h"

@@ -1,6 +1,6 @@
 #include "ScenarioStepParsers.h"
 
-#include "PropertyJson.h"
+#include "hourglass/PropertyJson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

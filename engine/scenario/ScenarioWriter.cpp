@@ -1,7 +1,7 @@
 #include "ScenarioWriter.h"
 
-#include "PropertyJson.h"
-#include "ScenarioReport.h"
+#include "hourglass/PropertyJson.h"
+#include "hourglass/scenario/ScenarioReport.h"
 
 #include <QJsonArray>
 #include <QUtf8StringView>

@@ -4,8 +4,8 @@
 // step's body (the object under "Send", "Create"...); times are offsets from the scenario's
 // start. Pure functions: no broker, no state.
 
-#include "OperationObserver.h"
-#include "ScenarioFile.h"
+#include "hourglass/OperationObserver.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 #include <QJsonObject>
 #include <QJsonValue>

@@ -4,9 +4,9 @@
 // matching rule with an action puts its own copy, with RuleName set) stays with the caller;
 // this only changes the copy it is given.
 
-#include "Message.h"
+#include "hourglass/Message.h"
 #include "SqlParser.h"
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <vector>
 

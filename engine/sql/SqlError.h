@@ -8,7 +8,7 @@
 // they come back from evaluation as an Error whose description the broker puts in the
 // dead-letter queue with DeadLetterReason FilterException.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QString>
 

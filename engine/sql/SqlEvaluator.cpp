@@ -1,6 +1,6 @@
 #include "SqlEvaluator.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 #include "SqlError.h"
 
 #include <QDateTime>

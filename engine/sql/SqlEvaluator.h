@@ -8,7 +8,7 @@
 // overflow) is an evaluation error: a distinct result, never a crash and never "false".
 
 #include "SqlExpression.h"
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 

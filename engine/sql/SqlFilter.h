@@ -3,10 +3,10 @@
 // and Rule::matches / the topic's fan-out (matches). Compiling checks everything that does not
 // need a message; matching runs the tree against one message.
 
-#include "Message.h"
+#include "hourglass/Message.h"
 #include "SqlEvaluator.h"
 #include "SqlExpression.h"
-#include "Status.h"
+#include "hourglass/Status.h"
 
 namespace hourglass {
 

@@ -4,7 +4,7 @@
 // (`''` for a quote), operators. Positions are 1-based lines and columns for error messages.
 
 #include "SqlToken.h"
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 

@@ -6,7 +6,7 @@
 // that a filter is a predicate, LIKE's ESCAPE, the settable targets of an action, the limits.
 
 #include "SqlExpression.h"
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 #include "SqlSystemProperties.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QDateTime>
 

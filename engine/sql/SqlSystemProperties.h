@@ -4,8 +4,8 @@
 // set, and the type each one has in an expression. A name not in this table is refused when a
 // filter or action is created.
 
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 
 #include <QStringView>
 #include <QVariant>

@@ -15,7 +15,7 @@
 // as it was); an opener that locked a file just removed sees it is no longer the one at the path
 // and tries again, so two openers never hold two different files.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QString>
 

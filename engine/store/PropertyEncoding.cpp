@@ -1,6 +1,6 @@
 #include "PropertyEncoding.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QCborArray>
 #include <QCborMap>

@@ -14,12 +14,12 @@
 // flusher (or by open/load before any other thread exists). Lock order: Broker mutex, then any
 // one of these; never a Store mutex then the Broker's.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "DatabaseOwner.h"
 #include "PropertyEncoding.h"
 #include "SqliteStatement.h"
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -8,7 +8,7 @@
 #include "LockTokenBytes.h"
 #include "MessageCodec.h"
 #include "PeerLimits.h"
-#include "SasToken.h"
+#include "hourglass/amqp/SasToken.h"
 #include "WireErrors.h"
 
 #include <QDateTime>

@@ -2,8 +2,8 @@
 // gets (a closed connection, never a crash), a busy port, a public address without a key of its
 // own, and a stop with connections still open. The SDK's own conversation is in tests/sdk.
 
-#include "AmqpEndpoint.h"
-#include "Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
+#include "hourglass/Broker.h"
 #include "EndpointTestBase.h"
 #include "RawSocket.h"
 

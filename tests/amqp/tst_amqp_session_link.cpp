@@ -5,8 +5,8 @@
 // socket, pumped from the test's thread; the broker's change feed needs the test's event loop,
 // which QTRY_* runs between tries.
 
-#include "AmqpEndpoint.h"
-#include "SasToken.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
+#include "hourglass/amqp/SasToken.h"
 #include "TestBroker.h"
 
 #include <QDateTime>

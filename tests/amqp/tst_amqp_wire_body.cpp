@@ -3,7 +3,7 @@
 // kind wireBodyKind reads from the extras stored with it; bytes that are not ours read as data.
 
 #include "MessageCodec.h"
-#include "WireExtras.h"
+#include "hourglass/amqp/WireExtras.h"
 
 #include <QTest>
 

@@ -3,8 +3,8 @@
 // well-known key reaches), what it made is printed, and --accept-host is repeatable. Stopping
 // it closes each application's connection with amqp:connection:forced and a reason.
 
-#include "AmqpEndpoint.h"
-#include "Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
+#include "hourglass/Broker.h"
 #include "RawAmqpPeer.h"
 #include "ServeCommand.h"
 

@@ -3,7 +3,7 @@
 // opening a broker, timing, and resident memory. The benchmark stops at the first engine error
 // (a figure measured around a failure would be meaningless).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QString>
 

@@ -6,7 +6,7 @@
 //
 // Rows are those of benchMessage(ordinal) in entity 1, sequence number = ordinal.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QString>
 

@@ -4,7 +4,7 @@
 // DurabilityPoisonTest.cpp, session states in DurabilitySessionTest.cpp; the child they kill is
 // DurabilityChild.cpp.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "ChildProtocol.h"
 #include "CrashedChild.h"
 

@@ -4,10 +4,10 @@
 // naming the holder, and the holder goes on untouched; the lock goes with its process however
 // that process ends (kill -9 included).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "ResultText.h"
 #include "SpawnedChild.h"
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 #include "store/DatabaseOwner.h"
 
 #include <QDir>

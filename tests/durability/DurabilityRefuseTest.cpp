@@ -6,7 +6,7 @@
 // messages after the stored ones; delivery journal rows add their deliveries back (D2). A
 // database of the previous schema is upgraded in place.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "ResultText.h"
 #include "TestBroker.h"
 #include "store/StoreSchema.h"

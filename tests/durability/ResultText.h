@@ -2,7 +2,7 @@
 // QVERIFY2 evaluates its message even when the check passes, so a message built from
 // result.error() would throw on success. errorText() is safe either way.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QByteArray>
 

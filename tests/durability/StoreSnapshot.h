@@ -2,7 +2,7 @@
 // Everything a queue holds after a reopen, read through the explorer's paging call
 // (Broker::listMessages, which has no side effects), keyed by message id.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QHash>
 #include <QString>

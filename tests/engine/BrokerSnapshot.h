@@ -4,7 +4,7 @@
 // subscription (main and dead-letter sub-queues, with bodies). Bad-input tests take one before
 // and one after a refused call: a refused call must change nothing (SCENARIOS.md ExpectError).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QStringList>
 

@@ -2,7 +2,7 @@
 // Checks shared by the engine's rule-by-rule tests (SEMANTICS.md). The macros record a QtTest
 // failure and return from the test function, so they are used only in void test functions.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QString>
 #include <QTest>

@@ -3,7 +3,7 @@
 // and a default set of typed application properties (PropertyTypes.h), so each table row names
 // only its expression and what it expects.
 
-#include "Message.h"
+#include "hourglass/Message.h"
 #include "sql/SqlSystemProperties.h"
 
 #include <QDateTime>

@@ -5,7 +5,7 @@
 // restart the engine run twice (KilledRestart.h): after a clean close and after a kill -9 of a
 // child process right after its last acknowledged operation (D1).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QObject>
 

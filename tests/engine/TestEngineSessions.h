@@ -7,7 +7,7 @@
 // tst_engine_sessions_peek.cpp. Tests that restart the engine run twice (KilledRestart.h):
 // after a clean close and after a kill -9 right after the last acknowledged operation.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QObject>
 

@@ -3,7 +3,7 @@
 // (T1-T5) in tst_engine_ttl.cpp, what locks, dead-lettering and deferral do to expiry and what
 // peek shows (T6-T9) in tst_engine_ttl_expiry.cpp.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QObject>
 

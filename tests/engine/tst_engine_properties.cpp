@@ -4,8 +4,8 @@
 // Uses only the Broker and scenario APIs, so each test states a behaviour, not an encoding.
 #include "EngineChecks.h"
 #include "TestBroker.h"
-#include "scenario/ScenarioRecorder.h"
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRecorder.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 #include "store/SqliteStatement.h"
 #include "store/Store.h"
 

@@ -1,8 +1,8 @@
 // The one table of application property types (PropertyTypes.h) and the forms built on it: the
 // Service Bus names, the text the window shows and parses, the JSON of files (PropertyJson.h)
 // and the store's encoding (store/PropertyEncoding.h).
-#include "PropertyJson.h"
-#include "PropertyTypes.h"
+#include "hourglass/PropertyJson.h"
+#include "hourglass/PropertyTypes.h"
 #include "store/PropertyEncoding.h"
 
 #include <QCborArray>

@@ -1,10 +1,10 @@
 // Recording a scenario from what is done to a broker (ScenarioRecorder over the Broker's
 // OperationObserver): the file parses, replays with ScenarioRunner to the same end state, checks
 // itself, and says what it had to leave out. An unset observer changes nothing.
-#include "OperationObserver.h"
+#include "hourglass/OperationObserver.h"
 #include "TestBroker.h"
-#include "scenario/ScenarioRecorder.h"
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRecorder.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 
 #include <QTest>
 

@@ -4,7 +4,7 @@
 
 #include "BrokerSnapshot.h"
 #include "EngineChecks.h"
-#include "OperationObserver.h"
+#include "hourglass/OperationObserver.h"
 #include "TestBroker.h"
 
 #include <QTest>

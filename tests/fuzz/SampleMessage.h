@@ -3,7 +3,7 @@
 // application property of each type Service Bus carries, so that comparisons, arithmetic and
 // LIKE meet each type.
 
-#include "Message.h"
+#include "hourglass/Message.h"
 #include "sql/SqlSystemProperties.h"
 
 #include <QDateTime>

@@ -2,7 +2,7 @@
 // (engine/scenario parseEmulatorConfigDocument).
 
 #include "FuzzInput.h"
-#include "scenario/EmulatorConfig.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 
 using namespace hourglass;
 

@@ -2,7 +2,7 @@
 // with its UserConfig part through EmulatorConfig).
 
 #include "FuzzInput.h"
-#include "scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 using namespace hourglass;
 

@@ -8,7 +8,7 @@
 
 #include "AmqpValue.h"
 #include "MessageCodec.h"
-#include "WireExtras.h"
+#include "hourglass/amqp/WireExtras.h"
 
 #include <QDateTime>
 #include <QDir>

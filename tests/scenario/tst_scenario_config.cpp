@@ -3,7 +3,7 @@
 // that carry the JSON path of the entity that caused them.
 
 #include "TestBroker.h"
-#include "scenario/EmulatorConfig.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // EntityProperties (SEMANTICS.md E3): defaults per tier, every bound on both sides, and the
 // emulator config.json "Properties" object in both directions.
 
-#include "EntityProperties.h"
+#include "hourglass/EntityProperties.h"
 
 #include <QJsonDocument>
 #include <QTest>

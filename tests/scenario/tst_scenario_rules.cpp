@@ -1,7 +1,7 @@
 // Subscription rules (SEMANTICS.md R2-R5, E2, E4): true, false, correlation and SQL filters, rule
 // names, actions, and the emulator's JSON rule objects.
 
-#include "Rule.h"
+#include "hourglass/Rule.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -4,7 +4,7 @@
 
 #include "MalformedScenarios.h"
 #include "TestBroker.h"
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -2,7 +2,7 @@
 // A broker for one test: its own database in a QTemporaryDir, on a paused VirtualClock that
 // starts at a fixed instant, so that every test is deterministic and never sleeps.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QTemporaryDir>
 

@@ -3,7 +3,7 @@
 // test's paused VirtualClock, with one Standard namespace unless none is asked for. A broker
 // that cannot open stops the test program: nothing after it could run.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QTemporaryDir>
 

@@ -9,7 +9,7 @@
 //
 // Threads: create and use from the GUI thread. The Broker itself is thread-safe.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QMetaObject>
 #include <QObject>

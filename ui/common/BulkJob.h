@@ -7,7 +7,7 @@
 // A step returns an Error to stop the job (reported by failed()); the chunks before it stay
 // applied. Lives on the GUI thread; signals arrive there.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QObject>

@@ -9,7 +9,7 @@
 //
 // Object names: setObjectName("x") names the inner line edit "xText" and the label "xReadable".
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QWidget>
 

@@ -3,7 +3,7 @@
 // countdown cell is in. Pure functions of their arguments: the caller passes "now" from the
 // engine's clock (BrokerClient::clock()), never the wall clock, so virtual time drives them.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QMetaType>
 #include <QString>

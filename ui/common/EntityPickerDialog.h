@@ -9,7 +9,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QDialog>
 

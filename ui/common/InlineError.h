@@ -3,7 +3,7 @@
 // engine's code and description), and the tint of a field that holds a refused value. Colours
 // follow the palette in force, so both read on the light and the dark theme.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 class QLabel;
 class QWidget;

@@ -10,8 +10,8 @@
 // The broker functions here run on a worker thread (inside BrokerClient::call), never on the GUI
 // thread: they read files and write the database.
 
-#include "Broker.h"
-#include "Status.h"
+#include "hourglass/Broker.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QString>

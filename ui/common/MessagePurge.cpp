@@ -1,7 +1,7 @@
 #include "common/MessagePurge.h"
 
-#include "Broker.h"
-#include "EntityPath.h"
+#include "hourglass/Broker.h"
+#include "hourglass/EntityPath.h"
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 

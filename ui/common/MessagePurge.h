@@ -12,7 +12,7 @@
 //
 // Threads: GUI thread only; broker work goes through BrokerClient.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QObject>

@@ -7,8 +7,8 @@
 //
 // Threads: start on the GUI thread; the engine work runs on a BrokerClient worker.
 
-#include "Broker.h"
-#include "Status.h"
+#include "hourglass/Broker.h"
+#include "hourglass/Status.h"
 #include "common/MessageDrag.h"
 
 #include <QString>

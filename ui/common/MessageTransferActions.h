@@ -12,7 +12,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "common/EntityPickerDialog.h"
 #include "common/MessageDrag.h"
 

@@ -15,8 +15,8 @@
 // Object names for tests: "propertyTable", "addProperty", "removeProperty", and
 // "propertyType<row>" for each row's type chooser.
 
-#include "PropertyTypes.h"
-#include "Status.h"
+#include "hourglass/PropertyTypes.h"
+#include "hourglass/Status.h"
 
 #include <QVariantMap>
 #include <QWidget>

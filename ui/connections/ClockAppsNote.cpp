@@ -3,7 +3,7 @@
 #include "common/BrokerClient.h"
 #include "connections/AmqpService.h"
 
-#include "Clock.h"
+#include "hourglass/Clock.h"
 
 #include <QAction>
 #include <QLabel>

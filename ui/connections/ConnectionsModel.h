@@ -10,7 +10,7 @@
 // appears arrives whole: a new connection with its links and locks is one row insertion, a new
 // lock of a known link is inserted under that link.
 
-#include "EndpointSnapshot.h"
+#include "hourglass/amqp/EndpointSnapshot.h"
 
 #include <QAbstractItemModel>
 

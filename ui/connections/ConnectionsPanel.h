@@ -5,7 +5,7 @@
 // (ConnectionsEmptyState): what to point an application at, or that the endpoint is off or not
 // serving.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QWidget>
 

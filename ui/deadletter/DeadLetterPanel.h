@@ -17,7 +17,7 @@
 // "resubmitAll", "deleteSelected", "purgeDeadLetters", "exportSelected", dialogs "confirmPurge",
 // "confirmDelete", "exportDirectory"; the progress strip has "bulkProgress" and "bulkCancel".
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "common/BulkJob.h"
 #include "common/CoalescedRefresh.h"
 #include "common/CurrentMessage.h"

@@ -6,8 +6,8 @@
 //
 // Threads: GUI thread only.
 
-#include "ChangeFeed.h"
-#include "Status.h"
+#include "hourglass/ChangeFeed.h"
+#include "hourglass/Status.h"
 #include "common/CoalescedRefresh.h"
 
 #include <QAbstractTableModel>

@@ -1,6 +1,6 @@
 #include "demo/ChartHistories.h"
 
-#include "ChangeFeed.h"
+#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 #include "demo/CountsHistory.h"
 

@@ -23,7 +23,7 @@
 //
 // Threads: GUI thread only; the engine is read through the client, off the GUI thread.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QHash>
 #include <QList>

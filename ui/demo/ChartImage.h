@@ -2,7 +2,7 @@
 // Chart pictures for a file or a slide: large enough to read when shown full screen, and saying
 // what they show. The Charts tab saves its charts through this.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QImage>
 #include <QString>

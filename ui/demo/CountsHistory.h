@@ -23,9 +23,9 @@
 // (two rates merging into one over their joint interval, so throughput stays exact on average),
 // rather than the oldest samples being dropped. Old history grows coarser, never shorter.
 
-#include "Broker.h"
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Broker.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QList>
 #include <QObject>

@@ -4,7 +4,7 @@
 // instants (a virtual clock's, when there is one), one value axis from zero, and markers where
 // the samples really are.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QList>
 #include <QPointF>

@@ -1,6 +1,6 @@
 #include "demo/EntityChartsPanel.h"
 
-#include "ChangeFeed.h"
+#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"

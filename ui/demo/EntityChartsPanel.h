@@ -29,8 +29,8 @@
 // "chartsTimeWindow" (combo), chart views "countsChart", "throughputChart", "reasonsChart",
 // action "saveChartsPng", dialog "saveChartsDialog".
 
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>

@@ -7,7 +7,7 @@
 // Object names: the number labels are "presentationActive", "presentationScheduled",
 // "presentationLocked", "presentationDeferred", "presentationDeadLettered".
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "demo/EngineTimeCharts.h"
 
 #include <QColor>

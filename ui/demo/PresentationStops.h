@@ -4,7 +4,7 @@
 // Pure functions over Broker::entities, so the view reads the list off the GUI thread and only
 // picks here. Also the names the presentation header shows for a qualified path.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>

@@ -20,7 +20,7 @@
 // "presentationChart", "presentationEmpty" (unknown entity), "presentationHint", actions
 // "presentationExit", "presentationPrevious", "presentationNext", "presentationPlayPause".
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "common/CoalescedRefresh.h"
 #include "tree/NamespaceTreeModel.h"
 

@@ -1,6 +1,6 @@
 #include "demo/ScenarioController.h"
 
-#include "Clock.h"
+#include "hourglass/Clock.h"
 #include "common/BrokerClient.h"
 #include "demo/ScenarioGallery.h"
 #include "demo/ScenarioPanel.h"

@@ -8,8 +8,8 @@
 // time toolbar says the scenario drives the clock, and the dock on the right lists the steps.
 // Closing the scenario reopens the database that was open before.
 
-#include "Status.h"
-#include "scenario/ScenarioFile.h"
+#include "hourglass/Status.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 #include <QObject>
 #include <QPointer>

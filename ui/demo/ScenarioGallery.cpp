@@ -1,7 +1,7 @@
 #include "demo/ScenarioGallery.h"
 
 #include "demo/ScenarioStepText.h"
-#include "scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,8 +1,8 @@
 #include "demo/ScenarioRecording.h"
 
-#include "OperationObserver.h"
+#include "hourglass/OperationObserver.h"
 #include "common/BrokerClient.h"
-#include "scenario/ScenarioRecorder.h"
+#include "hourglass/scenario/ScenarioRecorder.h"
 
 #include <QAction>
 #include <QDateTime>

@@ -14,7 +14,7 @@
 // "scenarioSaveDialog"; the status-bar indicator "recordingIndicator" ("● REC 01:23 · 7 steps",
 // hidden while not recording).
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QObject>

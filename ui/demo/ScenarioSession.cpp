@@ -1,7 +1,7 @@
 #include "demo/ScenarioSession.h"
 
-#include "Broker.h"
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/Broker.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 
 #include <QCoreApplication>
 #include <QPointer>

@@ -14,8 +14,8 @@
 // player's restart) replaces the broker: the session first emits brokerClosing() so that the
 // window lets go of its client, then ready() with the new broker.
 
-#include "scenario/ScenarioFile.h"
-#include "scenario/ScenarioReport.h"
+#include "hourglass/scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioReport.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -3,7 +3,7 @@
 // ("Send 20 to jobs · TTL 5m", "Expect jobs: Active 12, Dead-lettered 0"), unlike the file's
 // JSON. Pure functions.
 
-#include "scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioFile.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 #include "demo/SessionSummary.h"
 
-#include "Broker.h"
-#include "ChangeFeed.h"
+#include "hourglass/Broker.h"
+#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 
 #include <algorithm>

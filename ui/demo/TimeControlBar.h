@@ -14,8 +14,8 @@
 // "clockPlayPause" (F8, Ctrl+Space), "clockJump", "clockRealTime", combo "clockSpeed", duration
 // field "clockJumpBy" (a DurationEdit: its line edit is "clockJumpByText").
 
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QToolBar>
 

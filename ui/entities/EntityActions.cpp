@@ -1,10 +1,10 @@
 #include "entities/EntityActions.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 #include "entities/EntityDialog.h"
 #include "entities/NamespaceDialog.h"
 #include "entities/RuleDialog.h"
-#include "scenario/EmulatorConfig.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QAction>
 #include <QFile>

@@ -10,7 +10,7 @@
 // "confirmDelete" message box (its Ok button deletes).
 
 #include "common/BrokerClient.h"
-#include "scenario/EmulatorConfig.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QKeySequence>

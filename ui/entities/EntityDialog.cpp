@@ -1,6 +1,6 @@
 #include "entities/EntityDialog.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 #include "common/InlineError.h"
 #include "entities/EntityPropertyForm.h"
 

@@ -14,7 +14,7 @@
 // "maxDeliveryCount", "defaultMessageTimeToLive", ...), its hint "<name>Hint", and the inline
 // problem "entityFormError".
 
-#include "EntityProperties.h"
+#include "hourglass/EntityProperties.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,6 +1,6 @@
 #include "entities/RuleEditor.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 #include "common/PropertyTableEditor.h"
 #include "entities/SqlExpressionField.h"
 

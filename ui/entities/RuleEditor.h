@@ -10,7 +10,7 @@
 // "filterContentType", "filterProperties" (a PropertyTableEditor), and the SqlExpressionFields
 // "sqlExpression" (the filter) and "sqlAction" (with their "...Status" and "...CheckTimer").
 
-#include "Rule.h"
+#include "hourglass/Rule.h"
 
 #include <QWidget>
 

@@ -11,7 +11,7 @@
 // Object names, from the `name` given: the editor `name` (QPlainTextEdit), the status line
 // `name + "Status"`, the debounce timer `name + "CheckTimer"`.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "entities/SqlHighlighter.h"
 
 #include <QWidget>

@@ -4,7 +4,7 @@
 // in-hand lists (MessageViewModel) so that every message table in the explorer reads alike.
 // Pure functions: `now` comes from the engine's clock, `lockDuration` is the entity's.
 
-#include "Message.h"
+#include "hourglass/Message.h"
 #include "messages/MessageListModel.h"
 
 #include <QVariant>

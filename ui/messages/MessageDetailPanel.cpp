@@ -4,10 +4,10 @@
 #include "common/FixedPitchFont.h"
 #include "common/LockHolderText.h"
 
-#include "PropertyTypes.h"
+#include "hourglass/PropertyTypes.h"
 // The endpoint's library (hourglass_ui links it for the Connections view) reads what the body
 // was on the wire from the extras it stored.
-#include "WireExtras.h"
+#include "hourglass/amqp/WireExtras.h"
 
 #include <QClipboard>
 #include <QComboBox>

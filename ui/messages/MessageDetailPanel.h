@@ -12,9 +12,9 @@
 // the system table) to is kept through resizes, in QSettings ("messageDetail/<objectName>") and
 // by the next panel.
 
-#include "ChangeFeed.h"
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/ChangeFeed.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 #include "common/BodyFormatter.h"
 #include "common/CurrentMessage.h"
 

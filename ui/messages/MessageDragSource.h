@@ -11,7 +11,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "common/MessageDrag.h"
 
 #include <QModelIndex>

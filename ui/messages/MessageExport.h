@@ -9,9 +9,9 @@
 // file I/O (and exportStored broker reads), so panels run them on a worker thread, in a BulkJob
 // step.
 
-#include "Broker.h"
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/Broker.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 
 #include <QJsonObject>
 #include <QList>

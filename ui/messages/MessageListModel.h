@@ -15,7 +15,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "common/CoalescedRefresh.h"
 
 #include <QAbstractTableModel>

@@ -15,7 +15,7 @@
 // "messageFilter", "searchBodies", "filterStatus", "messageFilterClear" (and the bulk strip's
 // "bulkProgress", "bulkCancel"; the delete confirmation "confirmDeleteMessages").
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "common/CurrentMessage.h"
 #include "messages/MessageFilterBar.h"
 #include "messages/MessageMatcher.h"

@@ -14,7 +14,7 @@
 //
 // Threads: a matcher is an immutable value; copies may be used on any thread at once.
 
-#include "Message.h"
+#include "hourglass/Message.h"
 
 #include <QString>
 

@@ -10,8 +10,8 @@
 //
 // Threads: GUI thread only; signals arrive there.
 
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 #include "messages/MessageMatcher.h"
 
 #include <QList>

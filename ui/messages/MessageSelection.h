@@ -6,7 +6,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QString>

@@ -4,8 +4,8 @@
 // row header, the last column taking the spare width, and Ctrl+Home/Ctrl+End going to the first
 // and last row (RowJumpKeys). One place, so the tables read alike.
 
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <functional>

@@ -10,8 +10,8 @@
 // Object names for tests: "peekTitle", "peekFrom", "peekCount", "peekGo", "peekFirst",
 // "peekNext", "peekList", "peekEmpty".
 
-#include "ChangeFeed.h"
-#include "Status.h"
+#include "hourglass/ChangeFeed.h"
+#include "hourglass/Status.h"
 #include "common/CurrentMessage.h"
 #include "tree/NamespaceTreeModel.h"
 

@@ -1,6 +1,6 @@
 #include "routing/RoutingPreviewPanel.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "entities/RuleEditor.h"

@@ -15,8 +15,8 @@
 // Object names: "routingPreview", "routingTopic" (QComboBox), "routingSummary" (QLabel),
 // "routingTree" (QTreeWidget: subscription or rule, verdict, why), "routingEmpty".
 
-#include "Broker.h"
-#include "ChangeFeed.h"
+#include "hourglass/Broker.h"
+#include "hourglass/ChangeFeed.h"
 
 #include <QWidget>
 

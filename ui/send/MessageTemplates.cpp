@@ -2,7 +2,7 @@
 
 #include "common/BodyFormatter.h"
 
-#include "PropertyJson.h"
+#include "hourglass/PropertyJson.h"
 
 #include <QDir>
 #include <QFile>

@@ -11,9 +11,9 @@
 // A file that cannot be read or parsed leaves the list empty and says why (loadError()); it is
 // never overwritten silently: the first save moves it aside to templates.corrupt.json.
 
-#include "Message.h"
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -18,7 +18,7 @@
 // prompt, opened with open()), "confirmDeleteTemplate" (the confirmation, opened with open()), and
 // the SendForm and SettlementView names.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "send/MessageTemplates.h"
 #include "send/SendForm.h"
 

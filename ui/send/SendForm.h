@@ -15,9 +15,9 @@
 // "sendScheduled", "sendScheduleRelative", "sendScheduleIn", "sendScheduleUnit",
 // "sendScheduleAbsolute", "sendScheduledAt", "sendProperties", "sendRepeat".
 
-#include "Clock.h"
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/Clock.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 #include "send/MessageTemplates.h"
 
 #include <QList>

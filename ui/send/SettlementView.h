@@ -7,8 +7,8 @@
 // Object names for tests: "sendResult" (this widget), "sendResultSummary", "sendResultCode",
 // "sendResultDescription", "sendResultTrackingId", "sendResultRetry".
 
-#include "Broker.h"
-#include "Status.h"
+#include "hourglass/Broker.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QWidget>

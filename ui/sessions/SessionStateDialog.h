@@ -10,7 +10,7 @@
 // Object names for tests: "sessionStateDialog", "stateFormat", "stateEdit", "stateRemove",
 // "stateError", "stateApply", "stateCancel", "stateConfirmText", "stateConfirm", "stateBack".
 
-#include "Status.h"
+#include "hourglass/Status.h"
 #include "sessions/SessionStateText.h"
 
 #include <QByteArray>

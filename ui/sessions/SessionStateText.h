@@ -3,7 +3,7 @@
 // and types it: UTF-8 text, JSON, or hex. Pure functions of their arguments (no widgets), so the
 // tests pin down every refusal: bad input gets a sentence and no bytes, and nothing is written.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QByteArray>
 #include <QString>

@@ -17,7 +17,7 @@
 // "sessionStateTitle", "sessionStateFormat", "sessionStateView", "sessionEditState",
 // "sessionShowMessages", "sessionsStatus".
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QWidget>
 

@@ -13,7 +13,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QHash>
 #include <QIdentityProxyModel>

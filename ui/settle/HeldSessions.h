@@ -12,7 +12,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QAbstractTableModel>
 #include <QList>

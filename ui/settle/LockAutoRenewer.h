@@ -10,8 +10,8 @@
 //
 // Threads: GUI thread only.
 
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QObject>
 #include <QSet>

@@ -7,7 +7,7 @@
 //
 // Threads: GUI thread; the steps run on the client's workers and share only the failure log.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QHash>
 #include <QObject>

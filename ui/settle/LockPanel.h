@@ -24,7 +24,7 @@
 // "lockAutoRenew", "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel");
 // the session controls' (SessionReceiverBar.h), in "sessionBar".
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "common/CurrentMessage.h"
 #include "settle/LockSettler.h"
 #include "tree/NamespaceTreeModel.h"

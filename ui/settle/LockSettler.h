@@ -6,7 +6,7 @@
 //
 // Threads: GUI thread only.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "settle/LockBulkRun.h"
 
 #include <QObject>

@@ -9,7 +9,7 @@
 // Object names for tests: "sessionToAccept", "sessionAccept", "sessionRenew",
 // "sessionStateEdit", "sessionRelease", "heldSessions".
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QWidget>
 

@@ -10,7 +10,7 @@
 // Object names for tests: "settleDialog", "settleProperties", "deadLetterReason",
 // "deadLetterDescription", "settleLockNote", "settleError", "settleOk", "settleCancel".
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QDialog>
 #include <QSet>

@@ -8,7 +8,7 @@
 // config import/export), Message (send, go to a tab), Scenario (ScenarioController: gallery,
 // player), View (presentation mode, theme), Help (keyboard shortcuts).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QMainWindow>

@@ -3,7 +3,7 @@
 // (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
 #include "window/MainWindow.h"
 
-#include "EntityPath.h"
+#include "hourglass/EntityPath.h"
 #include "common/Theme.h"
 #include "connections/AmqpService.h"
 #include "deadletter/DeadLetterPanel.h"

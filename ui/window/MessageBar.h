@@ -7,7 +7,7 @@
 // the next success of that source takes it down, and so does a new selection in the tree, so an
 // old failure never sits above work that has since gone well. Until then it stays readable.
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "WireTestClient.h"
 
-#include "SasToken.h"
+#include "hourglass/amqp/SasToken.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -17,7 +17,7 @@
 #include "window/MainWindow.h"
 #include "window/MessageBar.h"
 
-#include "Clock.h"
+#include "hourglass/Clock.h"
 
 #include <QApplication>
 #include <QDir>

@@ -12,7 +12,7 @@
 #include "connections/HeldLocksQuestion.h"
 #include "window/MainWindow.h"
 
-#include "Clock.h"
+#include "hourglass/Clock.h"
 
 #include <QApplication>
 #include <QLabel>

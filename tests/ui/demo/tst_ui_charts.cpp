@@ -5,7 +5,7 @@
 // across switches (and dropped with the entity), the time axis back at the engine's now after
 // "Real time" following a fast-forward, and the dark chart theme.
 
-#include "ChangeFeed.h"
+#include "hourglass/ChangeFeed.h"
 #include "DeadLetterTestEnv.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"

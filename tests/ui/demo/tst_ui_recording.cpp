@@ -10,7 +10,7 @@
 #include "demo/ScenarioRecording.h"
 #include "demo/ScenarioSession.h"
 #include "demo/TimeControlBar.h"
-#include "scenario/ScenarioRunner.h"
+#include "hourglass/scenario/ScenarioRunner.h"
 
 #include <QAction>
 #include <QDir>

@@ -17,7 +17,7 @@
 #include "demo/ScenarioSession.h"
 #include "demo/TimeControlBar.h"
 #include "messages/MessageListModel.h"
-#include "scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioFile.h"
 #include "tree/NamespaceTreeModel.h"
 #include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"

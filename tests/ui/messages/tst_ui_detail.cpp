@@ -6,7 +6,7 @@
 #include "ClientCall.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
-#include "WireExtras.h"
+#include "hourglass/amqp/WireExtras.h"
 #include "common/BodyFormatter.h"
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"

@@ -6,9 +6,9 @@
 // from copiesThroughRules, the same decision the topic's fan-out takes, so the preview cannot
 // disagree with a send.
 
-#include "EntityProperties.h"
-#include "Message.h"
-#include "Rule.h"
+#include "hourglass/EntityProperties.h"
+#include "hourglass/Message.h"
+#include "hourglass/Rule.h"
 
 #include <QList>
 #include <QString>

@@ -2,7 +2,7 @@
 // What the window shows about the endpoint's connections: a read-only copy the proactor thread
 // publishes a few times a second (DESIGN.md: never reach into Proton from the GUI). Plain values.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QList>
 #include <QString>

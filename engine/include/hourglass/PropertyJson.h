@@ -15,8 +15,8 @@
 // floating values as "NaN", "Infinity", "-Infinity"), ISO-8601 text for DateTime (written in UTC
 // with milliseconds), Guid text, base64 for Binary, one character for Char, null for Null.
 
-#include "PropertyTypes.h"
-#include "Status.h"
+#include "hourglass/PropertyTypes.h"
+#include "hourglass/Status.h"
 
 #include <QJsonValue>
 #include <QVariant>

@@ -2,7 +2,7 @@
 // The outcome of a scenario run (SCENARIOS.md "Report"): the clock at the end, the final state of
 // every entity, and the expectations that held or failed.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 #include <QJsonObject>
 #include <QJsonValue>

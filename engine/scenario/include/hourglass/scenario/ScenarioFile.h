@@ -4,7 +4,7 @@
 // path of the first bad field and why, e.g.
 // "Scenario.Steps[3].Send.TimeToLive: 'PT' is not an ISO-8601 duration (...)".
 
-#include "EmulatorConfig.h"
+#include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QJsonObject>
 #include <QList>

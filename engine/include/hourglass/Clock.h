@@ -4,7 +4,7 @@
 // Clock::now(), so every countdown, lock and scheduled message follows whichever clock it was
 // given.
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QtGlobal>
 

@@ -15,13 +15,13 @@
 // Threads. Every member function is safe to call from any thread. Sends and settlements return
 // only once durable; concurrent callers share disk syncs (group commit, L2).
 
-#include "ChangeFeed.h"
-#include "Clock.h"
-#include "EntityProperties.h"
-#include "Message.h"
-#include "RoutingPreview.h"
-#include "Rule.h"
-#include "Status.h"
+#include "hourglass/ChangeFeed.h"
+#include "hourglass/Clock.h"
+#include "hourglass/EntityProperties.h"
+#include "hourglass/Message.h"
+#include "hourglass/RoutingPreview.h"
+#include "hourglass/Rule.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QMap>

@@ -7,10 +7,10 @@
 // Threads. One proactor thread owns every Proton object; broker calls run on a pool of workers
 // and hand their results back to it. The public functions may be called from any thread.
 
-#include "EndpointSnapshot.h"
-#include "NamespaceKeys.h"
-#include "SasToken.h"
-#include "Status.h"
+#include "hourglass/amqp/EndpointSnapshot.h"
+#include "hourglass/amqp/NamespaceKeys.h"
+#include "hourglass/amqp/SasToken.h"
+#include "hourglass/Status.h"
 
 #include <QString>
 #include <QStringList>

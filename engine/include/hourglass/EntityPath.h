@@ -2,7 +2,7 @@
 // Entity paths (SEMANTICS.md E1, E2): "queue", "topic", "topic/Subscriptions/sub", each with an
 // optional "/$deadletterqueue" suffix, optionally qualified with a namespace as "ns:path".
 
-#include "Status.h"
+#include "hourglass/Status.h"
 
 #include <QString>
 

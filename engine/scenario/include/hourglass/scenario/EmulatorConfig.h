@@ -5,7 +5,7 @@
 // back from one namespace, so that an emulator file can be imported as it is and ours can be
 // handed to the emulator.
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 #include "JsonReader.h"
 
 #include <QJsonObject>

@@ -2,7 +2,7 @@
 // Messages as senders write them and as receivers, peek and the explorer read them. Every Service
 // Bus system property is here (SEMANTICS.md, issue 2).
 
-#include "Time.h"
+#include "hourglass/Time.h"
 
 #include <QByteArray>
 #include <QString>

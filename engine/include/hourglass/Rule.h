@@ -3,8 +3,8 @@
 // optional SQL action. The compiled filter and action are kept with the rule (validate() fills
 // them), never compiled per message.
 
-#include "Message.h"
-#include "Status.h"
+#include "hourglass/Message.h"
+#include "hourglass/Status.h"
 #include "sql/SqlAction.h"
 #include "sql/SqlFilter.h"
 

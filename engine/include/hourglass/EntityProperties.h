@@ -2,8 +2,8 @@
 // The properties of queues, topics and subscriptions, with the defaults and bounds of
 // SEMANTICS.md E3, and the namespace tier that caps TTLs.
 
-#include "Status.h"
-#include "Time.h"
+#include "hourglass/Status.h"
+#include "hourglass/Time.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -6,7 +6,7 @@
 // from several threads at once). The observer cannot change an operation or its result.
 // Namespace creation and deletion are not reported, nor reads (a session's state included).
 
-#include "Broker.h"
+#include "hourglass/Broker.h"
 
 namespace hourglass {
 

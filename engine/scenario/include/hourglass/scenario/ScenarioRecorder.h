@@ -26,7 +26,7 @@
 //
 // Threads: every member is safe to call from any thread; operationDone() arrives from several.
 
-#include "OperationObserver.h"
+#include "hourglass/OperationObserver.h"
 
 #include <QByteArray>
 #include <QDateTime>

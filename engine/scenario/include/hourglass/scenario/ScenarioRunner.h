@@ -10,8 +10,8 @@
 // Threads: a runner is used from one thread at a time; the Broker it owns is itself thread-safe.
 
 #include "ReceiverLocks.h"
-#include "ScenarioFile.h"
-#include "ScenarioReport.h"
+#include "hourglass/scenario/ScenarioFile.h"
+#include "hourglass/scenario/ScenarioReport.h"
 
 #include <QMap>
 #include <QTemporaryDir>

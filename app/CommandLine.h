@@ -18,7 +18,7 @@
 
 namespace hourglass::app {
 
-// Exit codes of a headless run (SCENARIOS.md).
+// Exit codes of a headless run (scenario-format.md).
 enum ExitCode : int {
     ExitPassed = 0,      // every expectation held
     ExitFailed = 1,      // an expectation failed

@@ -1,6 +1,6 @@
 #pragma once
 // Plays one scenario without a window, as fast as virtual time allows, and turns the outcome
-// into the exit codes and output of SCENARIOS.md.
+// into the exit codes and output of scenario-format.md.
 
 #include "CommandLine.h"
 

@@ -1,6 +1,6 @@
 // hourglass: an Azure Service Bus explorer with an embedded broker. Without arguments it opens
 // the explorer window; with --scenario (or --headless) it plays a scenario file without a window
-// (SCENARIOS.md).
+// (scenario-format.md).
 
 #include "CommandLine.h"
 #include "HeadlessRun.h"

@@ -1,4 +1,4 @@
-// Namespaces, entities and rules (SEMANTICS.md E1-E5, A1-A3).
+// Namespaces, entities and rules (service-bus-rules.md E1-E5, A1-A3).
 #include "BrokerImpl.h"
 
 #include <QJsonArray>

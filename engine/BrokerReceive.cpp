@@ -1,5 +1,5 @@
-// Receiving: peek-lock, receive-and-delete, deferred messages, peek (SEMANTICS.md L3-L6, L8,
-// L12, T5, T8, D2).
+// Receiving: peek-lock, receive-and-delete, deferred messages, peek (service-bus-rules.md L3-L6,
+// L8, L12, T5, T8, D2).
 //
 // A hand-out is durable before the message leaves (D2): the delivery it counts (one delivery
 // journal row per receive, StoreSchema.h) and the activity it marks are committed, with group

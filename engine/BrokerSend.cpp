@@ -1,9 +1,9 @@
-// Sending, scheduling, topics fan-out and auto-forwarding (SEMANTICS.md L1, L2, L11, L13, T1-T4,
-// R1, E3 ForwardTo).
+// Sending, scheduling, topics fan-out and auto-forwarding (service-bus-rules.md L1, L2, L11, L13,
+// T1-T4, R1, E3 ForwardTo).
 #include "BrokerImpl.h"
 
-#include "hourglass/PropertyTypes.h"
 #include "RuleCopies.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QDateTime>
 #include <QScopeGuard>

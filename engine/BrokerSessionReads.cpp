@@ -1,5 +1,5 @@
-// The explorer's reads of sessions (SEMANTICS.md S2, S4): each session's messages by state, its
-// lock and its state, paged in session id order like the message lists. They take no lock,
+// The explorer's reads of sessions (service-bus-rules.md S2, S4): each session's messages by state,
+// its lock and its state, paged in session id order like the message lists. They take no lock,
 // change nothing and are no activity (A2).
 #include "BrokerImpl.h"
 

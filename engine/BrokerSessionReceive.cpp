@@ -1,6 +1,6 @@
-// Receiving through a session lock (SEMANTICS.md S2, S6): the session's messages in sequence
-// order, each under its own message lock (or removed at once in receive-and-delete), and its
-// deferred messages by sequence number. The hand-out is the one receive() uses, so delivery
+// Receiving through a session lock (service-bus-rules.md S2, S6): the session's messages in
+// sequence order, each under its own message lock (or removed at once in receive-and-delete), and
+// its deferred messages by sequence number. The hand-out is the one receive() uses, so delivery
 // counts, L6, T5/T6/T8 and durability (D2) are the same.
 #include "BrokerImpl.h"
 

@@ -1,5 +1,5 @@
-// Sessions (SEMANTICS.md S2-S5): accepting a session (a named one, or the next available one at
-// once or after a wait on the broker's clock), renewing and releasing its lock, what is lost
+// Sessions (service-bus-rules.md S2-S5): accepting a session (a named one, or the next available
+// one at once or after a wait on the broker's clock), renewing and releasing its lock, what is lost
 // with it, and its state.
 //
 // A session lock is volatile like a message lock (L9): it is kept in memory only, so a restart

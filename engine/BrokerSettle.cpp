@@ -1,5 +1,5 @@
 // Settlement and what follows a lock: complete, abandon, dead-letter, defer, renew, lock loss,
-// max delivery count and expiry (SEMANTICS.md L5-L10, L6, T6, T7).
+// max delivery count and expiry (service-bus-rules.md L5-L10, L6, T6, T7).
 #include "BrokerImpl.h"
 
 namespace hourglass {

@@ -2,7 +2,9 @@
 
 #include "hourglass/JsonText.h"
 #include "hourglass/PropertyJson.h"
+#include "sql/SqlAction.h"
 #include "sql/SqlEvaluator.h"
+#include "sql/SqlFilter.h"
 
 #include <QJsonValue>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
-// What one subscription's rules make of a topic's message (SEMANTICS.md R1, R4, R5): the one
-// place that decides, used by the topic's fan-out and by the routing preview, so that what the
+// What one subscription's rules make of a topic's message (service-bus-rules.md R1, R4, R5): the
+// one place that decides, used by the topic's fan-out and by the routing preview, so that what the
 // preview says is what a send does.
 
 #include "hourglass/Message.h"

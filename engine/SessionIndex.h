@@ -1,7 +1,7 @@
 #pragma once
-// The in-memory index of the sessions of one entity that requires sessions (SEMANTICS.md S1-S6):
-// which of its messages belong to which session, who holds each session's lock, and whether a
-// session has a state. The messages themselves stay in the entity's MessageIndex (main
+// The in-memory index of the sessions of one entity that requires sessions (service-bus-rules.md
+// S1-S6): which of its messages belong to which session, who holds each session's lock, and whether
+// a session has a state. The messages themselves stay in the entity's MessageIndex (main
 // sub-queue); this index only names them by sequence number, so their state, locks and counts
 // have one owner. A dead-letter queue has no sessions: its messages are not listed here.
 //

@@ -225,7 +225,7 @@ bool Connection::placeAddress(EntityAddress& address) const {
 void Connection::refuseLink(pn_link_t* link, const QByteArray& condition,
                             const QString& description) {
     // Attach, then detach with the error: the SDKs wait for the attach and read the detach's
-    // condition (AMQP.md, Addresses).
+    // condition (amqp-endpoint.md, Addresses).
     pn_link_open(link);
     pn_condition_t* error = pn_link_condition(link);
     pn_condition_set_name(error, condition.constData());
@@ -291,7 +291,7 @@ void Connection::linkOpened(pn_link_t* pnLink) {
                 link->requiresSession = sessionEntity;
             } else if (const auto refusal =
                            sessionMismatch(pnLink, sessionEntity, link->address.entityPath)) {
-                describeRefusedSession(pnLink, Refusal::NoFilter); // AMQP.md: never echoed
+                describeRefusedSession(pnLink, Refusal::NoFilter); // amqp-endpoint.md: never echoed
                 refuseLink(pnLink, kNotAllowed, *refusal);
                 return;
             }

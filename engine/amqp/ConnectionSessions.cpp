@@ -1,9 +1,10 @@
-// Session receivers (AMQP.md, Sessions; SEMANTICS.md S2-S5). The attach of a receiver with a
-// session filter is held, unanswered, while the broker finds the session: a named one at once, the
-// next available one by a wait on the broker's clock (acceptSessionAsync) that ends with a grant
-// or a time-out. The answer then grants (the filter holds the session id, the properties the
-// lock's end in .NET ticks) or refuses (attach, then detach with the condition). A client that
-// gave up first has closed the link: the answer finds no link and the session goes back.
+// Session receivers (amqp-endpoint.md, Sessions; service-bus-rules.md S2-S5). The attach of a
+// receiver with a session filter is held, unanswered, while the broker finds the session: a named
+// one at once, the next available one by a wait on the broker's clock (acceptSessionAsync) that
+// ends with a grant or a time-out. The answer then grants (the filter holds the session id, the
+// properties the lock's end in .NET ticks) or refuses (attach, then detach with the condition). A
+// client that gave up first has closed the link: the answer finds no link and the session goes
+// back.
 //
 // Once granted, the link's credit is served by receiveFromSession (ConnectionDeliveries.cpp's
 // pump) and its dispositions settle the session's message locks like any others; the broker

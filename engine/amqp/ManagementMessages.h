@@ -1,5 +1,5 @@
 #pragma once
-// Request/response messages of the `$cbs` and `<entity>/$management` links (AMQP.md): the
+// Request/response messages of the `$cbs` and `<entity>/$management` links (amqp-endpoint.md): the
 // request's operation and other application properties, its body (a map, or the token string
 // of put-token), its message-id and reply-to; the response's status application properties,
 // its body, and correlation-id = the request's message-id in the same AMQP type.

@@ -1,12 +1,12 @@
 #pragma once
-// The operations of `<entity>/$management` (AMQP.md's management table), as broker calls. Runs
-// on a worker thread: it may wait on disk. Knows nothing of Proton: the request comes decoded
+// The operations of `<entity>/$management` (amqp-endpoint.md's management table), as broker calls.
+// Runs on a worker thread: it may wait on disk. Knows nothing of Proton: the request comes decoded
 // (ManagementMessages.h) and the response goes back as values, with the locks it took or ended
 // so the connection can keep its lock table (which link holds what, released when the
 // connection breaks: L14).
 
-#include "hourglass/Broker.h"
 #include "ManagementMessages.h"
+#include "hourglass/Broker.h"
 
 #include <QHash>
 #include <QList>

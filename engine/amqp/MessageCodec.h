@@ -1,5 +1,5 @@
 #pragma once
-// Service Bus messages <-> AMQP 1.0 messages, as the SDKs write and read them (AMQP.md):
+// Service Bus messages <-> AMQP 1.0 messages, as the SDKs write and read them (amqp-endpoint.md):
 // properties (message-id, to, subject, reply-to, correlation-id, content-type, group-id as
 // SessionId, reply-to-group-id), the header's ttl and delivery-count, the x-opt-* message
 // annotations, application properties with their AMQP types, and the body; what Service Bus has

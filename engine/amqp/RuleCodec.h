@@ -1,6 +1,6 @@
 #pragma once
-// Subscription rules on the wire (AMQP.md, "Rules"): the rule-description map of add-rule, and
-// the described lists of enumerate-rules (rule-description, sql/true/false/correlation filters,
+// Subscription rules on the wire (amqp-endpoint.md, "Rules"): the rule-description map of add-rule,
+// and the described lists of enumerate-rules (rule-description, sql/true/false/correlation filters,
 // sql-rule-action), with the descriptor codes the SDKs check.
 
 #include "hourglass/Rule.h"

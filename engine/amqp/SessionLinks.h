@@ -1,7 +1,7 @@
 #pragma once
-// What a session receiver's attach says and how it is answered (AMQP.md, Sessions): the source
-// filter `com.microsoft:session-filter` (a session id, or null for the next available one), the
-// attach properties `com.microsoft:timeout` (ms) and, in the answer, the granted id in the
+// What a session receiver's attach says and how it is answered (amqp-endpoint.md, Sessions): the
+// source filter `com.microsoft:session-filter` (a session id, or null for the next available one),
+// the attach properties `com.microsoft:timeout` (ms) and, in the answer, the granted id in the
 // filter and `com.microsoft:locked-until-utc` as .NET ticks. Proactor thread only (it touches
 // Proton links); no broker calls.
 

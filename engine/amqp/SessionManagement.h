@@ -1,5 +1,5 @@
 #pragma once
-// The `$management` operations of sessions (AMQP.md, Sessions): renew-session-lock,
+// The `$management` operations of sessions (amqp-endpoint.md, Sessions): renew-session-lock,
 // get-session-state, set-session-state, get-message-sessions, and peek-message and
 // receive-by-sequence-number when they carry a `session-id`. Like ManagementOperations, runs on a
 // worker and knows nothing of Proton. The session's holder is the request's associated link

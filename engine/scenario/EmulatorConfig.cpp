@@ -1,5 +1,6 @@
 #include "hourglass/scenario/EmulatorConfig.h"
 
+#include "JsonReader.h"
 #include "hourglass/EntityPath.h"
 
 #include <QJsonArray>

@@ -1,6 +1,7 @@
 #include "hourglass/scenario/ScenarioRunner.h"
 
 #include "MessageLookup.h"
+#include "ReceiverLocks.h"
 #include "ScenarioExpect.h"
 
 #include <QJsonArray>
@@ -134,7 +135,8 @@ QJsonValue errorValue(const Error& error) {
 
 ScenarioRunner::ScenarioRunner(Scenario scenario, const ScenarioRunOptions& options)
     : m_scenario(std::move(scenario))
-    , m_options(options) {
+    , m_options(options)
+    , m_locks(std::make_unique<ReceiverLocks>()) {
     m_start = options.start.value_or(VirtualClock::realNow() / 1000 * 1000);
     m_clock = std::make_shared<VirtualClock>(m_start);
 }
@@ -347,7 +349,7 @@ Result<void> ScenarioRunner::receive(const ReceiveStep& step) {
         return {};
     for (const MessageView& message : *received) {
         if (step.then == Settlement::Hold) {
-            m_locks.hold(step.receiver, message);
+            m_locks->hold(step.receiver, message);
             continue;
         }
         LockRef lock = LockRef::of(message);
@@ -377,7 +379,7 @@ Result<void> ScenarioRunner::receiveDeferred(const ReceiveDeferredStep& step) {
     if (!received)
         return received.error();
     if (step.then == Settlement::Hold) {
-        m_locks.hold(step.receiver, *received);
+        m_locks->hold(step.receiver, *received);
         return {};
     }
     LockRef lock = LockRef::of(*received);
@@ -386,11 +388,11 @@ Result<void> ScenarioRunner::receiveDeferred(const ReceiveDeferredStep& step) {
 }
 
 Result<void> ScenarioRunner::settle(const SettleStep& step) {
-    const auto held = m_locks.find(step.receiver, step.messageId);
+    const auto held = m_locks->find(step.receiver, step.messageId);
     LockRef lock;
     if (held) {
         lock = held->lock;
-    } else if (const auto other = m_locks.findElsewhere(step.receiver, step.messageId)) {
+    } else if (const auto other = m_locks->findElsewhere(step.receiver, step.messageId)) {
         // Settling a lock another receiver holds must fail with a lock-lost error (L9); let the
         // broker say so rather than the runner.
         lock = other->lock;

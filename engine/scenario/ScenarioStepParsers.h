@@ -6,7 +6,7 @@
 
 namespace hourglass::scenario_parsing {
 
-// A step's values are judged by the engine when the step runs, not here (SCENARIOS.md): a
+// A step's values are judged by the engine when the step runs, not here (scenario-format.md): a
 // well-formed value the engine refuses (a zero TTL, a lock duration out of bounds, a bad name)
 // makes that step fail with the engine's code, so ExpectError can test the refusal. The parsers
 // refuse only what is not well-formed (not a duration, a missing field, an unknown member).

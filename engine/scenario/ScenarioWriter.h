@@ -1,5 +1,5 @@
 #pragma once
-// The JSON of single scenario steps (SCENARIOS.md), written from what the broker did: the
+// The JSON of single scenario steps (scenario-format.md), written from what the broker did: the
 // inverse of ScenarioStepParsers, as the ScenarioRecorder needs it. Each function returns the
 // step's body (the object under "Send", "Create"...); times are offsets from the scenario's
 // start. Pure functions: no broker, no state.

@@ -1,11 +1,11 @@
 #pragma once
-// A compiled rule action (SEMANTICS.md R4): `SET name = expression` and `REMOVE name`
+// A compiled rule action (service-bus-rules.md R4): `SET name = expression` and `REMOVE name`
 // statements, run in order on one subscription's copy of a message. The topic's copy rule (a
 // matching rule with an action puts its own copy, with RuleName set) stays with the caller;
 // this only changes the copy it is given.
 
-#include "hourglass/Message.h"
 #include "SqlParser.h"
+#include "hourglass/Message.h"
 #include "hourglass/Status.h"
 
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
-// The errors of the SQL filter and action language (SEMANTICS.md R5). A text that does not parse
-// is refused at creation with InvalidArgument and a description in Service Bus's own shape, so a
-// user who knows the service's message recognises it:
+// The errors of the SQL filter and action language (service-bus-rules.md R5). A text that does not
+// parse is refused at creation with InvalidArgument and a description in Service Bus's own shape,
+// so a user who knows the service's message recognises it:
 //   There was an error parsing the SQL expression. [Token line=1, column=7, Token in error= ==,
 //   Additional details= ...]
 // Evaluation errors (a string compared with a number, a division by zero) are not parse errors:

@@ -1,6 +1,6 @@
 #pragma once
-// Runs an expression tree against one message (SEMANTICS.md R3). Values are QVariants in the
-// meta types of PropertyTypes.h; an invalid QVariant is SQL's NULL, which is also "unknown" in
+// Runs an expression tree against one message (service-bus-rules.md R3). Values are QVariants in
+// the meta types of PropertyTypes.h; an invalid QVariant is SQL's NULL, which is also "unknown" in
 // three-valued logic. A missing property reads as NULL, so a comparison with it is unknown and
 // `IS NULL` is true. Integers of every width promote to Int64, and to Double next to a Double;
 // strings compare exactly (case-sensitive, ordinal); DateTime and Guid compare with their own
@@ -18,12 +18,6 @@ namespace hourglass {
 // an error (SqlError.h) saying what went wrong and where.
 Result<QVariant> sqlEvaluate(const SqlNode& node, const OutgoingMessage& message,
                              const SqlBrokerFields& broker);
-
-// One property an expression reads and its value for one message (NULL: missing).
-struct SqlPropertyValue {
-    QString name; // "color" for an application property, "sys.To" for a system one
-    QVariant value;
-};
 
 // Every property `node` reads, each once (names compared ignoring case), in the order written, with
 // its value for `message`: what the routing preview shows to explain a false or unknown filter

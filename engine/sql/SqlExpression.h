@@ -1,6 +1,6 @@
 #pragma once
-// The expression tree the parser builds and the evaluator walks (SEMANTICS.md R3). A node knows
-// where it came from in the text, so a refusal found after parsing (a filter that is not a
+// The expression tree the parser builds and the evaluator walks (service-bus-rules.md R3). A node
+// knows where it came from in the text, so a refusal found after parsing (a filter that is not a
 // predicate) can still say where.
 
 #include "SqlError.h"

@@ -1,17 +1,14 @@
 #pragma once
-// A compiled SQL filter (SEMANTICS.md R2, R3, R5): the entry point for Rule::validate (compile)
-// and Rule::matches / the topic's fan-out (matches). Compiling checks everything that does not
-// need a message; matching runs the tree against one message.
+// A compiled SQL filter (service-bus-rules.md R2, R3, R5): the entry point for Rule::validate
+// (compile) and Rule::matches / the topic's fan-out (matches). Compiling checks everything that
+// does not need a message; matching runs the tree against one message.
 
-#include "hourglass/Message.h"
 #include "SqlEvaluator.h"
 #include "SqlExpression.h"
+#include "hourglass/Message.h"
 #include "hourglass/Status.h"
 
 namespace hourglass {
-
-// R3's three values of a predicate. A rule matches only on True.
-enum class SqlTruth { True, False, Unknown };
 
 class SqlFilter {
 public:

@@ -1,6 +1,6 @@
 #pragma once
-// Cuts a filter or action text into tokens (SEMANTICS.md R3): plain, [bracketed] (`]]` for `]`)
-// and "quoted" (`""` for `"`) identifiers, 64-bit integers, decimals and exponents, 'strings'
+// Cuts a filter or action text into tokens (service-bus-rules.md R3): plain, [bracketed] (`]]` for
+// `]`) and "quoted" (`""` for `"`) identifiers, 64-bit integers, decimals and exponents, 'strings'
 // (`''` for a quote), operators. Positions are 1-based lines and columns for error messages.
 
 #include "SqlToken.h"

@@ -1,7 +1,7 @@
 #pragma once
-// The parser of the SQL filter and action language (SEMANTICS.md R3, R4, R5): recursive descent,
-// one function per precedence level (OR; AND; NOT; comparisons, LIKE, IN, IS NULL; + -; * / %;
-// unary + -). Everything that can be known without a message is checked here, so a bad text is
+// The parser of the SQL filter and action language (service-bus-rules.md R3, R4, R5): recursive
+// descent, one function per precedence level (OR; AND; NOT; comparisons, LIKE, IN, IS NULL; + -; *
+// / %; unary + -). Everything that can be known without a message is checked here, so a bad text is
 // refused when the rule is created rather than when a message arrives: the syntax, `sys.` names,
 // that a filter is a predicate, LIKE's ESCAPE, the settable targets of an action, the limits.
 

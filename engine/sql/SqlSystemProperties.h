@@ -1,10 +1,11 @@
 #pragma once
-// The `sys.` names of the SQL language (SEMANTICS.md R3, R4): the message's system properties as
-// Azure's "SQL filter syntax" article lists them. Which of them can be read, which an action can
-// set, and the type each one has in an expression. A name not in this table is refused when a
-// filter or action is created.
+// The `sys.` names of the SQL language (service-bus-rules.md R3, R4): the message's system
+// properties as Azure's "SQL filter syntax" article lists them. Which of them can be read, which an
+// action can set, and the type each one has in an expression. A name not in this table is refused
+// when a filter or action is created.
 
 #include "hourglass/Message.h"
+#include "hourglass/RuleEvaluation.h"
 #include "hourglass/Status.h"
 
 #include <QStringView>
@@ -13,16 +14,6 @@
 #include <optional>
 
 namespace hourglass {
-
-// The system properties the broker assigns when it accepts a message, which an OutgoingMessage
-// does not carry. Unset ones read as NULL (a missing property).
-struct SqlBrokerFields {
-    std::optional<qint64> sequenceNumber;
-    std::optional<Instant> enqueuedTime;
-    std::optional<Instant> expiresAt;
-    std::optional<qint32> deliveryCount;
-    std::optional<qint64> size;
-};
 
 // One `sys.` name. `read` gives the value an expression sees: strings as String (an empty one,
 // which OutgoingMessage uses for "not set", as NULL), numbers as Int64 (DeliveryCount Int32),

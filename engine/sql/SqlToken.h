@@ -1,5 +1,6 @@
 #pragma once
-// The tokens of the SQL filter and action language (SEMANTICS.md R3), as SqlLexer cuts them.
+// The tokens of the SQL filter and action language (service-bus-rules.md R3), as SqlLexer cuts
+// them.
 
 #include "SqlError.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Thin RAII wrappers over the SQLite C API: a connection and a prepared statement. Statements are
-// prepared once and reset after each use (DESIGN.md: prepared statements on every hot path).
+// prepared once and reset after each use (prepared statements on every hot path).
 
 #include <QByteArray>
 #include <QString>

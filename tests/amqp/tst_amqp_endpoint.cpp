@@ -2,10 +2,10 @@
 // gets (a closed connection, never a crash), a busy port, a public address without a key of its
 // own, and a stop with connections still open. The SDK's own conversation is in tests/sdk.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/Broker.h"
 #include "EndpointTestBase.h"
 #include "RawSocket.h"
+#include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -154,9 +154,9 @@ private slots:
         QVERIFY(m_endpoint->snapshot().listening);
     }
 
-    // The .NET SDK only knows SASL MSSBCBS and picks it from what the server offers (AMQP.md);
-    // the JS SDK uses ANONYMOUS. Both are offered and both succeed (the claims come later, over
-    // $cbs); an unknown mechanism fails the SASL exchange.
+    // The .NET SDK only knows SASL MSSBCBS and picks it from what the server offers
+    // (amqp-endpoint.md); the JS SDK uses ANONYMOUS. Both are offered and both succeed (the claims
+    // come later, over $cbs); an unknown mechanism fails the SASL exchange.
     void saslOffersAndAcceptsMssbcbsAndAnonymous_data() {
         QTest::addColumn<QByteArray>("mechanism");
         QTest::addColumn<int>("outcome");

@@ -1,13 +1,13 @@
-// A session receiver's link over a real socket, on the virtual clock (AMQP.md "Sessions", S5):
-// a link that holds its session but takes nothing (no credit, nothing to settle) is detached
+// A session receiver's link over a real socket, on the virtual clock (amqp-endpoint.md "Sessions",
+// S5): a link that holds its session but takes nothing (no credit, nothing to settle) is detached
 // with com.microsoft:session-lock-lost as soon as its session lock runs out or the entity is
 // updated, not at its next receive. The client is Proton's connection driver over a loopback
 // socket, pumped from the test's thread; the broker's change feed needs the test's event loop,
 // which QTRY_* runs between tries.
 
+#include "TestBroker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/amqp/SasToken.h"
-#include "TestBroker.h"
 
 #include <QDateTime>
 #include <QTest>

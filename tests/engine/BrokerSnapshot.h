@@ -2,7 +2,8 @@
 // Everything a client can observe of a broker at one instant, as text: namespaces, every entity
 // with its properties, rules, counts and timestamps, and every message of every queue and
 // subscription (main and dead-letter sub-queues, with bodies). Bad-input tests take one before
-// and one after a refused call: a refused call must change nothing (SCENARIOS.md ExpectError).
+// and one after a refused call: a refused call must change nothing (scenario-format.md
+// ExpectError).
 
 #include "hourglass/Broker.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Checks shared by the engine's rule-by-rule tests (SEMANTICS.md). The macros record a QtTest
-// failure and return from the test function, so they are used only in void test functions.
+// Checks shared by the engine's rule-by-rule tests (service-bus-rules.md). The macros record a
+// QtTest failure and return from the test function, so they are used only in void test functions.
 
 #include "hourglass/Broker.h"
 

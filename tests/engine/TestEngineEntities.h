@@ -1,6 +1,6 @@
 #pragma once
-// Entities (SEMANTICS.md E1-E5): namespaces, paths, names, properties and their defaults, the
-// $Default rule (tst_engine_entities.cpp), and updates and what is fixed at creation
+// Entities (service-bus-rules.md E1-E5): namespaces, paths, names, properties and their defaults,
+// the $Default rule (tst_engine_entities.cpp), and updates and what is fixed at creation
 // (tst_engine_entities_updates.cpp). Refused names and bounds are in tst_engine_badinput.
 
 #include <QObject>

@@ -1,5 +1,5 @@
 #pragma once
-// Transfers, locks and settlement (SEMANTICS.md L1-L12): sending and delivery (L1-L6) in
+// Transfers, locks and settlement (service-bus-rules.md L1-L12): sending and delivery (L1-L6) in
 // tst_engine_locks.cpp, settlement, deferral, lock loss, sequence numbers and peek (L7-L12) in
 // tst_engine_locks_settlement.cpp. Duplicate detection (L13) is with the topics tests. Tests that
 // restart the engine run twice (KilledRestart.h): after a clean close and after a kill -9 of a

@@ -1,9 +1,10 @@
 #pragma once
-// Restart (SEMANTICS.md D2): after a restart, messages, entities, counters and sequence numbers
-// are as they were; locks are gone (L9). Every test runs twice (KilledRestart.h): after a clean
-// close of the engine, and after a kill -9 of a child process right after its last acknowledged
-// operation (D1). What survives a restart in general is in tst_engine_restart.cpp; the counters
-// a crash could forget (delivery counts, last activity) in tst_engine_restart_counters.cpp.
+// Restart (service-bus-rules.md D2): after a restart, messages, entities, counters and sequence
+// numbers are as they were; locks are gone (L9). Every test runs twice (KilledRestart.h): after a
+// clean close of the engine, and after a kill -9 of a child process right after its last
+// acknowledged operation (D1). What survives a restart in general is in tst_engine_restart.cpp; the
+// counters a crash could forget (delivery counts, last activity) in
+// tst_engine_restart_counters.cpp.
 
 #include <QObject>
 #include <QString>

@@ -1,5 +1,5 @@
 #pragma once
-// Message sessions (SEMANTICS.md S1-S6): what a session entity accepts and refuses, session
+// Message sessions (service-bus-rules.md S1-S6): what a session entity accepts and refuses, session
 // locks, the next available session and waiting for one on the virtual clock (S1-S3) in
 // tst_engine_sessions.cpp; session state, lost session locks, deferred messages, per-message
 // rules inside sessions and the explorer's session reads (S4-S6) in

@@ -1,8 +1,9 @@
 #pragma once
-// Topics (SEMANTICS.md R1, R2: true, false and correlation filters) in tst_engine_topics.cpp;
-// SQL filters and rule actions (R3-R5) in tst_engine_topics_sql.cpp; auto-forwarding (ForwardTo,
-// ForwardDeadLetteredMessagesTo with DeadLetterSource, E3), duplicate detection (L13) and what a
-// topic's status and kind refuse (E5, L12) in tst_engine_topics_delivery.cpp.
+// Topics (service-bus-rules.md R1, R2: true, false and correlation filters) in
+// tst_engine_topics.cpp; SQL filters and rule actions (R3-R5) in tst_engine_topics_sql.cpp;
+// auto-forwarding (ForwardTo, ForwardDeadLetteredMessagesTo with DeadLetterSource, E3), duplicate
+// detection (L13) and what a topic's status and kind refuse (E5, L12) in
+// tst_engine_topics_delivery.cpp.
 
 #include "EngineChecks.h"
 #include "TestBroker.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Time to live and expiry (SEMANTICS.md T1-T9), on the virtual clock: when messages expire
+// Time to live and expiry (service-bus-rules.md T1-T9), on the virtual clock: when messages expire
 // (T1-T5) in tst_engine_ttl.cpp, what locks, dead-lettering and deferral do to expiry and what
 // peek shows (T6-T9) in tst_engine_ttl_expiry.cpp.
 

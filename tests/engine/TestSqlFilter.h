@@ -1,5 +1,5 @@
 #pragma once
-// The SQL filter language as a component (SEMANTICS.md R3, R5): the language in
+// The SQL filter language as a component (service-bus-rules.md R3, R5): the language in
 // tst_engine_sql_filter.cpp, its errors in tst_engine_sql_filter_errors.cpp.
 
 #include <QObject>

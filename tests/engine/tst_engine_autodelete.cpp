@@ -1,6 +1,6 @@
-// Temporary entities (SEMANTICS.md A1-A4): auto-delete on idle, what counts as activity for each
-// kind of entity, forwarding entities that never go idle, and scheduled messages that keep their
-// entity.
+// Temporary entities (service-bus-rules.md A1-A4): auto-delete on idle, what counts as activity for
+// each kind of entity, forwarding entities that never go idle, and scheduled messages that keep
+// their entity.
 
 #include "BrokerSnapshot.h"
 #include "EngineChecks.h"

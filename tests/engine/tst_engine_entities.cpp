@@ -1,4 +1,4 @@
-// Entities, part 1 (SEMANTICS.md E1-E4): namespaces, paths, names, properties and their
+// Entities, part 1 (service-bus-rules.md E1-E4): namespaces, paths, names, properties and their
 // defaults, the $Default rule.
 #include "TestEngineEntities.h"
 
@@ -397,7 +397,8 @@ void TestEngineEntities::entities_E4_explicitRulesReplaceDefault() {
 }
 
 // The counts of a dead-letter queue's path are the queue's own, as its receivers see it
-// (SCENARIOS.md, Expect): Active is what it holds and can hand out, Locked what is locked there.
+// (scenario-format.md, Expect): Active is what it holds and can hand out, Locked what is locked
+// there.
 void TestEngineEntities::entities_E1_deadLetterQueueCountsItsOwnMessages() {
     TestBroker tb;
     const QString queue = QStringLiteral("jobs");

@@ -1,5 +1,5 @@
-// Entities, part 2 (SEMANTICS.md E5): updates, the locks they lose, and what is fixed when an
-// entity is created.
+// Entities, part 2 (service-bus-rules.md E5): updates, the locks they lose, and what is fixed when
+// an entity is created.
 #include "TestEngineEntities.h"
 
 #include "BrokerSnapshot.h"

@@ -1,4 +1,4 @@
-// Change notifications (ChangeFeed, DESIGN.md): coarse, coalesced batches with the right paths.
+// Change notifications (ChangeFeed): coarse, coalesced batches with the right paths.
 // Paths are namespace-qualified ("test:q", "test:q/$deadletterqueue"), as EntityPath.h states.
 
 #include "EngineChecks.h"

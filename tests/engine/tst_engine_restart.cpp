@@ -1,6 +1,7 @@
-// Restart, part 1 (SEMANTICS.md D2): messages, entities, sequence numbers, scheduled and deferred
-// messages, idle timers, duplicate history and rules survive; locks do not. Each test's "before"
-// half is a BeforeRestart (KilledRestart.h) and runs before a clean restart and before a kill -9.
+// Restart, part 1 (service-bus-rules.md D2): messages, entities, sequence numbers, scheduled and
+// deferred messages, idle timers, duplicate history and rules survive; locks do not. Each test's
+// "before" half is a BeforeRestart (KilledRestart.h) and runs before a clean restart and before a
+// kill -9.
 #include "TestEngineRestart.h"
 
 #include "BrokerSnapshot.h"

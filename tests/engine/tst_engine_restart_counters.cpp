@@ -1,7 +1,7 @@
-// Restart, part 2 (SEMANTICS.md D2): the counters a crash could forget. "A delivery is durable
-// before the message is handed out, so a receiver that crashes the process on a poison message
-// still drives it to MaxDeliveryCount, and a restart never makes an entity look idle for longer
-// than it was." Each before half ends with the operation under test and reads nothing stored
+// Restart, part 2 (service-bus-rules.md D2): the counters a crash could forget. "A delivery is
+// durable before the message is handed out, so a receiver that crashes the process on a poison
+// message still drives it to MaxDeliveryCount, and a restart never makes an entity look idle for
+// longer than it was." Each before half ends with the operation under test and reads nothing stored
 // after it (a stored read would commit what is pending and hide a lazy write), so the kill -9
 // variant sees exactly what the engine made durable before acknowledging.
 #include "TestEngineRestart.h"

@@ -1,4 +1,4 @@
-// Rule actions (SEMANTICS.md R4, R5) as a component: engine/sql/ compiles SET and REMOVE
+// Rule actions (service-bus-rules.md R4, R5) as a component: engine/sql/ compiles SET and REMOVE
 // statements and applies them to a copy of a message. Not yet wired into Rule or the broker.
 #include "SqlTestMessages.h"
 #include "sql/SqlAction.h"

@@ -1,5 +1,5 @@
-// The SQL filter language (SEMANTICS.md R3) as a component: engine/sql/ compiles a filter and
-// matches it against one message, one table row per case. Its errors (R5) are in
+// The SQL filter language (service-bus-rules.md R3) as a component: engine/sql/ compiles a filter
+// and matches it against one message, one table row per case. Its errors (R5) are in
 // tst_engine_sql_filter_errors.cpp; Rule and the broker use it (tst_engine_topics_sql).
 #include "SqlTestMessages.h"
 #include "TestSqlFilter.h"
@@ -294,8 +294,8 @@ void TestSqlFilter::R3_filters() {
                             detail, QLatin1String(outcomeName(expected)))));
 }
 
-// The examples of Azure's "SQL filter syntax" and "topic filters" articles as SEMANTICS.md R2-R3
-// quote or imply them: routing by store (sys.Label / sys.To / a StoreId property), colour and
+// The examples of Azure's "SQL filter syntax" and "topic filters" articles as service-bus-rules.md
+// R2-R3 quote or imply them: routing by store (sys.Label / sys.To / a StoreId property), colour and
 // quantity, IN lists, LIKE with ESCAPE, names with spaces.
 void TestSqlFilter::R3_documented_examples_data() {
     QTest::addColumn<QString>("filter");

@@ -1,6 +1,6 @@
-// The SQL filter language's errors (SEMANTICS.md R5): where a parse error is and how it reads,
-// the text limit, an evaluation error told from false, the deepest texts the limit allows, and
-// the nesting limit that keeps unclosed parentheses from exhausting the stack.
+// The SQL filter language's errors (service-bus-rules.md R5): where a parse error is and how it
+// reads, the text limit, an evaluation error told from false, the deepest texts the limit allows,
+// and the nesting limit that keeps unclosed parentheses from exhausting the stack.
 #include "SqlTestMessages.h"
 #include "TestSqlFilter.h"
 #include "sql/SqlAction.h"

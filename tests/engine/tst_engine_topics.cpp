@@ -1,4 +1,4 @@
-// Topics, part 1 (SEMANTICS.md R1, R2): copies to matching subscriptions, filters.
+// Topics, part 1 (service-bus-rules.md R1, R2): copies to matching subscriptions, filters.
 #include "TestEngineTopics.h"
 
 #include "BrokerSnapshot.h"

@@ -1,4 +1,5 @@
-// Topics, part 3 (SEMANTICS.md R1, R3, R4, R5): SQL filters and rule actions in the fan-out.
+// Topics, part 3 (service-bus-rules.md R1, R3, R4, R5): SQL filters and rule actions in the
+// fan-out.
 #include "TestEngineTopics.h"
 
 #include "BrokerSnapshot.h"

@@ -1,4 +1,4 @@
-// Time to live, part 1: when messages expire (SEMANTICS.md T1-T5).
+// Time to live, part 1: when messages expire (service-bus-rules.md T1-T5).
 #include "TestEngineTtl.h"
 
 #include "EngineChecks.h"

@@ -1,4 +1,4 @@
-// The hourglass binary's headless command line (SCENARIOS.md): exit code 0 when every
+// The hourglass binary's headless command line (scenario-format.md): exit code 0 when every
 // expectation held, 1 when one failed (one line each), 2 when the file, the command line or the
 // database cannot be used; --report writes the report JSON; --headless alone plays the bundled
 // traffic-spike scenario and prints its report.

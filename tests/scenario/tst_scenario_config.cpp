@@ -1,4 +1,4 @@
-// The emulator's config.json (SCENARIOS.md "UserConfig"): importing the sample as it is,
+// The emulator's config.json (scenario-format.md "UserConfig"): importing the sample as it is,
 // exporting a namespace back, the round trip, forwarding in any declaration order, and errors
 // that carry the JSON path of the entity that caused them.
 

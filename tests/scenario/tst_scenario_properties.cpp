@@ -1,4 +1,4 @@
-// EntityProperties (SEMANTICS.md E3): defaults per tier, every bound on both sides, and the
+// EntityProperties (service-bus-rules.md E3): defaults per tier, every bound on both sides, and the
 // emulator config.json "Properties" object in both directions.
 
 #include "hourglass/EntityProperties.h"

@@ -1,5 +1,5 @@
-// Subscription rules (SEMANTICS.md R2-R5, E2, E4): true, false, correlation and SQL filters, rule
-// names, actions, and the emulator's JSON rule objects.
+// Subscription rules (service-bus-rules.md R2-R5, E2, E4): true, false, correlation and SQL
+// filters, rule names, actions, and the emulator's JSON rule objects.
 
 #include "hourglass/Rule.h"
 

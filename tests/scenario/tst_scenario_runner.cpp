@@ -1,5 +1,5 @@
-// The scenario runner through its API (SCENARIOS.md): the bundled scenarios hold, every step type
-// does what the table says, expectations and ExpectError are judged, and bad files are refused
+// The scenario runner through its API (scenario-format.md): the bundled scenarios hold, every step
+// type does what the table says, expectations and ExpectError are judged, and bad files are refused
 // with the JSON path of the first bad field.
 
 #include "MalformedScenarios.h"
@@ -105,7 +105,7 @@ private slots:
         QCOMPARE(expectations.value("Failures").toArray().size(), 0);
     }
 
-    // SCENARIOS.md's "Shape" example as it is, with its Sql rule (R3): it runs.
+    // scenario-format.md's "Shape" example as it is, with its Sql rule (R3): it runs.
     void scenariosMd_R3_exampleWithSqlRuleRuns() {
         // A plain literal: moc misreads the apostrophe inside a raw string.
         const auto report = runDocument(
@@ -227,7 +227,7 @@ private slots:
         VERIFY_ALL_PASSED(report, 4);
     }
 
-    // SCENARIOS.md: a well-formed value the engine refuses is handed to the engine, so
+    // scenario-format.md: a well-formed value the engine refuses is handed to the engine, so
     // ExpectError can test the refusal; without ExpectError the step fails with the code.
     void stepValuesAreJudgedByTheEngine() {
         const auto report = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
@@ -246,7 +246,7 @@ private slots:
                  qPrintable(refused->failures.first().line()));
     }
 
-    // SCENARIOS.md: the counts of a dead-letter queue's path are the queue's own.
+    // scenario-format.md: the counts of a dead-letter queue's path are the queue's own.
     void expect_E1_deadLetterQueuePathCountsItsOwnMessages() {
         const auto report = runDocument(scenarioWith(R"({ "Name": "jobs" })", "", R"(
             { "At": "PT0S", "Send": { "To": "jobs", "Count": 4, "MessageId": "m-{n}" } },

@@ -1,7 +1,7 @@
 // The endpoint below the SDK, with rhea (rhea-raw.mjs) and plain node:net sockets: SASL (none,
 // ANONYMOUS, MSSBCBS as the .NET SDK uses it), heartbeats, an attach to an unknown address or
 // without a put-token, and batched transfers (message-format 0x80013700, one data section per
-// encoded message): whole, split over many frames, or with one corrupt inner message (AMQP.md,
+// encoded message): whole, split over many frames, or with one corrupt inner message (resources/docs/amqp-endpoint.md,
 // "Connection", "Addresses", "Sending"). Then abuse: garbage after the protocol header, a frame
 // over the negotiated max-frame-size, clients that stall after the header, and 2,000 connections
 // opened and dropped. After each abuse a normal SDK client must still work (q-raw-alive), and at
@@ -102,7 +102,7 @@ test("an attach to an entity without a put-token first is refused", T, async (t)
 });
 
 // The .NET SDK's SASL: it only knows MSSBCBS, picks it from the server's sasl-mechanisms and
-// fails when it is not listed (AMQP.md, "Connection and authentication": accept ANONYMOUS and
+// fails when it is not listed (resources/docs/amqp-endpoint.md, "Connection and authentication": accept ANONYMOUS and
 // MSSBCBS).
 test("sasl-mechanisms offers MSSBCBS and ANONYMOUS", T, async (t) => {
   const socket = await raw();

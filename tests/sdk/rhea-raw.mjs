@@ -95,7 +95,7 @@ export function openSender(connection, options) {
 }
 
 /**
- * put-token on $cbs (AMQP.md, claims-based security): resolves with the response's application
+ * put-token on $cbs (resources/docs/amqp-endpoint.md, claims-based security): resolves with the response's application
  * properties (status-code, status-description).
  */
 export async function putToken(connection, audience, token = sasToken(audience)) {

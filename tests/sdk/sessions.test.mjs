@@ -1,4 +1,4 @@
-// Message sessions through the SDK (SEMANTICS.md S1-S6, AMQP.md "Sessions"), the cases of the JS
+// Message sessions through the SDK (resources/docs/service-bus-rules.md S1-S6, resources/docs/amqp-endpoint.md "Sessions"), the cases of the JS
 // SDK's own session tests: order inside a session, a locked session refused, the next available
 // session, state round-trip and survival across receivers, session lock expiry, an empty session
 // accepted, acceptNextSession timing out, renewing the session lock, listing sessions, peek and

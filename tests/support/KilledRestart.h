@@ -1,5 +1,5 @@
 #pragma once
-// Restart tests in two variants (SEMANTICS.md D1, D2), each body written once:
+// Restart tests in two variants (service-bus-rules.md D1, D2), each body written once:
 //
 //   clean   - the "before" half runs in this process, then TestBroker::reopen() closes the engine
 //             (its store writes everything pending) and opens the database again;

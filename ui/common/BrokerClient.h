@@ -1,5 +1,5 @@
 #pragma once
-// The explorer's only door to the engine (DESIGN.md: the GUI thread never waits on SQLite). Every
+// The explorer's only door to the engine (the GUI thread never waits on SQLite). Every
 // Broker call runs on a small worker pool; its result comes back on the thread of a context
 // object (normally the GUI thread), and is dropped if that object is gone. Callers that may see
 // stale replies (a list that changed entity meanwhile) carry their own generation token.

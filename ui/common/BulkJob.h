@@ -1,5 +1,5 @@
 #pragma once
-// Runs one action over many messages in the background (DESIGN.md: bulk work never runs on the
+// Runs one action over many messages in the background (bulk work never runs on the
 // GUI thread): the sequence numbers are cut into chunks and each chunk is one broker call on the
 // client's worker pool, one after the other. Between chunks the job reports progress and checks
 // for cancellation, so that cancel() stops it within one chunk and what was done stays done.

@@ -1,5 +1,5 @@
 #pragma once
-// The inline problem line of the entity dialogs and form (DESIGN.md: errors inline, with the
+// The inline problem line of the entity dialogs and form (errors inline, with the
 // engine's code and description), and the tint of a field that holds a refused value. Colours
 // follow the palette in force, so both read on the light and the dark theme.
 

@@ -4,7 +4,7 @@
 // operator does about them: resubmit to the original entity (selected or all), delete selected,
 // purge all, export selected as JSON files.
 //
-// Every broker call goes through BrokerClient (DESIGN.md: the GUI thread never waits on SQLite).
+// Every broker call goes through BrokerClient (the GUI thread never waits on SQLite).
 // Actions on many messages run as a BulkJob in chunks, followed by the BulkProgressBar, and can
 // be cancelled; "all" and purge first gather every sequence number of the dead-letter queue
 // (Broker::sequenceIndex with stride 1) in the background. Delete and purge ask first, with a
@@ -17,10 +17,10 @@
 // "resubmitAll", "deleteSelected", "purgeDeadLetters", "exportSelected", dialogs "confirmPurge",
 // "confirmDelete", "exportDirectory"; the progress strip has "bulkProgress" and "bulkCancel".
 
-#include "hourglass/Status.h"
 #include "common/BulkJob.h"
 #include "common/CoalescedRefresh.h"
 #include "common/CurrentMessage.h"
+#include "hourglass/Status.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QPointer>

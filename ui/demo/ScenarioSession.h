@@ -1,6 +1,6 @@
 #pragma once
-// A scenario (SCENARIOS.md) played in the window: its runner on a fresh temporary database, and
-// the player that moves it along. The window shows the runner's broker like any database while
+// A scenario (scenario-format.md) played in the window: its runner on a fresh temporary database,
+// and the player that moves it along. The window shows the runner's broker like any database while
 // the session plays the timeline on it.
 //
 // Time: the scenario's clock stays paused and the session moves it. While playing, a timer

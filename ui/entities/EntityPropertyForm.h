@@ -1,6 +1,6 @@
 #pragma once
-// The properties of SEMANTICS.md E3 as a form, for a queue, a topic or a subscription. Each row
-// shows the property's field, then its default in the namespace's tier and its bound, so the
+// The properties of service-bus-rules.md E3 as a form, for a queue, a topic or a subscription. Each
+// row shows the property's field, then its default in the namespace's tier and its bound, so the
 // user sees what "normal" is before changing it. A topic shows only the members E3 gives topics;
 // a subscription has no duplicate detection of its own (E5), and only a subscription has
 // DeadLetteringOnFilterEvaluationExceptions (R5), editable on create and on edit. When an existing

@@ -1,7 +1,7 @@
 #pragma once
-// Creates a namespace: its name and its tier (SEMANTICS.md E3: Basic caps every TTL at P14D).
-// OK runs Broker::createNamespace through BrokerClient; a refusal is shown inline with its code
-// and description and the dialog stays open. Open it with open().
+// Creates a namespace: its name and its tier (service-bus-rules.md E3: Basic caps every TTL at
+// P14D). OK runs Broker::createNamespace through BrokerClient; a refusal is shown inline with its
+// code and description and the dialog stays open. Open it with open().
 //
 // Object names: "namespaceDialog", "namespaceName", "namespaceTier", "namespaceDialogError",
 // "namespaceDialogOk".

@@ -1,6 +1,6 @@
 #pragma once
-// The rules of one subscription (SEMANTICS.md E4, R1-R5): the list with each rule's filter and
-// action, a form to add a rule or edit the one chosen in the list (RuleEditor: the SQL filter
+// The rules of one subscription (service-bus-rules.md E4, R1-R5): the list with each rule's filter
+// and action, a form to add a rule or edit the one chosen in the list (RuleEditor: the SQL filter
 // and action are checked as they are typed), and removal after a confirmation. Saving an edited
 // rule replaces it in one engine call (Broker::replaceRule): a refused edit leaves the old rule
 // as it was. Every change goes through the engine (BrokerClient); a refusal (a bad or taken

@@ -1,6 +1,6 @@
 #pragma once
-// The form of one subscription rule (SEMANTICS.md R2-R4): its name, its filter (true, false,
-// correlation with every system field and its typed application properties, or an SQL
+// The form of one subscription rule (service-bus-rules.md R2-R4): its name, its filter (true,
+// false, correlation with every system field and its typed application properties, or an SQL
 // expression) and an optional SQL action, which every filter type may carry (R4). The SQL filter
 // and the action are edited as highlighted text and checked as they are typed, with the engine's
 // compiler (SqlExpressionField); the engine checks the whole rule again when it is added.

@@ -1,9 +1,9 @@
 #pragma once
-// Highlights the SQL filter and action language (SEMANTICS.md R3, R4) in a plain-text editor:
-// keywords (AND OR NOT LIKE ESCAPE IN IS NULL EXISTS TRUE FALSE, and SET REMOVE in an action),
-// 'string' constants (across lines too), numbers, and the sys./user. scopes. A [bracketed] or
-// "quoted" name is a name, never a keyword, and so is any name after a scope (user.in).
-// The colours follow the editor's palette (light or dark), and change with it.
+// Highlights the SQL filter and action language (service-bus-rules.md R3, R4) in a plain-text
+// editor: keywords (AND OR NOT LIKE ESCAPE IN IS NULL EXISTS TRUE FALSE, and SET REMOVE in an
+// action), 'string' constants (across lines too), numbers, and the sys./user. scopes. A [bracketed]
+// or "quoted" name is a name, never a keyword, and so is any name after a scope (user.in). The
+// colours follow the editor's palette (light or dark), and change with it.
 //
 // Each highlighted range's format carries its kind under kSqlTokenProperty (a TokenKind), so a
 // test can tell a keyword from a string without knowing the colours.

@@ -1,5 +1,5 @@
 #pragma once
-// One shared timer for every countdown on screen (DESIGN.md): on each tick it names the rows a
+// One shared timer for every countdown on screen: on each tick it names the rows a
 // table view shows right now, and only those, so a million-row list repaints a screenful of
 // countdown cells per tick instead of touching every row.
 //

@@ -107,7 +107,7 @@ Result<MessageTemplate> MessageTemplate::fromJson(const QJsonObject& json) {
     } else {
         m.body = json.value(QStringLiteral("body")).toString().toUtf8();
     }
-    // Durations are ISO-8601 here as at every interface (SEMANTICS.md).
+    // Durations are ISO-8601 here as at every interface (service-bus-rules.md).
     for (const auto& [key, target] :
          {std::pair{QStringLiteral("timeToLive"), &m.timeToLive},
           std::pair{QStringLiteral("scheduleOffset"), &t.scheduleOffset}}) {

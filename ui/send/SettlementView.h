@@ -1,8 +1,8 @@
 #pragma once
-// How the engine settled a send (SEMANTICS.md L1), shown inside the send dialog: accepted with
-// its sequence number, scheduled (L11), dropped as a duplicate (L13), or the error with its code,
-// description, a selectable tracking id and whether a retry can help. Also shows input the dialog
-// refused before calling the engine, and the progress of a send of many copies.
+// How the engine settled a send (service-bus-rules.md L1), shown inside the send dialog: accepted
+// with its sequence number, scheduled (L11), dropped as a duplicate (L13), or the error with its
+// code, description, a selectable tracking id and whether a retry can help. Also shows input the
+// dialog refused before calling the engine, and the progress of a send of many copies.
 //
 // Object names for tests: "sendResult" (this widget), "sendResultSummary", "sendResultCode",
 // "sendResultDescription", "sendResultTrackingId", "sendResultRetry".

@@ -1,5 +1,5 @@
 #pragma once
-// The inline message bar at the top of the window (DESIGN.md: errors appear inline, never as a
+// The inline message bar at the top of the window (errors appear inline, never as a
 // crash or a modal box): an engine error with its code, description and tracking id, or a short
 // notice. Hidden when there is nothing to say; closed by its button or replaced by the next one.
 //

@@ -1,7 +1,7 @@
 #pragma once
 // The broker facade: an Azure Service Bus namespace (or several) embedded in the process, with
 // SQLite as its store of record. Operations are named as Service Bus names them and follow
-// ../shared/SEMANTICS.md rule by rule; each returns a Result (payload or Error), never throws.
+// `service-bus-rules.md` rule by rule; each returns a Result (payload or Error), never throws.
 //
 // Paths. An entity is addressed by its path inside a namespace: "jobs", "events",
 // "events/Subscriptions/audit", and a dead-letter queue as "<entity>/$deadletterqueue". A path

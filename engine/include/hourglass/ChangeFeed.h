@@ -1,5 +1,5 @@
 #pragma once
-// Coarse, coalesced change notifications for the explorer (DESIGN.md). The engine marks what
+// Coarse, coalesced change notifications for the explorer. The engine marks what
 // changed under its own lock; the feed delivers one `changed` signal per batch, in the thread the
 // feed lives in, carrying every path touched since the previous one. A burst of 100,000 sends
 // becomes a handful of signals, not 100,000 repaints.

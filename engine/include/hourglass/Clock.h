@@ -1,5 +1,5 @@
 #pragma once
-// The injected clock (DESIGN.md): production uses the system clock; tests, scenarios and demos use
+// The injected clock: production uses the system clock; tests, scenarios and demos use
 // a VirtualClock that can be paused, sped up or moved ahead. The engine reads time only through
 // Clock::now(), so every countdown, lock and scheduled message follows whichever clock it was
 // given.

@@ -1,6 +1,6 @@
 #pragma once
-// Entity paths (SEMANTICS.md E1, E2): "queue", "topic", "topic/Subscriptions/sub", each with an
-// optional "/$deadletterqueue" suffix, optionally qualified with a namespace as "ns:path".
+// Entity paths (service-bus-rules.md E1, E2): "queue", "topic", "topic/Subscriptions/sub", each
+// with an optional "/$deadletterqueue" suffix, optionally qualified with a namespace as "ns:path".
 
 #include "hourglass/Status.h"
 

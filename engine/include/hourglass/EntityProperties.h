@@ -1,6 +1,6 @@
 #pragma once
 // The properties of queues, topics and subscriptions, with the defaults and bounds of
-// SEMANTICS.md E3, and the namespace tier that caps TTLs.
+// service-bus-rules.md E3, and the namespace tier that caps TTLs.
 
 #include "hourglass/Status.h"
 #include "hourglass/Time.h"

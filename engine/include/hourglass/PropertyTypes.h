@@ -1,8 +1,8 @@
 #pragma once
 // The types of application property values, named as Service Bus names them (.NET's type names:
 // Int32, Int64, String, DateTime...). Service Bus and AMQP keep the type a property was sent
-// with, and a correlation filter compares type and value (SEMANTICS.md R2: Int64 250 does not
-// match Int32 250), so the type travels with the value everywhere: the store, scenario files,
+// with, and a correlation filter compares type and value (service-bus-rules.md R2: Int64 250 does
+// not match Int32 250), so the type travels with the value everywhere: the store, scenario files,
 // export, the window. This is the one table of those types and their names; every place that
 // shows or reads a type name goes through it.
 //

@@ -1,6 +1,6 @@
 #pragma once
-// "Why did this subscription (not) get my message?" (SEMANTICS.md R1-R5): for one message and
-// one topic, every subscription with each rule's verdict, the reason behind it (the member of a
+// "Why did this subscription (not) get my message?" (service-bus-rules.md R1-R5): for one message
+// and one topic, every subscription with each rule's verdict, the reason behind it (the member of a
 // correlation filter that differs, the values an SQL filter saw, the missing property that made
 // it unknown, the evaluation error) and what a matching rule's action changes. The copies come
 // from copiesThroughRules, the same decision the topic's fan-out takes, so the preview cannot

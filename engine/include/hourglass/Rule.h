@@ -1,12 +1,11 @@
 #pragma once
-// Subscription rules (SEMANTICS.md R1-R5): true, false, correlation and SQL filters, and an
+// Subscription rules (service-bus-rules.md R1-R5): true, false, correlation and SQL filters, and an
 // optional SQL action. The compiled filter and action are kept with the rule (validate() fills
 // them), never compiled per message.
 
 #include "hourglass/Message.h"
+#include "hourglass/RuleEvaluation.h"
 #include "hourglass/Status.h"
-#include "sql/SqlAction.h"
-#include "sql/SqlFilter.h"
 
 #include <memory>
 
@@ -15,6 +14,9 @@
 #include <QVariantMap>
 
 namespace hourglass {
+
+class SqlAction; // the compiled forms, private to the engine
+class SqlFilter;
 
 enum class FilterType { True, False, Correlation, Sql };
 

@@ -1,6 +1,6 @@
 #pragma once
 // Error values of the engine. Operations never throw across the API: they return a Result that
-// holds either the payload or an Error carrying the condition code of SCENARIOS.md, a human
+// holds either the payload or an Error carrying the condition code of scenario-format.md, a human
 // description, a tracking id (for correlating logs) and whether a retry can succeed (L1).
 
 #include <QString>

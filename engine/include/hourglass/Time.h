@@ -1,7 +1,7 @@
 #pragma once
 // Instants and durations. The engine counts time in milliseconds: an Instant is milliseconds since
 // the Unix epoch (UTC); a duration is a count of milliseconds. "Infinite" (.NET's
-// TimeSpan.MaxValue, SEMANTICS.md) is kInfinite, and an instant that never comes is kNever.
+// TimeSpan.MaxValue, service-bus-rules.md) is kInfinite, and an instant that never comes is kNever.
 // Arithmetic saturates so that "now + infinite" stays "never" instead of overflowing.
 
 #include <QString>

@@ -6,7 +6,7 @@
 #   Proton broker.c      Proton's example broker from Debian's examples: in memory, no disk;
 #                        the ceiling of the AMQP stack on this machine
 # each on a free loopback port with its data in a temporary folder, started and stopped here
-# (../shared/PEERS.md says how RabbitMQ runs as a script). Figures: sends with 100 in flight,
+# (the broker peers says how RabbitMQ runs as a script). Figures: sends with 100 in flight,
 # each counted when accepted; receives with 100 credits, each accepted; one send's round trip;
 # then 200 connections held against Hourglass and the JS SDK's figure (10,000 sends, 100 in
 # flight). Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
@@ -91,7 +91,7 @@ pb_port=$(free_port)
 pids+=($!)
 wait_port "$pb_port"
 
-# ---- RabbitMQ 3.10 with AMQP 1.0 (PEERS.md: run as a script, everything in its own folder)
+# ---- RabbitMQ 3.10 with AMQP 1.0 (run as a script, everything in its own folder)
 rabbit="$(ls -d /usr/lib/rabbitmq/lib/rabbitmq_server-*/ | head -1)"; rabbit="${rabbit%/}"
 rb_port=$(free_port); rb_dist=$(free_port); epmd_port=$(free_port)
 mkdir -p "$work/rabbit/home" "$work/rabbit/mnesia" "$work/rabbit/log"
@@ -139,7 +139,7 @@ pb=(--port "$pb_port" --address bench)
 echo "Running: $N sends (100 in flight), $N receives (credit 100), $RT round trips; 1 KiB bodies"
 hs=$(figure "${hg[@]}" --mode send --messages "$N" --durable)
 rs=$(figure "${rb[@]}" --mode send --messages "$N")
-# PEERS.md's pitfall: without the terminus durable RabbitMQ's queue is silently non-durable.
+# A known pitfall: without the terminus durable RabbitMQ's queue is silently non-durable.
 rq=$(rabbit_queue)
 [ "$rq" = "true $N" ] || echo "WARNING: RabbitMQ's queue after the sends is '$rq' (durable messages), expected 'true $N'"
 ps=$(figure "${pb[@]}" --mode send --messages "$N")

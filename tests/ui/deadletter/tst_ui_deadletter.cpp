@@ -1,6 +1,6 @@
-// The dead-letter panel over a real broker (SEMANTICS.md L6, L7, T7): reasons grouped and live,
-// the reason filter, resubmit (one, all as a bulk job, to a subscription), delete and purge after
-// confirmation (and a purge cancelled part-way), empty states.
+// The dead-letter panel over a real broker (service-bus-rules.md L6, L7, T7): reasons grouped and
+// live, the reason filter, resubmit (one, all as a bulk job, to a subscription), delete and purge
+// after confirmation (and a purge cancelled part-way), empty states.
 
 #include "DeadLetterTestEnv.h"
 #include "common/BrokerClient.h"

@@ -1,16 +1,16 @@
 #pragma once
 // The AMQP 1.0 endpoint: lets applications written against the official Azure Service Bus SDKs
-// talk to the embedded broker with the emulator's connection string (AMQP.md). It is an adapter
-// like the window: frames become Broker calls, results become frames; the broker never knows a
-// socket exists.
+// talk to the embedded broker with the emulator's connection string (amqp-endpoint.md). It is an
+// adapter like the window: frames become Broker calls, results become frames; the broker never
+// knows a socket exists.
 //
 // Threads. One proactor thread owns every Proton object; broker calls run on a pool of workers
 // and hand their results back to it. The public functions may be called from any thread.
 
+#include "hourglass/Status.h"
 #include "hourglass/amqp/EndpointSnapshot.h"
 #include "hourglass/amqp/NamespaceKeys.h"
 #include "hourglass/amqp/SasToken.h"
-#include "hourglass/Status.h"
 
 #include <QString>
 #include <QStringList>

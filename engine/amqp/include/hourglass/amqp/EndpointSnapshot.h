@@ -1,6 +1,6 @@
 #pragma once
 // What the window shows about the endpoint's connections: a read-only copy the proactor thread
-// publishes a few times a second (DESIGN.md: never reach into Proton from the GUI). Plain values.
+// publishes a few times a second (never reach into Proton from the GUI). Plain values.
 
 #include "hourglass/Time.h"
 

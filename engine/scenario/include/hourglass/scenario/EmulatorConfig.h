@@ -1,12 +1,11 @@
 #pragma once
-// The "UserConfig" object of the Service Bus emulator's config.json (SCENARIOS.md): namespaces,
-// queues, topics, subscriptions and rules with the property names of SEMANTICS.md E3. It is
-// parsed into typed entities that remember their JSON path, applied to a Broker, and exported
-// back from one namespace, so that an emulator file can be imported as it is and ours can be
-// handed to the emulator.
+// The "UserConfig" object of the Service Bus emulator's config.json (scenario-format.md):
+// namespaces, queues, topics, subscriptions and rules with the property names of
+// service-bus-rules.md E3. It is parsed into typed entities that remember their JSON path, applied
+// to a Broker, and exported back from one namespace, so that an emulator file can be imported as it
+// is and ours can be handed to the emulator.
 
 #include "hourglass/Broker.h"
-#include "JsonReader.h"
 
 #include <QJsonObject>
 #include <QList>

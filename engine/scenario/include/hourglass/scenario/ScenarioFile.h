@@ -1,6 +1,6 @@
 #pragma once
-// A scenario file (SCENARIOS.md) parsed into typed steps. Parsing checks everything that can be
-// checked without a broker, so that a bad file is refused before anything runs, with the JSON
+// A scenario file (scenario-format.md) parsed into typed steps. Parsing checks everything that can
+// be checked without a broker, so that a bad file is refused before anything runs, with the JSON
 // path of the first bad field and why, e.g.
 // "Scenario.Steps[3].Send.TimeToLive: 'PT' is not an ISO-8601 duration (...)".
 

@@ -1,5 +1,5 @@
 #pragma once
-// Records what is done to a broker as a scenario file (SCENARIOS.md) that plays back with
+// Records what is done to a broker as a scenario file (scenario-format.md) that plays back with
 // ScenarioRunner to the same state. Install it with Broker::setOperationObserver after begin():
 //
 //   auto recorder = std::make_shared<ScenarioRecorder>();

@@ -1,6 +1,6 @@
 #pragma once
-// The outcome of a scenario run (SCENARIOS.md "Report"): the clock at the end, the final state of
-// every entity, and the expectations that held or failed.
+// The outcome of a scenario run (scenario-format.md "Report"): the clock at the end, the final
+// state of every entity, and the expectations that held or failed.
 
 #include "hourglass/Broker.h"
 

@@ -1,7 +1,7 @@
 #pragma once
-// Plays a scenario (SCENARIOS.md) against a Broker on a VirtualClock: the UserConfig first, then
-// every step in At order, advancing the clock to each step's At with Broker::advanceClock so that
-// everything due on the way happens at its own instant. Expectations are checked as they come;
+// Plays a scenario (scenario-format.md) against a Broker on a VirtualClock: the UserConfig first,
+// then every step in At order, advancing the clock to each step's At with Broker::advanceClock so
+// that everything due on the way happens at its own instant. Expectations are checked as they come;
 // a failed one is recorded and the run goes on.
 //
 // Headless runs call run(). A player that shows the timeline can instead call runNextStep()
@@ -9,7 +9,6 @@
 //
 // Threads: a runner is used from one thread at a time; the Broker it owns is itself thread-safe.
 
-#include "ReceiverLocks.h"
 #include "hourglass/scenario/ScenarioFile.h"
 #include "hourglass/scenario/ScenarioReport.h"
 
@@ -20,6 +19,8 @@
 #include <optional>
 
 namespace hourglass {
+
+class ReceiverLocks;
 
 struct ScenarioRunOptions {
     QString databasePath; // empty: a fresh temporary database, removed with the runner
@@ -90,9 +91,9 @@ private:
     std::shared_ptr<VirtualClock> m_clock;
     Instant m_start = 0;
     std::shared_ptr<Broker> m_broker;
-    qsizetype m_next = 0;   // index into m_scenario.steps
-    bool m_stopped = false; // set when the broker could not be reopened
-    ReceiverLocks m_locks;
+    qsizetype m_next = 0;                   // index into m_scenario.steps
+    bool m_stopped = false;                 // set when the broker could not be reopened
+    std::unique_ptr<ReceiverLocks> m_locks; // private to scenario playback
     // Sequence numbers returned by scheduling sends, by "entity\nmessageId" (lower-case entity),
     // as a client keeps them to cancel later (L11).
     QMap<QString, QList<qint64>> m_scheduled;

@@ -101,12 +101,11 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
         Entity& entity = *target->entity;
         if (read == Read::Peek && entity.kind == EntityKind::Topic)
             return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("A topic cannot be peeked; peek its subscriptions "
-                                            "(L12)."));
+                             QStringLiteral("A topic cannot be peeked; peek its subscriptions."));
         if (sessionId && (target->subQueue != SubQueue::Main || !entity.hasSessions()))
             return makeError(ErrorCode::InvalidArgument,
                              QStringLiteral("'%1' has no sessions: only a queue or subscription "
-                                            "that requires sessions has them (S1).")
+                                            "that requires sessions has them.")
                                  .arg(entity.path)); // its own path: never the "ns:" form
         entityId = entity.id;
         subQueue = target->subQueue;

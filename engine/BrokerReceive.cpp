@@ -16,7 +16,7 @@ constexpr int kMaxBatch = 10000;
 Result<void> checkWithoutSession(const Entity& entity, SubQueue subQueue) {
     if (subQueue == SubQueue::Main && entity.hasSessions())
         return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("'%1' requires sessions (S1): accept a session and "
+                         QStringLiteral("'%1' requires sessions: accept a session and "
                                         "receive through it.")
                              .arg(entity.path));
     return {};

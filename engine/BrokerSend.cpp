@@ -90,7 +90,7 @@ Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
                                               const OutgoingMessage& message) {
     if (entity.hasSessions() && message.sessionId.isEmpty())
         return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("'%1' requires sessions (S1): the message needs a "
+                         QStringLiteral("'%1' requires sessions: the message needs a "
                                         "SessionId.")
                              .arg(entity.path));
     return {};
@@ -328,7 +328,7 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
         else
             failure = forwardingFailureLocked(entity.namespaceName, forwardTo);
         if (failure.isEmpty() && target->hasSessions() && message.sessionId.isEmpty())
-            failure = QStringLiteral("The forwarding destination '%1' requires sessions (S1) and "
+            failure = QStringLiteral("The forwarding destination '%1' requires sessions and "
                                      "the message has no SessionId.")
                           .arg(forwardTo);
         if (failure.isEmpty()) {
@@ -373,8 +373,7 @@ void BrokerImpl::deadLetterWithoutSessionLocked(Entity& entity, qint64 seq,
     DeliveryExtras dead = extras;
     dead.deadLetterReason = kSessionIdMissing;
     dead.deadLetterDescription =
-        QStringLiteral("'%1' requires sessions (S1) and the message has no SessionId.")
-            .arg(entity.path);
+        QStringLiteral("'%1' requires sessions and the message has no SessionId.").arg(entity.path);
     ++entity.flow.deadLettered;
     // A dead letter like any other: ForwardDeadLetteredMessagesTo takes it on.
     if (Entity* target = deadLetterDestinationLocked(entity)) {

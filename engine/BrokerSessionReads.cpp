@@ -11,7 +11,7 @@ Result<void> checkSessionsPath(const BrokerImpl::Target& target, const QString& 
         return {};
     return makeError(ErrorCode::InvalidArgument,
                      QStringLiteral("'%1' has no sessions: only a queue or subscription that "
-                                    "requires sessions has them (S1).")
+                                    "requires sessions has them.")
                          .arg(target.entity->path)); // its own path: never the "ns:" form
 }
 } // namespace

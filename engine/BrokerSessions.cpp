@@ -57,7 +57,7 @@ Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& no
     if (auto ok = checkReceivableLocked(entity); !ok)
         return ok.error();
     if (!entity.hasSessions())
-        return invalid(QStringLiteral("'%1' does not require sessions (S1): receive from it "
+        return invalid(QStringLiteral("'%1' does not require sessions: receive from it "
                                       "without a session.")
                            .arg(entity.path));
     return &entity;

@@ -22,7 +22,7 @@ Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now
         return makeError(ErrorCode::SessionLockLost,
                          QStringLiteral("The lock supplied was lost with its session's lock: it "
                                         "ran out, was released, or was lost (an update of the "
-                                        "entity or the holder's connection broke) (S5)."));
+                                        "entity or the holder's connection broke)."));
     // A token of an earlier run: the restart ended the session it was taken under (S5).
     if (it == m_lockTokens.cend() && target->entity->hasSessions() &&
         target->subQueue == SubQueue::Main && !m_tokenSource.issuedHere(ref.lockToken))
@@ -97,7 +97,7 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
         if (action == Settle::DeadLetter && subQueue == SubQueue::DeadLetter)
             return makeError(ErrorCode::InvalidArgument,
                              QStringLiteral("A message in a dead-letter queue cannot be "
-                                            "dead-lettered again (L7); complete or abandon it."));
+                                            "dead-lettered again; complete or abandon it."));
         if (!options.propertiesToModify.isEmpty()) {
             if (auto modified =
                     modifyPropertiesLocked(entity, subQueue, seq, options.propertiesToModify);

@@ -46,10 +46,10 @@ bool BrokerImpl::handleEventLocked(const TimerEvent& event) {
     if (event.kind == TimerKind::AcceptTimeout) {
         const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
         const Entity* waited = entityByIdLocked(wait->second.entityId);
-        endAcceptWaitLocked(
-            wait, makeError(ErrorCode::ServiceTimeout,
-                            QStringLiteral("No session of '%1' became available in time (S3).")
-                                .arg(waited ? waited->path : wait->second.path)));
+        endAcceptWaitLocked(wait,
+                            makeError(ErrorCode::ServiceTimeout,
+                                      QStringLiteral("No session of '%1' became available in time.")
+                                          .arg(waited ? waited->path : wait->second.path)));
         return true;
     }
     Entity& entity = *entityByIdLocked(event.entityId);

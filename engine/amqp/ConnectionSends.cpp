@@ -104,8 +104,7 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
         for (const OutgoingMessage& message : messages) {
             if (message.sessionId.isEmpty()) {
                 reject(delivery, kNotAllowed,
-                       QStringLiteral("'%1' requires sessions: every message needs a SessionId "
-                                      "(S1).")
+                       QStringLiteral("'%1' requires sessions: every message needs a SessionId.")
                            .arg(quoted(link.address.entityPath)));
                 return;
             }

@@ -53,11 +53,10 @@ std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,
     const bool sessionReceiver = requestedSession(link).has_value();
     if (sessionReceiver && !sessionEntity)
         return QStringLiteral("'%1' does not require sessions: receive from it without a "
-                              "session (S1).")
+                              "session.")
             .arg(quoted(linkPath));
     if (!sessionReceiver && sessionEntity)
-        return QStringLiteral("'%1' requires sessions: accept a session to receive from it "
-                              "(S1).")
+        return QStringLiteral("'%1' requires sessions: accept a session to receive from it.")
             .arg(quoted(linkPath));
     return std::nullopt;
 }

@@ -2,7 +2,7 @@
 // The SQLite schema of the store of record, and its version. Kept apart from Store.cpp so that the
 // benchmark can write exactly the same rows when it measures the raw SQLite ceiling.
 //
-// Layout, chosen for the benchmark targets of issue 2:
+// Layout, chosen for the engine benchmark's targets (README.md, Benchmark):
 // - `messages` holds every message's metadata (no body), keyed (entity_id, seq) without rowid
 //   (sequence numbers are unique across an entity and its dead-letter queue). Dead-lettering
 //   changes a column in place rather than moving the row, and reopening reads only small rows.

@@ -247,7 +247,7 @@ private slots:
         QVERIFY(encoded.startsWith(QByteArray("\x00\x53\x70", 3)));
     }
 
-    // What a sender sets beyond Service Bus's properties comes back as sent (issue 14): typed
+    // What a sender sets beyond Service Bus's properties comes back as sent: typed
     // ids, user-id, content-encoding, group-sequence, the header's priority and durable, the
     // sender's annotations (not the broker's), an amqp-value or amqp-sequence body and the
     // footer, the last two byte for byte. The engine's body holds a readable form for the window.

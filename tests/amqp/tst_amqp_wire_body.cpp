@@ -1,4 +1,4 @@
-// What a message's body was on the wire, read back from its stored extras (issue 14): each body
+// What a message's body was on the wire, read back from its stored extras: each body
 // section a sender can write, decoded by the endpoint's codec as a received transfer is, and the
 // kind wireBodyKind reads from the extras stored with it; bytes that are not ours read as data.
 

@@ -64,7 +64,7 @@ private slots:
         QTRY_VERIFY(treeShows(window, QStringLiteral("sample:events/Subscriptions/billing")));
         settle(window);
         QVERIFY2(!window.messageBar()->isVisible(), qPrintable(window.messageBar()->text()));
-        // A lock a person can work with: a dead-letter reason typed at reading speed (issue 12).
+        // A lock a person can work with: a dead-letter reason typed at reading speed.
         const auto orders = testing::callAndWait(
             *window.client(), [](Broker& b) { return b.entity(QStringLiteral("sample:orders")); });
         QVERIFY(orders.ok());

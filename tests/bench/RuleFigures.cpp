@@ -1,4 +1,4 @@
-// Figures 8 and 9 (issue 13): SQL rule evaluations per second on one core, next to a correlation
+// Figures 8 and 9: SQL rule evaluations per second on one core, next to a correlation
 // filter on the same messages; and durable sends to a topic of 100 subscriptions each holding one
 // SQL filter, next to the same topic with 100 true filters, measured in alternating chunks.
 

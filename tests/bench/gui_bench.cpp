@@ -1,4 +1,4 @@
-// gui_bench: the explorer window over a queue of 1,000,000 messages (issue 3's figures), in the
+// gui_bench: the explorer window over a queue of 1,000,000 messages (the window's figures), in the
 // real window, offscreen. It prints the time from selecting the queue to the first painted list,
 // the GUI-thread time of a scroll step and of a countdown tick, and the resident memory the
 // window adds per message. Timings are figures, not assertions; each comes with its target.

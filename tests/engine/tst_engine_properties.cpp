@@ -1,4 +1,4 @@
-// Application property types through the broker (issue 12): a property keeps the type it was
+// Application property types through the broker: a property keeps the type it was
 // sent with through the store and a restart (D2), a correlation filter compares type and value
 // (R2), and a scenario file, written by the recorder and read by the runner, carries the types.
 // Uses only the Broker and scenario APIs, so each test states a behaviour, not an encoding.

@@ -1,4 +1,4 @@
-// The routing preview (service-bus-rules.md R1-R5, issue 13): for a message and a topic, every
+// The routing preview (service-bus-rules.md R1-R5): for a message and a topic, every
 // subscription's fate and each rule's verdict with its reason. The preview and a real send must
 // agree, so each test also sends the message and compares.
 #include "BrokerSnapshot.h"

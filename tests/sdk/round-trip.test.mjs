@@ -1,4 +1,4 @@
-// Messages round-trip exactly (issue 14): what an application sends through the SDK is what it
+// Messages round-trip exactly: what an application sends through the SDK is what it
 // reads back, also where Service Bus has no property of its own for it: an amqp-value or
 // amqp-sequence body, the header's priority, the sender's message annotations, content-encoding
 // and group-sequence, a message id that is a number, application properties of every type.

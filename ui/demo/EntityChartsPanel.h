@@ -1,5 +1,5 @@
 #pragma once
-// Charts of one queue or subscription (issue 4): its counts over time (active, scheduled,
+// Charts of one queue or subscription: its counts over time (active, scheduled,
 // deferred, locked, dead-lettered), its throughput per second (sent, received, completed,
 // expired, dead-lettered: Broker::flow), and its dead-letter reasons
 // as horizontal bars. The time axes are ENGINE time (ChartHistories samples the engine's clock),

@@ -1,5 +1,5 @@
 #pragma once
-// Presentation mode (issue 4): one entity, full screen, for a room of stakeholders. No menus,
+// Presentation mode: one entity, full screen, for a room of stakeholders. No menus,
 // toolbars, tree or status bar: the entity's name and the engine clock in large type
 // (PresentationHeader), its five counts as big tiles (PresentationCountTiles), its messages with
 // live countdowns (MessageListModel + CountdownDelegate + CountdownTicker, only the columns a room

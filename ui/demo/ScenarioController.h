@@ -1,5 +1,5 @@
 #pragma once
-// Plays scenarios in the main window (issue 4, scenario playback): the Scenario menu's gallery
+// Plays scenarios in the main window: the Scenario menu's gallery
 // and "Open scenario file…", the player dock, and the hand-over of the window to the scenario's
 // temporary database and back.
 //

@@ -1,10 +1,10 @@
 #pragma once
-// Records what the user does in the window as a scenario file (issue 4: "A scenario can be
-// recorded from what the user does in the window and saved as a scenario file"). While it
-// records, a ScenarioRecorder observes the client's broker (Broker::setOperationObserver), so
-// every operation any panel carries out becomes a step, at engine time. Stopping opens a save
-// dialog (non-blocking); the file plays back with ScenarioRunner to the same state, and
-// "Add check for this entity" adds an Expect step so that it checks itself on replay.
+// Records what the user does in the window as a scenario file, so that a story told once by hand
+// replays in the window or headless. While it records, a ScenarioRecorder observes the client's
+// broker (Broker::setOperationObserver), so every operation any panel carries out becomes a
+// step, at engine time. Stopping opens a save dialog (non-blocking); the file plays back with
+// ScenarioRunner to the same state, and "Add check for this entity" adds an Expect step so that
+// it checks itself on replay.
 //
 // Every broker call goes through BrokerClient::call; the GUI thread only reads the recorder's
 // step count (its own small mutex) and the clock.

@@ -23,7 +23,7 @@ SessionSummary::SessionSummary(BrokerClient& client, QWidget* parent)
     : QLabel(parent)
     , m_client(client) {
     setTextFormat(Qt::PlainText);
-    setToolTip(tr("Sessions of this entity (S1): those holding messages, and those a receiver "
+    setToolTip(tr("Sessions of this entity: those holding messages, and those a receiver "
                   "holds the lock of"));
     hide();
     connect(&m_client, &BrokerClient::changed, this, &SessionSummary::onChanged);

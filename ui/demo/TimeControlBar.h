@@ -1,5 +1,5 @@
 #pragma once
-// The toolbar that drives the engine's clock (issue 4): the clock's time in large digits, pause /
+// The toolbar that drives the engine's clock: the clock's time in large digits, pause /
 // play, speed (1x..600x), "jump ahead" by a chosen duration, and back to real time in one click.
 // A coloured badge says whenever the clock is not real time (PAUSED, 60x SPEED, +1h 05m AHEAD),
 // so nobody mistakes a demo's virtual time for the wall clock.

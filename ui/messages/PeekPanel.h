@@ -1,5 +1,5 @@
 #pragma once
-// Peek (L12, issue 3 item 5): browse the messages of a queue, a subscription or a dead-letter
+// Peek (L12): browse the messages of a queue, a subscription or a dead-letter
 // queue from the start or from a sequence number, N at a time, without side effects: no lock,
 // no count or delivery-count change (a peek does count as activity, A2). Each message shows its
 // state (Active, Deferred, Scheduled, Locked, or Expired when past its expiry but not yet swept,

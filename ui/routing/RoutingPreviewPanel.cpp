@@ -76,7 +76,7 @@ QString fateWhy(const SubscriptionPreview& s) {
         if (!s.forwardTo.isEmpty())
             return RoutingPreviewPanel::tr("forwarded on to %1").arg(s.forwardTo);
         if (s.copies > 1)
-            return RoutingPreviewPanel::tr("one per matching rule with an action (R4)");
+            return RoutingPreviewPanel::tr("one per matching rule with an action");
         return {};
     case SubscriptionFate::DeadLettered:
         if (!s.forwardTo.isEmpty())

@@ -1,5 +1,5 @@
 #pragma once
-// The routing preview (issue 13): "why did this subscription (not) get my message?". For one
+// The routing preview: "why did this subscription (not) get my message?". For one
 // message (a stored one picked in any list, or one being composed in the send dialog) and one
 // topic, a tree of every subscription of the topic, what it gets (copies, nothing, a
 // FilterException dead letter), and under it each rule with its verdict (matched, not matched,

@@ -1,5 +1,5 @@
 #pragma once
-// The send dialog (issue 3, item 4): compose a message for a queue or topic (SendForm), send it
+// The send dialog: compose a message for a queue or topic (SendForm), send it
 // one or many times, and see how the engine settled it (SettlementView: accepted, scheduled,
 // dropped as a duplicate, or the error with its code, tracking id and whether a retry can help).
 // Sending does not close the dialog, so the same message can be sent again; saved templates

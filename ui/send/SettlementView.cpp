@@ -53,7 +53,7 @@ QString summaryOf(const QList<SendResult>& results, std::optional<Instant> sched
     const QString numbers = sequenceText(results);
     if (results.size() == 1) {
         if (duplicates == 1)
-            return QStringLiteral("Accepted as a duplicate and dropped (L13)");
+            return QStringLiteral("Accepted as a duplicate and dropped");
         if (scheduled && scheduledAt)
             return QStringLiteral("Scheduled for %1 as %2")
                 .arg(instantText(*scheduledAt, now), numbers);
@@ -62,7 +62,7 @@ QString summaryOf(const QList<SendResult>& results, std::optional<Instant> sched
                                  : QStringLiteral("Accepted: %1").arg(numbers);
     }
     if (stored == 0)
-        return QStringLiteral("All %1 were duplicates and were dropped (L13)")
+        return QStringLiteral("All %1 were duplicates and were dropped")
             .arg(plural(results.size(), QStringLiteral("message"), QStringLiteral("messages")));
     QString text =
         scheduled && scheduledAt
@@ -75,7 +75,7 @@ QString summaryOf(const QList<SendResult>& results, std::optional<Instant> sched
         text += QStringLiteral(" (%1)").arg(numbers);
     if (duplicates > 0)
         text +=
-            QStringLiteral("; %1 dropped (L13)")
+            QStringLiteral("; %1 dropped")
                 .arg(plural(duplicates, QStringLiteral("duplicate"), QStringLiteral("duplicates")));
     return text;
 }

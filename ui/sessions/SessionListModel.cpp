@@ -251,7 +251,7 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
         if (column == StateColumn)
             return s.hasState ? tr("Session state: %1, set %2")
                                     .arg(sizeText(s.stateSize), columns::localTime(s.stateSetAt))
-                              : tr("No session state (S4)");
+                              : tr("No session state");
         return {};
     default:
         return {};

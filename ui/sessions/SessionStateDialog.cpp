@@ -63,7 +63,7 @@ SessionStateDialog::SessionStateDialog(const QString& entityPath, const QString&
     m_edit->setFont(fixedPitchFont());
     m_edit->setPlaceholderText(tr("The new state"));
     m_remove->setObjectName(QStringLiteral("stateRemove"));
-    m_remove->setToolTip(tr("Sets the state to null: the session keeps no state (S4)"));
+    m_remove->setToolTip(tr("Sets the state to null: the session keeps no state"));
 
     auto* formatRow = new QHBoxLayout;
     formatRow->addWidget(new QLabel(tr("Show and type as:"), this));

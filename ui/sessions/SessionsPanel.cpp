@@ -343,7 +343,7 @@ void SessionsPanel::editState() {
     if (!session || m_stateSession != session)
         return;
     const QString note =
-        tr("Only a session's holder may write its state (S4): the explorer takes the session's "
+        tr("Only a session's holder may write its state: the explorer takes the session's "
            "lock as \"%1\" for the write and releases it at once. A session another receiver "
            "holds cannot be changed.")
             .arg(kStateEditor);

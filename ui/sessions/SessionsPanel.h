@@ -1,5 +1,5 @@
 #pragma once
-// The Sessions tab of an entity that requires sessions (issue 15): every session with its
+// The Sessions tab of an entity that requires sessions: every session with its
 // counts, its holder and its session lock's live countdown, its state's size and when it was
 // set; sorted by any column (click a header) and filtered by the text in the filter box (session
 // id or holder). Under the table, the selected session's state as text, JSON or hex, read off

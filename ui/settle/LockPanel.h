@@ -1,6 +1,6 @@
 #pragma once
 // Acting as one or more named receivers on the selected queue, subscription or dead-letter
-// queue (issue 3, item 6): receive N messages in peek-lock or receive-and-delete mode, see each
+// queue: receive N messages in peek-lock or receive-and-delete mode, see each
 // held lock with its receiver and a live lock countdown (on the engine's clock), and settle the
 // selected locks: complete, abandon or defer (with property changes), dead-letter (reason and
 // description), renew, or auto-renew for a chosen duration. A deferred message is received by

@@ -34,7 +34,7 @@ SessionReceiverBar::SessionReceiverBar(BrokerClient& client, HeldSessions& sessi
     , m_view(new QTableView(this)) {
     m_sessionId->setObjectName(QStringLiteral("sessionToAccept"));
     m_sessionId->setPlaceholderText(tr("next available"));
-    m_sessionId->setToolTip(tr("The session to accept; empty: the next available one (S3), "
+    m_sessionId->setToolTip(tr("The session to accept; empty: the next available one, "
                                "the unlocked session with the oldest message"));
     m_sessionId->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("next available "
                                                                                 "session")) +
@@ -44,10 +44,9 @@ SessionReceiverBar::SessionReceiverBar(BrokerClient& client, HeldSessions& sessi
     QAction* renewAction = addBarAction(QStringLiteral("sessionRenew"), tr("Renew session"),
                                         tr("Extend the receiver's session lock by LockDuration"));
     QAction* stateAction = addBarAction(QStringLiteral("sessionStateEdit"), tr("State…"),
-                                        tr("Read and set the session's state (S4)"));
-    QAction* releaseAction =
-        addBarAction(QStringLiteral("sessionRelease"), tr("Release"),
-                     tr("End the session lock; its message locks are lost (S5)"));
+                                        tr("Read and set the session's state"));
+    QAction* releaseAction = addBarAction(QStringLiteral("sessionRelease"), tr("Release"),
+                                          tr("End the session lock; its message locks are lost"));
     connect(m_accept, &QAction::triggered, this, &SessionReceiverBar::accept);
     connect(renewAction, &QAction::triggered, this, &SessionReceiverBar::renew);
     connect(stateAction, &QAction::triggered, this, &SessionReceiverBar::editState);

@@ -415,12 +415,12 @@ QVariant NamespaceTreeModel::display(const Node& node, int column) const {
     if (column == NameColumn && node.kind == NodeKind::DeadLetterQueue &&
         node.info.counts.deadLettered > 0)
         return QStringLiteral("%1 (%2)").arg(node.name).arg(node.info.counts.deadLettered);
-    // Issue 15: an entity that requires sessions says so, at a glance.
+    // An entity that requires sessions says so, at a glance.
     const QString sessions =
         node.isEntity() && node.kind != NodeKind::Topic && node.info.properties.requiresSession
             ? tr(" · sessions")
             : QString();
-    // Issue 13: how many rules decide what a subscription gets, at a glance.
+    // How many rules decide what a subscription gets, at a glance.
     if (column == NameColumn && node.kind == NodeKind::Subscription) {
         const auto rules = node.info.rules.size();
         return (rules == 1 ? tr("%1 · 1 rule").arg(node.name)

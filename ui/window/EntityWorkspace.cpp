@@ -119,7 +119,7 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->setTabToolTip(ChartsTab, tr("Counts and throughput over engine time, dead-letter "
                                         "reasons; save as PNG"));
     m_tabs->setTabToolTip(MessagesTab, tr("Every message, live, with filter and search"));
-    m_tabs->setTabToolTip(PeekTab, tr("Browse N at a time without locking (L12)"));
+    m_tabs->setTabToolTip(PeekTab, tr("Browse N at a time without locking"));
     m_tabs->setTabToolTip(ReceiveTab, tr("Receive as named receivers; complete, abandon, "
                                          "dead-letter, defer, renew"));
     m_tabs->setTabToolTip(DeadLettersTab, tr("Why messages were dead-lettered; resubmit, purge"));

@@ -1,6 +1,6 @@
 #pragma once
 // Messages as senders write them and as receivers, peek and the explorer read them. Every Service
-// Bus system property is here (service-bus-rules.md, issue 2).
+// Bus system property is here (service-bus-rules.md).
 
 #include "hourglass/Time.h"
 

@@ -1,6 +1,6 @@
-// The session counts in the Charts tab's and presentation mode's headers (issue 15: "presentation
-// mode and the charts handle session entities"): sessions holding messages and sessions locked,
-// read off the GUI thread and kept live by the change feed (sessionsChanged for a lock taken or
+// The session counts in the Charts tab's and presentation mode's headers, so that presentation
+// mode and the charts handle session entities: sessions holding messages and sessions locked, read
+// off the GUI thread and kept live by the change feed (sessionsChanged for a lock taken or
 // given back, the counts for messages); nothing shown for a plain queue.
 
 #include "demo/EntityChartsPanel.h"

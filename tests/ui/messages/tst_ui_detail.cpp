@@ -502,7 +502,7 @@ void TestUiDetail::clearShowsTheEmptyState() {
 }
 
 // A message an application sent over AMQP with an amqp-value or amqp-sequence body keeps its
-// sections in wireExtras; the panel says what the body was (issue 14), and nothing for data.
+// sections in wireExtras; the panel says what the body was, and nothing for data.
 void TestUiDetail::wireBodyKindIsSaid_data() {
     QTest::addColumn<QByteArray>("sections");
     QTest::addColumn<QString>("said");

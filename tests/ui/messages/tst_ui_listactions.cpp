@@ -1,4 +1,4 @@
-// The message list's actions on a selection (issue 3): shortcuts, cancelling a scheduled
+// The message list's actions on a selection: shortcuts, cancelling a scheduled
 // message, deleting after a non-blocking confirmation through a cancellable bulk job (in the
 // windowed list and among search matches), and exporting.
 

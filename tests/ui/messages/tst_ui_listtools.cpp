@@ -1,4 +1,4 @@
-// The message list's find tools (issue 3): the filter matcher on its own, the background
+// The message list's find tools: the filter matcher on its own, the background
 // chunked search over a real broker, and sorting the matches. The actions on a selection are in
 // tst_ui_listactions.cpp.
 

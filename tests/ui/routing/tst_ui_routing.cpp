@@ -1,4 +1,4 @@
-// The routing preview (issue 13): for a message picked in any list, or one being composed for a
+// The routing preview: for a message picked in any list, or one being composed for a
 // topic, every subscription of the topic with what it gets and each rule's verdict and reason;
 // the detail names the rule that made a copy (RuleName).
 

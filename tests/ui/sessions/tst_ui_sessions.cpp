@@ -1,4 +1,4 @@
-// The Sessions tab over a real broker on a virtual clock (S1-S6, issue 15): the model's rows,
+// The Sessions tab over a real broker on a virtual clock (S1-S6): the model's rows,
 // counts, holder, live session lock countdown and state size, refreshed by the change feed; the
 // view's sorting and filtering; the state shown as text, JSON or hex and edited with a
 // confirmation (bad input refused, nothing written; a session another receiver holds refused in

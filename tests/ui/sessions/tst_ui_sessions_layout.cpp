@@ -1,4 +1,4 @@
-// The Sessions tab's layout (issue 15's polish): the table fits the tab's width at 1280x800
+// The Sessions tab's layout: the table fits the tab's width at 1280x800
 // without a horizontal scroll bar and keeps the session id readable at 900x600; the state
 // editor's note reads in the palette's normal text colour, in the light and the dark theme; the
 // Messages list has a Session column on an entity that requires sessions, and none elsewhere.

@@ -1,4 +1,4 @@
-// The Lock panel's bulk settlement (issue 3 item 8): a multi-selection of held locks completes
+// The Lock panel's bulk settlement: a multi-selection of held locks completes
 // or dead-letters as a background job in chunks, with progress, and stops part-way on Cancel.
 
 #include "LockPanelFixture.h"

@@ -1,4 +1,4 @@
-// The Receive & settle tab on a queue that requires sessions (S2-S6, issue 15): a plain
+// The Receive & settle tab on a queue that requires sessions (S2-S6): a plain
 // Receive is led to accepting a session (no raw refusal); a named or the next available
 // session is accepted as a named receiver and its messages come in order, under their own
 // locks, beside the session lock's live countdown; renew, state (with its confirmation) and

@@ -167,7 +167,7 @@ void TestUiTree::structure() {
     const QModelIndex events = m_model->index(1, 0, ns);
     QCOMPARE(events.data(Model::KindRole).toInt(), int(Model::NodeKind::Topic));
     QCOMPARE(m_model->rowCount(events), 2);
-    // A subscription's name carries its rule count (issue 13).
+    // A subscription's name carries its rule count.
     QCOMPARE(m_model->index(0, 0, events).data().toString(), QStringLiteral("audit · 1 rule"));
     QCOMPARE(m_model->index(1, 0, events).data().toString(), QStringLiteral("billing · 1 rule"));
     const QModelIndex audit = m_model->index(0, 0, events);

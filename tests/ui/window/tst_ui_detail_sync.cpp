@@ -1,5 +1,5 @@
 // The message detail below the tabs shows the row that is selected in the visible tab, or its
-// calm empty state (issue 12, item 2). Before, completing a message in Receive & settle left
+// calm empty state. Before, completing a message in Receive & settle left
 // "Message 6 is not in sample:orders (any more)" with a raw MessageNotFound under another
 // selected row, and a hidden tab's list could put an unrelated message there.
 

@@ -1,4 +1,4 @@
-// The whole explorer flow in the real main window, driven by objectName as a user would (issue 3):
+// The whole explorer flow in the real main window, driven by objectName as a user would:
 // create a queue through its dialog, send messages with a TTL, watch a countdown move with the
 // virtual clock, peek, receive under a lock, complete, abandon, dead-letter with a reason, find
 // the message in the dead-letter panel with its reason, and resubmit it to its queue.

@@ -1,6 +1,6 @@
 #pragma once
 // What an AMQP message carries beyond the Service Bus properties the engine stores, so that a
-// message reads back as it was sent (issue 14: "messages round-trip exactly"): the header's
+// message reads back as it was sent (messages round-trip exactly): the header's
 // durable and priority, the properties' user-id, content-encoding and group-sequence, message and
 // correlation ids of other types than string (uuid, ulong, binary), the sender's message
 // annotations (x-opt-partition-key...), an amqp-value or amqp-sequence body and the footer, the

@@ -1,6 +1,7 @@
 // The main window's menus: File (databases), Entity (EntityActions), Message (send, tabs),
 // Scenario (ScenarioController, ScenarioRecording), View (presentation mode, theme) and Help
-// (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
+// (the bundled documents, keyboard shortcuts). Split from MainWindow.cpp, which arranges the
+// panels.
 #include "window/MainWindow.h"
 
 #include "hourglass/EntityPath.h"
@@ -18,6 +19,7 @@
 #include "send/SendDialog.h"
 #include "settle/LockPanel.h"
 #include "tree/NamespaceTreePanel.h"
+#include "window/DocumentViewer.h"
 #include "window/EntityWorkspace.h"
 #include "window/MessageBar.h"
 #include "window/ShortcutsDialog.h"
@@ -113,6 +115,17 @@ void MainWindow::buildMenus() {
     buildViewMenu();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    const QList<std::pair<QString, QString>> documents{
+        {tr("Service Bus &rules"), DocumentViewer::rulesDocument()},
+        {tr("&Scenario file format"), DocumentViewer::scenarioDocument()},
+        {tr("&AMQP endpoint"), DocumentViewer::amqpDocument()},
+    };
+    for (const auto& [text, document] : documents) {
+        QAction* open = help->addAction(
+            text, this, [this, document = document] { DocumentViewer::open(document, this); });
+        open->setObjectName(QStringLiteral("help:") + document);
+    }
+    help->addSeparator();
     QAction* shortcuts =
         help->addAction(tr("&Keyboard shortcuts"), this, [this] { openShortcutsDialog(); });
     shortcuts->setShortcut(QKeySequence::HelpContents);

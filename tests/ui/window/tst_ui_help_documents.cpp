@@ -127,7 +127,9 @@ private slots:
     void linksGoToHeadingsAndOtherDocuments() {
         MainWindow window;
         window.show();
-        helpEntry(window, DocumentViewer::rulesDocument())->trigger();
+        QAction* rules = helpEntry(window, DocumentViewer::rulesDocument());
+        QVERIFY(rules);
+        rules->trigger();
         auto* viewer = window.findChild<DocumentViewer*>(QStringLiteral("documentViewer"));
         QVERIFY(viewer);
         QVERIFY(QTest::qWaitForWindowExposed(viewer));

@@ -2,7 +2,8 @@
 // that the document cannot drift from the code: a whole scenario is parsed and played (every
 // expectation must hold), a single step is parsed inside a scenario of its own, and the report
 // example is the report the document's first scenario really writes. Every step type the parser
-// knows has its row in the document's table of steps.
+// knows has its row in the document's table of steps, and every error code a step can meet its
+// row in the table of codes.
 
 #include "hourglass/scenario/ScenarioRunner.h"
 
@@ -68,6 +69,7 @@ private slots:
     void examples();
     void reportExampleIsWhatTheFirstScenarioWrites();
     void everyStepTypeHasItsRow();
+    void everyErrorCodeHasItsRow();
 };
 
 void DocsScenarioExamplesTest::examples_data() {
@@ -132,6 +134,19 @@ void DocsScenarioExamplesTest::everyStepTypeHasItsRow() {
     for (const QString& name : names)
         QVERIFY2(text.contains(QStringLiteral("\n| `%1` |").arg(name)),
                  qPrintable(QStringLiteral("the table of steps has no row for %1").arg(name)));
+}
+
+void DocsScenarioExamplesTest::everyErrorCodeHasItsRow() {
+    const QString text = documentText();
+    for (int i = 0; i <= static_cast<int>(ErrorCode::DatabaseInUse); ++i) {
+        const auto code = static_cast<ErrorCode>(i);
+        if (code == ErrorCode::DatabaseInUse)
+            continue; // refuses opening a database, never a step
+        const QString name = errorCodeName(code);
+        QVERIFY2(
+            text.contains(QStringLiteral("\n| `%1` |").arg(name)),
+            qPrintable(QStringLiteral("the table of error codes has no row for %1").arg(name)));
+    }
 }
 
 QTEST_GUILESS_MAIN(DocsScenarioExamplesTest)

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QStandardPaths>
 #include <QTest>
@@ -149,6 +150,53 @@ private slots:
         // A document that is not bundled changes nothing.
         emit text->anchorClicked(QUrl(QStringLiteral("../../README.md")));
         QCOMPARE(viewer->document(), DocumentViewer::amqpDocument());
+    }
+
+    // Every link the documents hold leads somewhere: a heading of the same document comes into
+    // view, or another bundled document opens.
+    void everyLinkOfTheDocumentsWorks() {
+        MainWindow window;
+        window.show();
+        static const QRegularExpression linkPattern(QStringLiteral("\\]\\(([^)]+)\\)"));
+        int links = 0;
+        for (const QString& document :
+             {DocumentViewer::rulesDocument(), DocumentViewer::scenarioDocument(),
+              DocumentViewer::amqpDocument()}) {
+            QFile file(QStringLiteral(HOURGLASS_DOCS_DIR "/") + document);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString source = QString::fromUtf8(file.readAll());
+            for (auto it = linkPattern.globalMatch(source); it.hasNext();) {
+                const QUrl link(it.next().captured(1));
+                DocumentViewer* viewer = DocumentViewer::open(document, &window);
+                QTextBrowser* text = textOf(viewer);
+                text->verticalScrollBar()->setValue(0);
+                emit text->anchorClicked(link);
+                ++links;
+                const QString what = document + QStringLiteral(": ") + link.toString();
+                if (!link.path().isEmpty()) {
+                    QVERIFY2(viewer->document() == link.path(), qPrintable(what));
+                    continue;
+                }
+                // The heading the fragment names (as GitHub names a heading's anchor: lower
+                // case, punctuation dropped, spaces as hyphens) is in view.
+                const int top = text->verticalScrollBar()->value();
+                const int bottom = top + text->viewport()->height();
+                QAbstractTextDocumentLayout* layout = text->document()->documentLayout();
+                bool shown = false;
+                for (QTextBlock block = text->document()->begin(); block.isValid();
+                     block = block.next()) {
+                    const QRectF rect = layout->blockBoundingRect(block);
+                    QString anchor = block.text().toLower();
+                    anchor.remove(QRegularExpression(QStringLiteral("[^a-z0-9 -]")));
+                    anchor.replace(u' ', u'-');
+                    if (block.blockFormat().headingLevel() > 0 && anchor == link.fragment() &&
+                        rect.top() >= top && rect.bottom() <= bottom && top > 0)
+                        shown = true;
+                }
+                QVERIFY2(shown, qPrintable(what));
+            }
+        }
+        QVERIFY(links >= 10);
     }
 };
 

@@ -1,10 +1,11 @@
 #include "EntityAddress.h"
 
+#include "hourglass/EntityPath.h"
+
 namespace hourglass::amqp {
 
 namespace {
 const QString kManagementSuffix = QStringLiteral("/$management");
-const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
 
 QString withoutSchemeAndHost(QString text) {
     const qsizetype scheme = text.indexOf(QStringLiteral("://"));
@@ -37,11 +38,8 @@ EntityAddress parseEntityAddress(const QString& address) {
         path.chop(kManagementSuffix.size());
         parsed.kind = EntityAddress::Kind::Management;
     }
-    // The SDKs write "$DeadLetterQueue"; the engine's paths use lower case.
-    if (path.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive)) {
-        path.chop(kDeadLetterSuffix.size());
-        path += kDeadLetterSuffix;
-    }
+    // The SDKs write "$DeadLetterQueue"; EntityPath gives the engine's spelling back.
+    path = EntityPath::of(path).toString();
     if (path.isEmpty())
         parsed.kind = EntityAddress::Kind::Invalid;
     parsed.entityPath = path;

@@ -11,13 +11,13 @@ namespace hourglass::amqp {
 
 // `path` in `namespaceName`, unless it names its namespace already.
 inline QString inNamespace(const QString& namespaceName, const QString& path) {
-    return path.contains(u':') ? path : qualifiedPath(namespaceName, path);
+    const EntityPath parts = EntityPath::of(path);
+    return parts.isQualified() ? parts.toString() : qualifiedPath(namespaceName, parts.path());
 }
 
 // The entity path without its namespace, as the window's lock rows and the client show it.
 inline QString withoutNamespace(const QString& path) {
-    const qsizetype colon = path.indexOf(u':');
-    return colon < 0 ? path : path.mid(colon + 1);
+    return EntityPath::of(path).path();
 }
 
 inline LockRef lockIn(const QString& namespaceName, const MessageView& message) {

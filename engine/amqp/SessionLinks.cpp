@@ -2,6 +2,7 @@
 
 #include "AmqpValue.h"
 #include "PeerLimits.h"
+#include "hourglass/EntityPath.h"
 
 #include <proton/codec.h>
 #include <proton/terminus.h>
@@ -44,8 +45,7 @@ std::optional<SessionRequest> requestedSession(pn_link_t* link) {
 }
 
 bool requiresSessions(const EntityInfo& entity, const QString& linkPath) {
-    return entity.properties.requiresSession &&
-           !linkPath.endsWith(QStringLiteral("/$deadletterqueue"), Qt::CaseInsensitive);
+    return entity.properties.requiresSession && !EntityPath::of(linkPath).isDeadLetterQueue();
 }
 
 std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,

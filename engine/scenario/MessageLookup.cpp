@@ -1,19 +1,12 @@
 #include "MessageLookup.h"
 
+#include "hourglass/EntityPath.h"
+
 namespace hourglass {
 
 namespace {
 constexpr int kPageSize = 256;
-const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
 } // namespace
-
-QString deadLetterPathOf(const QString& entityPath) {
-    return entityPath + kDeadLetterSuffix;
-}
-
-bool isDeadLetterPath(const QString& path) {
-    return path.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive);
-}
 
 std::optional<MessageView> findInPath(const Broker& broker, const QString& path,
                                       const std::function<bool(const MessageView&)>& wanted) {
@@ -36,7 +29,7 @@ std::optional<FoundMessage> findMessage(const Broker& broker, const QString& ent
                                         const QString& messageId,
                                         std::optional<MessagePlace> preferred) {
     const auto hasId = [&](const MessageView& view) { return view.messageId == messageId; };
-    if (isDeadLetterPath(entityPath)) {
+    if (EntityPath::of(entityPath).isDeadLetterQueue()) {
         if (auto view = findInPath(broker, entityPath, hasId))
             return FoundMessage{*view, MessagePlace::DeadLetter};
         return std::nullopt;
@@ -44,7 +37,8 @@ std::optional<FoundMessage> findMessage(const Broker& broker, const QString& ent
     const auto inEntity = findInPath(broker, entityPath, hasId);
     if (inEntity && preferred != MessagePlace::DeadLetter)
         return FoundMessage{*inEntity, MessagePlace::Entity};
-    if (auto view = findInPath(broker, deadLetterPathOf(entityPath), hasId))
+    if (auto view =
+            findInPath(broker, EntityPath::of(entityPath).deadLetterQueue().toString(), hasId))
         return FoundMessage{*view, MessagePlace::DeadLetter};
     if (inEntity)
         return FoundMessage{*inEntity, MessagePlace::Entity};

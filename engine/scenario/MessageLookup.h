@@ -15,7 +15,7 @@ struct FoundMessage {
     MessagePlace place = MessagePlace::Entity;
 };
 
-// The first message of `path` (main or "/$deadletterqueue") that satisfies `wanted`.
+// The first message of `path` (an entity or its dead-letter queue) that satisfies `wanted`.
 std::optional<MessageView> findInPath(const Broker& broker, const QString& path,
                                       const std::function<bool(const MessageView&)>& wanted);
 
@@ -24,8 +24,5 @@ std::optional<MessageView> findInPath(const Broker& broker, const QString& path,
 std::optional<FoundMessage> findMessage(const Broker& broker, const QString& entityPath,
                                         const QString& messageId,
                                         std::optional<MessagePlace> preferred = std::nullopt);
-
-QString deadLetterPathOf(const QString& entityPath);
-bool isDeadLetterPath(const QString& path);
 
 } // namespace hourglass

@@ -1,8 +1,8 @@
 #include "hourglass/scenario/ScenarioRecorder.h"
 
+#include "ScenarioWriter.h"
 #include "hourglass/EntityPath.h"
 #include "hourglass/scenario/ScenarioReport.h"
-#include "ScenarioWriter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -162,9 +162,10 @@ void ScenarioRecorder::addStep(Instant at, const QString& name, const QJsonObjec
 // Paths of the first namespace are written unqualified, as the bundled scenarios are; a replay
 // applies the namespaces in the same order, so other qualified paths stay valid as they are.
 QString ScenarioRecorder::pathOf(const QString& path) const {
-    const auto colon = path.indexOf(u':');
-    if (colon > 0 && path.left(colon).compare(m_firstNamespace, Qt::CaseInsensitive) == 0)
-        return path.mid(colon + 1);
+    const EntityPath parts = EntityPath::of(path);
+    if (!parts.namespaceName().isEmpty() &&
+        parts.namespaceName().compare(m_firstNamespace, Qt::CaseInsensitive) == 0)
+        return parts.path();
     return path;
 }
 
@@ -464,9 +465,7 @@ void ScenarioRecorder::recordSession(const BrokerOperation& op) {
 }
 
 Result<void> ScenarioRecorder::addExpectation(const Broker& broker, const QString& path) {
-    QString entityPath = path;
-    if (entityPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
-        entityPath.chop(kDeadLetterSuffix.size());
+    const QString entityPath = EntityPath::of(path).owner().toString();
     const Instant now = broker.clock().now();
     const auto info = broker.entity(entityPath);
     if (!info && info.error().code != ErrorCode::MessagingEntityNotFound)

@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/MessageDrag.h"
 #include "common/MessageTransfer.h"
+#include "hourglass/EntityPath.h"
 
 #include <QDialogButtonBox>
 #include <QHash>
@@ -20,8 +21,7 @@ constexpr int kPathRole = Qt::UserRole;
 constexpr int kNameRole = Qt::UserRole + 1;
 
 QString namespaceOf(const QString& qualifiedPath) {
-    const qsizetype colon = qualifiedPath.indexOf(QLatin1Char(':'));
-    return colon < 0 ? QString() : qualifiedPath.left(colon);
+    return EntityPath::of(qualifiedPath).namespaceName();
 }
 } // namespace
 

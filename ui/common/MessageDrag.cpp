@@ -1,5 +1,6 @@
 #include "common/MessageDrag.h"
 
+#include "hourglass/EntityPath.h"
 #include <QDataStream>
 #include <QFile>
 #include <QFileInfo>
@@ -11,7 +12,6 @@
 namespace hourglass::ui {
 
 namespace {
-const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
 // Bumped if the payload's layout ever changes, so an old drag is refused rather than misread.
 constexpr quint32 kPayloadVersion = 1;
 // The engine's limit on a message id (a longer file name is cut, not refused).
@@ -56,9 +56,8 @@ QStringList droppedLocalFiles(const QMimeData* mime) {
 }
 
 QString deadLetterOwner(const QString& path) {
-    if (!path.endsWith(kDeadLetterSuffix))
-        return {};
-    return path.left(path.size() - kDeadLetterSuffix.size());
+    const EntityPath source = EntityPath::of(path);
+    return source.isDeadLetterQueue() ? source.owner().toString() : QString();
 }
 
 Result<QList<SendResult>> dropMessages(Broker& broker, const DraggedMessages& messages,

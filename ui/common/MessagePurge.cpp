@@ -1,9 +1,9 @@
 #include "common/MessagePurge.h"
 
-#include "hourglass/Broker.h"
-#include "hourglass/EntityPath.h"
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
+#include "hourglass/Broker.h"
+#include "hourglass/EntityPath.h"
 
 #include <QLocale>
 #include <QMessageBox>
@@ -54,14 +54,14 @@ MessagePurge::MessagePurge(BrokerClient& client, QWidget* dialogParent)
     , m_dialogParent(dialogParent) {}
 
 QString MessagePurge::describe(const QString& qualifiedPath) {
-    const auto parsed = parseEntityPath(qualifiedPath);
-    if (!parsed)
+    const auto path = EntityPath::parse(qualifiedPath);
+    if (!path)
         return QStringLiteral("'%1'").arg(qualifiedPath);
-    if (parsed->deadLetter)
-        return tr("the dead-letter queue of '%1'").arg(parsed->entityPath);
-    return parsed->isSubscription ? tr("subscription '%1' of topic '%2'")
-                                        .arg(parsed->subscriptionName, parsed->topicPath)
-                                  : tr("queue '%1'").arg(parsed->entityPath);
+    if (path->isDeadLetterQueue())
+        return tr("the dead-letter queue of '%1'").arg(path->entity());
+    return path->isSubscription() ? tr("subscription '%1' of topic '%2'")
+                                        .arg(path->subscriptionName(), path->topic().entity())
+                                  : tr("queue '%1'").arg(path->entity());
 }
 
 bool MessagePurge::busy() const {

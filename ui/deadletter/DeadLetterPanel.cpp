@@ -8,6 +8,7 @@
 #include "common/MessagePurge.h"
 #include "common/MessageTransferActions.h"
 #include "deadletter/DeadLetterReasonsModel.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageTable.h"
 #include "messages/MessageViewModel.h"
 
@@ -114,7 +115,7 @@ DeadLetterPanel::DeadLetterPanel(BrokerClient& client, QWidget* parent)
 
     watchCurrentRow(*m_view, this, [this] { emit currentMessageChanged(); });
     connect(&m_client, &BrokerClient::changed, this, [this](const ChangeBatch& batch) {
-        if (!m_entityPath.isEmpty() && deadletter::touches(batch, deadLetterPath()))
+        if (!m_entityPath.isEmpty() && EntityPath::of(deadLetterPath()).messagesChangedIn(batch))
             refresh();
     });
     connect(m_reasons, &DeadLetterReasonsModel::modelReset, this, [this] {
@@ -139,7 +140,8 @@ std::optional<MessageRef> DeadLetterPanel::currentMessage() const {
 }
 
 QString DeadLetterPanel::deadLetterPath() const {
-    return m_entityPath.isEmpty() ? QString() : deadletter::queuePathOf(m_entityPath);
+    return m_entityPath.isEmpty() ? QString()
+                                  : EntityPath::of(m_entityPath).deadLetterQueue().toString();
 }
 
 QSortFilterProxyModel* DeadLetterPanel::proxy() const {
@@ -147,14 +149,14 @@ QSortFilterProxyModel* DeadLetterPanel::proxy() const {
 }
 
 QString DeadLetterPanel::entityName() const {
-    return m_entityPath.section(QLatin1Char(':'), -1);
+    return EntityPath::of(m_entityPath).path();
 }
 
 void DeadLetterPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind) {
     using Kind = NamespaceTreeModel::NodeKind;
     QString entity;
     if (kind == Kind::Queue || kind == Kind::Subscription || kind == Kind::DeadLetterQueue)
-        entity = deadletter::entityPathOf(qualifiedPath);
+        entity = EntityPath::of(qualifiedPath).owner().toString();
     ++m_generation;
     ++m_entityGeneration;
     m_entityPath = entity;

@@ -1,6 +1,7 @@
 #include "deadletter/DeadLetterReasonsModel.h"
 
 #include "common/BrokerClient.h"
+#include "hourglass/EntityPath.h"
 
 #include <QLocale>
 
@@ -8,50 +9,12 @@
 
 namespace hourglass::ui {
 
-namespace deadletter {
-
-namespace {
-const QString kSuffix = QStringLiteral("/$deadletterqueue");
-
-bool names(const QSet<QString>& fromFeed, const QString& ours) {
-    const bool qualified = ours.contains(QLatin1Char(':'));
-    for (const QString& path : fromFeed) {
-        const QString compared = qualified ? path : path.section(QLatin1Char(':'), -1);
-        if (compared.compare(ours, Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    return false;
-}
-} // namespace
-
-QString queuePathOf(const QString& entityPath) {
-    return entityPath + kSuffix;
-}
-
-QString entityPathOf(const QString& deadLetterPath) {
-    return isDeadLetterPath(deadLetterPath) ? deadLetterPath.chopped(kSuffix.size())
-                                            : deadLetterPath;
-}
-
-bool isDeadLetterPath(const QString& path) {
-    return path.endsWith(kSuffix, Qt::CaseInsensitive);
-}
-
-bool touches(const ChangeBatch& batch, const QString& deadLetterPath) {
-    const QString entity = entityPathOf(deadLetterPath);
-    return names(batch.messagesAdded, deadLetterPath) ||
-           names(batch.messagesRemoved, deadLetterPath) || names(batch.deleted, entity) ||
-           names(batch.created, entity);
-}
-
-} // namespace deadletter
-
 DeadLetterReasonsModel::DeadLetterReasonsModel(BrokerClient& client, QObject* parent)
     : QAbstractTableModel(parent)
     , m_client(client) {
     connect(&m_client, &BrokerClient::changed, this, [this](const ChangeBatch& batch) {
         if (!m_entityPath.isEmpty() &&
-            deadletter::touches(batch, deadletter::queuePathOf(m_entityPath)))
+            EntityPath::of(m_entityPath).deadLetterQueue().messagesChangedIn(batch))
             refresh();
     });
 }

@@ -1,14 +1,14 @@
 #pragma once
 // Why the messages of one dead-letter queue are there: DeadLetterReason -> count
 // (Broker::deadLetterReasons), most frequent first, under an "All reasons" row that carries the
-// total. Live: a change naming the entity's "/$deadletterqueue" re-reads the counts in the
+// total. Live: a change naming the entity's dead-letter queue re-reads the counts in the
 // background (coalesced with a read in flight; replies for another entity are dropped).
 //
 // Threads: GUI thread only.
 
+#include "common/CoalescedRefresh.h"
 #include "hourglass/ChangeFeed.h"
 #include "hourglass/Status.h"
-#include "common/CoalescedRefresh.h"
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -19,16 +19,6 @@
 namespace hourglass::ui {
 
 class BrokerClient;
-
-// Dead-letter paths as the explorer names them ("ns:orders" <-> "ns:orders/$deadletterqueue").
-namespace deadletter {
-QString queuePathOf(const QString& entityPath);
-QString entityPathOf(const QString& deadLetterPath);
-bool isDeadLetterPath(const QString& path);
-// Whether a change batch says the messages of this dead-letter queue changed (or its entity
-// went). The feed qualifies paths ("ns:path"); ours may be unqualified.
-bool touches(const ChangeBatch& batch, const QString& deadLetterPath);
-} // namespace deadletter
 
 class DeadLetterReasonsModel : public QAbstractTableModel {
     Q_OBJECT

@@ -1,6 +1,5 @@
 #include "demo/EntityChartsPanel.h"
 
-#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
@@ -9,6 +8,8 @@
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
 #include "demo/SessionSummary.h"
+#include "hourglass/ChangeFeed.h"
+#include "hourglass/EntityPath.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -182,7 +183,7 @@ void EntityChartsPanel::setEntity(const QString& qualifiedPath, NamespaceTreeMod
     QString path = qualifiedPath;
     // The dead-letter queue's counts and reasons are its owner's: chart the owner.
     if (kind == Kind::DeadLetterQueue)
-        path = deadletter::entityPathOf(path);
+        path = EntityPath::of(path).owner().toString();
     if (path.isEmpty() || kind == Kind::Namespace || kind == Kind::Topic)
         path.clear();
     if (path == m_path && !path.isEmpty())

@@ -1,15 +1,15 @@
 #include "demo/PresentationView.h"
 
-#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
-#include "deadletter/DeadLetterReasonsModel.h"
 #include "demo/ChartHistories.h"
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
 #include "demo/PresentationCountTiles.h"
 #include "demo/PresentationHeader.h"
 #include "demo/PresentationStops.h"
+#include "hourglass/ChangeFeed.h"
+#include "hourglass/EntityPath.h"
 #include "messages/CountdownTicker.h"
 #include "messages/MessageListModel.h"
 #include "messages/MessageTable.h"
@@ -283,11 +283,11 @@ void PresentationView::setEntity(const QString& qualifiedPath, Kind kind) {
     m_tiles->clear();
     const bool holds = !m_path.isEmpty() && holdsMessages(kind);
     m_entity = !holds                          ? QString()
-               : kind == Kind::DeadLetterQueue ? deadletter::entityPathOf(m_path)
+               : kind == Kind::DeadLetterQueue ? EntityPath::of(m_path).owner().toString()
                                                : m_path;
     const auto [space, path] = presentation::splitQualified(m_path);
     const QString name =
-        path.isEmpty() ? space : presentation::displayName(deadletter::entityPathOf(path));
+        path.isEmpty() ? space : presentation::displayName(EntityPath::of(path).owner().toString());
     QString kindLine = presentation::kindText(kind);
     if (kind != Kind::Namespace && !space.isEmpty())
         kindLine += tr("  ·  namespace %1").arg(space);
@@ -370,7 +370,7 @@ void PresentationView::onChanged(const ChangeBatch& batch) {
             setEntity(QString(m_path), m_kind);
         return;
     }
-    const QString deadLetters = deadletter::queuePathOf(m_entity);
+    const QString deadLetters = EntityPath::of(m_entity).deadLetterQueue().toString();
     for (const QSet<QString>* paths :
          {&batch.countsChanged, &batch.messagesAdded, &batch.messagesRemoved}) {
         if (paths->contains(m_entity) || paths->contains(deadLetters))

@@ -1,8 +1,9 @@
 #include "demo/SessionSummary.h"
 
+#include "common/BrokerClient.h"
 #include "hourglass/Broker.h"
 #include "hourglass/ChangeFeed.h"
-#include "common/BrokerClient.h"
+#include "hourglass/EntityPath.h"
 
 #include <algorithm>
 
@@ -11,11 +12,7 @@ namespace hourglass::ui {
 namespace {
 // The feed names paths qualified ("ns:path"); ours may be unqualified (first namespace).
 bool names(const QSet<QString>& paths, const QString& ours) {
-    return std::any_of(paths.begin(), paths.end(), [&](const QString& path) {
-        return path.compare(ours, Qt::CaseInsensitive) == 0 ||
-               (!ours.contains(QLatin1Char(':')) &&
-                path.section(QLatin1Char(':'), 1).compare(ours, Qt::CaseInsensitive) == 0);
-    });
+    return EntityPath::of(ours).isNamedIn(paths);
 }
 } // namespace
 

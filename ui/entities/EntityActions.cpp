@@ -1,9 +1,9 @@
 #include "entities/EntityActions.h"
 
-#include "hourglass/EntityPath.h"
 #include "entities/EntityDialog.h"
 #include "entities/NamespaceDialog.h"
 #include "entities/RuleDialog.h"
+#include "hourglass/EntityPath.h"
 #include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QAction>
@@ -153,11 +153,11 @@ void EntityActions::setSelection(const QString& qualifiedPath, NodeKind kind) {
     s.kind = kind;
     if (kind == NodeKind::Namespace) {
         s.namespaceName = qualifiedPath;
-    } else if (const auto parsed = parseEntityPath(qualifiedPath)) {
-        s.namespaceName = parsed->namespaceName;
-        s.entityPath = parsed->entityPath;
-        s.topicPath = parsed->isSubscription    ? parsed->topicPath
-                      : kind == NodeKind::Topic ? parsed->entityPath
+    } else if (const auto path = EntityPath::parse(qualifiedPath)) {
+        s.namespaceName = path->namespaceName();
+        s.entityPath = path->entity();
+        s.topicPath = path->isSubscription()    ? path->topic().entity()
+                      : kind == NodeKind::Topic ? path->entity()
                                                 : QString();
     } else {
         s = Selection{}; // a path the engine would refuse: act as if nothing were selected

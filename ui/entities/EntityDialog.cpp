@@ -1,8 +1,8 @@
 #include "entities/EntityDialog.h"
 
-#include "hourglass/EntityPath.h"
 #include "common/InlineError.h"
 #include "entities/EntityPropertyForm.h"
+#include "hourglass/EntityPath.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -37,7 +37,7 @@ QString kindWord(EntityKind kind) {
     return QObject::tr("entity");
 }
 
-// The same check the engine makes when it creates the entity (parseEntityPath), run before the
+// The same check the engine makes when it creates the entity (EntityPath::parse), run before the
 // call so that a bad name is flagged while it is typed, not after Create.
 Result<void> checkEntityName(EntityKind kind, const QString& name) {
     return kind == EntityKind::Subscription ? validateSubscriptionName(name)
@@ -53,11 +53,11 @@ EntityDialog* EntityDialog::forCreate(BrokerClient& client, EntityKind kind,
 
 EntityDialog* EntityDialog::forEdit(BrokerClient& client, const QString& qualifiedPath,
                                     QWidget* parent) {
-    const auto parsed = parseEntityPath(qualifiedPath);
-    const QString ns = parsed ? parsed->namespaceName : QString();
-    const QString path = parsed ? parsed->entityPath : qualifiedPath;
+    const auto parsed = EntityPath::parse(qualifiedPath);
+    const QString ns = parsed ? parsed->namespaceName() : QString();
+    const QString path = parsed ? parsed->entity() : qualifiedPath;
     const EntityKind kind =
-        parsed && parsed->isSubscription ? EntityKind::Subscription : EntityKind::Queue;
+        parsed && parsed->isSubscription() ? EntityKind::Subscription : EntityKind::Queue;
     return new EntityDialog(client, Mode::Edit, kind, ns, path, parent);
 }
 

@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"
 #include "common/LockHolderText.h"
+#include "hourglass/EntityPath.h"
 
 #include "hourglass/PropertyTypes.h"
 // The endpoint's library (hourglass_ui links it for the Connections view) reads what the body
@@ -301,8 +302,7 @@ void MessageDetailPanel::onChanged(const ChangeBatch& batch) {
     if (m_path.isEmpty())
         return;
     // A dead-letter queue goes away with its entity, which is named without the suffix.
-    QString entity = m_path;
-    entity.remove(QStringLiteral("/$deadletterqueue"));
+    const QString entity = EntityPath::of(m_path).owner().toString();
     if (batch.messagesRemoved.contains(m_path) || batch.deleted.contains(entity))
         request(ViewChoice::Keep);
 }

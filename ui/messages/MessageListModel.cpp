@@ -2,6 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/DurationText.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageColumns.h"
 
 #include <QDateTime>
@@ -13,23 +14,7 @@ namespace hourglass::ui {
 
 namespace {
 
-const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
 const QString kPlaceholder = QStringLiteral("…");
-
-// The entity a path belongs to: a dead-letter queue's counts and properties are its entity's.
-QString entityPathOf(const QString& path) {
-    if (path.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
-        return path.chopped(kDeadLetterSuffix.size());
-    return path;
-}
-
-// The feed names paths qualified ("ns:path"); ours may be unqualified (first namespace).
-bool samePath(const QString& fromFeed, const QString& ours) {
-    if (fromFeed.compare(ours, Qt::CaseInsensitive) == 0)
-        return true;
-    return !ours.contains(QLatin1Char(':')) &&
-           fromFeed.section(QLatin1Char(':'), 1).compare(ours, Qt::CaseInsensitive) == 0;
-}
 
 } // namespace
 
@@ -89,7 +74,7 @@ void MessageListModel::refresh() {
             s.ok = true;
             s.total = index->total;
             s.anchors = index->anchors;
-            if (auto info = broker.entity(entityPathOf(path))) {
+            if (auto info = broker.entity(EntityPath::of(path).owner().toString())) {
                 s.lockDuration = info->properties.lockDuration;
                 s.requiresSession = info->properties.requiresSession;
             }
@@ -193,14 +178,9 @@ QHash<qint64, int> MessageListModel::loadedRows() const {
 void MessageListModel::onChanged(const ChangeBatch& batch) {
     if (m_path.isEmpty())
         return;
-    auto names = [](const QSet<QString>& paths, const QString& ours) {
-        return std::any_of(paths.begin(), paths.end(),
-                           [&](const QString& p) { return samePath(p, ours); });
-    };
-    const QString entity = entityPathOf(m_path);
-    if (names(batch.messagesAdded, m_path) || names(batch.messagesRemoved, m_path) ||
-        names(batch.countsChanged, entity) || names(batch.updated, entity) ||
-        names(batch.created, entity) || names(batch.deleted, entity))
+    // A dead-letter queue's counts and properties are its entity's.
+    const EntityPath path = EntityPath::of(m_path);
+    if (path.messagesChangedIn(batch) || path.entityChangedIn(batch))
         refresh();
 }
 

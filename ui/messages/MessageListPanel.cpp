@@ -6,6 +6,7 @@
 #include "common/MessagePurge.h"
 #include "common/MessageTransfer.h"
 #include "common/MessageTransferActions.h"
+#include "hourglass/EntityPath.h"
 #include "messages/CountdownTicker.h"
 #include "messages/MessageColumnLayouts.h"
 #include "messages/MessageDragSource.h"
@@ -38,8 +39,6 @@ namespace hourglass::ui {
 namespace {
 // Up to this many matches leave one by one (keeping the selection); more reset the table.
 constexpr int kRowByRowRemovals = 50;
-
-const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
 } // namespace
 
 MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
@@ -286,7 +285,7 @@ void MessageListPanel::showMode(bool filtered) {
 }
 
 void MessageListPanel::updateUnavailableColumns() {
-    const bool deadLetters = path().endsWith(kDeadLetterSuffix, Qt::CaseInsensitive);
+    const bool deadLetters = EntityPath::of(path()).isDeadLetterQueue();
     // The dead-letter columns come with the filtered matches only (the windowed list lacks them).
     QSet<int> unavailable = isFiltered() && deadLetters ? QSet<int>() : deadLetterColumns();
     // The SessionId column once the index read says the entity requires sessions.

@@ -1,14 +1,11 @@
 #include "messages/MessageSearch.h"
 
 #include "common/BrokerClient.h"
+#include "hourglass/EntityPath.h"
 
 #include <optional>
 
 namespace hourglass::ui {
-
-namespace {
-const QString kDeadLetterSuffix = QStringLiteral("/$deadletterqueue");
-} // namespace
 
 // What one background call read: the matches of one chunk, and where the next one starts.
 struct MessageSearch::Chunk {
@@ -60,9 +57,7 @@ void MessageSearch::readChunk(qint64 fromSequenceNumber, bool first) {
                     return chunk;
                 }
                 chunk.total = index->total;
-                QString entity = path;
-                if (entity.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
-                    entity.chop(kDeadLetterSuffix.size());
+                const QString entity = EntityPath::of(path).owner().toString();
                 if (auto info = broker.entity(entity))
                     chunk.lockDuration = info->properties.lockDuration;
             }

@@ -2,7 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/MessageTransfer.h"
-#include "deadletter/DeadLetterReasonsModel.h"
+#include "hourglass/EntityPath.h"
 #include "messages/CountdownDelegate.h"
 #include "messages/MessageColumnLayouts.h"
 #include "messages/MessageListModel.h"
@@ -35,7 +35,7 @@ void readLockDuration(BrokerClient& client, QObject* context, const QString& pat
                       std::function<void(Result<Millis>)> done) {
     client.call(
         context,
-        [entity = deadletter::entityPathOf(path)](Broker& b) -> Result<Millis> {
+        [entity = EntityPath::of(path).owner().toString()](Broker& b) -> Result<Millis> {
             const Result<EntityInfo> info = b.entity(entity);
             if (!info)
                 return info.error();

@@ -2,7 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/MessageTransferActions.h"
-#include "deadletter/DeadLetterReasonsModel.h"
+#include "hourglass/EntityPath.h"
 #include "messages/CountdownTicker.h"
 #include "messages/MessageColumnLayouts.h"
 #include "messages/MessageTable.h"
@@ -200,9 +200,10 @@ void PeekPanel::peekFrom(qint64 fromSequenceNumber) {
 }
 
 void PeekPanel::onChanged(const ChangeBatch& batch) {
-    // touches() names any path's messages (main or dead-letter) and its entity's creation or
-    // deletion; the page is marked, not re-read (see the header).
-    if (m_path.isEmpty() || !m_loaded || m_stale || !deadletter::touches(batch, m_path))
+    // Any path's messages (main or dead-letter) and its entity's creation or deletion; the page is
+    // marked, not re-read (see the header).
+    if (m_path.isEmpty() || !m_loaded || m_stale ||
+        !EntityPath::of(m_path).messagesChangedIn(batch))
         return;
     m_stale = true;
     updateState();

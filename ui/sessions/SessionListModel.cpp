@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/DurationText.h"
 #include "common/LockHolderText.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageColumns.h"
 #include "messages/MessageListModel.h"
 
@@ -15,16 +16,8 @@ namespace hourglass::ui {
 namespace {
 
 // The feed names paths qualified ("ns:path"); ours may be unqualified (first namespace).
-bool samePath(const QString& fromFeed, const QString& ours) {
-    if (fromFeed.compare(ours, Qt::CaseInsensitive) == 0)
-        return true;
-    return !ours.contains(QLatin1Char(':')) &&
-           fromFeed.section(QLatin1Char(':'), 1).compare(ours, Qt::CaseInsensitive) == 0;
-}
-
 bool names(const QSet<QString>& paths, const QString& ours) {
-    return std::any_of(paths.begin(), paths.end(),
-                       [&](const QString& p) { return samePath(p, ours); });
+    return EntityPath::of(ours).isNamedIn(paths);
 }
 
 bool lessById(const SessionInfo& a, const SessionInfo& b) {

@@ -2,7 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/DurationText.h"
-#include "deadletter/DeadLetterReasonsModel.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageListModel.h"
 #include "messages/MessageViewModel.h"
 
@@ -45,12 +45,7 @@ void HeldLocks::onChanged(const ChangeBatch& batch) {
         return;
     // The feed names entities qualified ("ns:path"); a held path may be unqualified.
     auto gone = [&batch](const QString& path) {
-        const QString entity = deadletter::entityPathOf(path);
-        return std::any_of(batch.deleted.begin(), batch.deleted.end(), [&](const QString& p) {
-            return p.compare(entity, Qt::CaseInsensitive) == 0 ||
-                   (!entity.contains(QLatin1Char(':')) &&
-                    p.section(QLatin1Char(':'), 1).compare(entity, Qt::CaseInsensitive) == 0);
-        });
+        return EntityPath::of(path).owner().isNamedIn(batch.deleted);
     };
     QList<qint64> lost;
     for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)

@@ -1,6 +1,7 @@
 #include "tree/NamespaceTreeModel.h"
 
 #include "common/DurationText.h"
+#include "hourglass/EntityPath.h"
 #include "tree/EntityIcons.h"
 
 #include <QBrush>
@@ -18,7 +19,6 @@ namespace hourglass::ui {
 namespace {
 // The countdown column moves once a second; a finer tick would only repaint the same text.
 constexpr int kCountdownMs = 1000;
-const QString kDeadLetterName = QStringLiteral("$deadletterqueue");
 const QColor kBadgeText(0xc6, 0x28, 0x28);
 const QColor kBadgeTextOnDark(0xff, 0x8a, 0x80);
 
@@ -79,14 +79,15 @@ std::unique_ptr<Node> entityNode(const EntityInfo& info) {
     node->kind = info.kind == EntityKind::Queue   ? NodeKind::Queue
                  : info.kind == EntityKind::Topic ? NodeKind::Topic
                                                   : NodeKind::Subscription;
-    node->key = info.namespaceName + QLatin1Char(':') + info.path;
+    const EntityPath path = EntityPath::of(info.namespaceName, info.path);
+    node->key = path.toString();
     node->name = info.name;
     node->info = info;
     if (info.kind != EntityKind::Topic) {
         auto deadLetter = std::make_unique<Node>();
         deadLetter->kind = NodeKind::DeadLetterQueue;
-        deadLetter->key = node->key + QLatin1Char('/') + kDeadLetterName;
-        deadLetter->name = kDeadLetterName;
+        deadLetter->key = path.deadLetterQueue().toString();
+        deadLetter->name = kDeadLetterQueueName;
         deadLetter->info = info;
         node->add(std::move(deadLetter));
     }

@@ -4,7 +4,6 @@
 // panels.
 #include "window/MainWindow.h"
 
-#include "hourglass/EntityPath.h"
 #include "common/Theme.h"
 #include "connections/AmqpService.h"
 #include "deadletter/DeadLetterPanel.h"
@@ -13,6 +12,7 @@
 #include "demo/ScenarioController.h"
 #include "demo/ScenarioRecording.h"
 #include "entities/EntityActions.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageListActions.h"
 #include "messages/MessageListPanel.h"
 #include "messages/PeekPanel.h"
@@ -33,10 +33,6 @@
 #include <QTreeView>
 
 namespace hourglass::ui {
-
-namespace {
-const QString kSubscriptionsSegment = QStringLiteral("/Subscriptions/");
-} // namespace
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -134,8 +130,8 @@ void MainWindow::buildMenus() {
 void MainWindow::copyConnectionStringOfSelection() {
     QString name = m_selectedPath;
     if (m_selectedKind != NamespaceTreeModel::NodeKind::Namespace) {
-        const auto parsed = parseEntityPath(m_selectedPath);
-        name = parsed ? parsed->namespaceName : QString();
+        const auto parsed = EntityPath::parse(m_selectedPath);
+        name = parsed ? parsed->namespaceName() : QString();
     }
     const amqp::AmqpEndpoint* endpoint = m_amqp ? m_amqp->endpoint() : nullptr;
     if (!endpoint) {
@@ -240,7 +236,7 @@ QDialog* MainWindow::openSendDialog() {
     QString target = m_selectedPath;
     if (m_selectedKind == NodeKind::Subscription)
         // Messages reach a subscription through its topic (R1).
-        target = target.left(target.indexOf(kSubscriptionsSegment, 0, Qt::CaseInsensitive));
+        target = EntityPath::of(target).topic().toString();
     if (target.isEmpty() || m_selectedKind == NodeKind::Namespace ||
         m_selectedKind == NodeKind::DeadLetterQueue) {
         m_messageBar->showMessage(tr("Select a queue or a topic to send to."));

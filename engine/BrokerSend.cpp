@@ -403,7 +403,7 @@ void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 s
     row.enqueuedAt = enqueuedAt;
     row.scheduledAt = scheduled ? scheduledAt : 0;
     row.expiresAt = expiresAt;
-    row.timeToLive = message.timeToLive;
+    row.systemProperties() = message.systemProperties();
     row.effectiveTimeToLive = effective;
     row.size = messageSize(message);
     row.messageId = message.messageId;

@@ -8,9 +8,8 @@ namespace hourglass {
 
 qint64 messageSize(const OutgoingMessage& m) {
     qint64 size = m.body.size() + m.wireExtras.size();
-    for (const QString* s : {&m.messageId, &m.correlationId, &m.sessionId, &m.replyTo,
-                             &m.replyToSessionId, &m.to, &m.subject, &m.contentType})
-        size += s->toUtf8().size();
+    for (const SystemTextProperty& property : kSystemTextProperties)
+        size += (m.*property.member).toUtf8().size();
     if (!m.applicationProperties.isEmpty())
         size += encodeProperties(m.applicationProperties).size();
     return size;
@@ -18,17 +17,9 @@ qint64 messageSize(const OutgoingMessage& m) {
 
 OutgoingMessage outgoingFromStored(const StoredMessage& row) {
     OutgoingMessage m;
+    m.systemProperties() = row.systemProperties();
     m.body = row.body;
     m.wireExtras = row.wireExtras;
-    m.messageId = row.messageId;
-    m.correlationId = row.correlationId;
-    m.sessionId = row.sessionId;
-    m.replyTo = row.replyTo;
-    m.replyToSessionId = row.replyToSessionId;
-    m.to = row.to;
-    m.subject = row.subject;
-    m.contentType = row.contentType;
-    m.timeToLive = row.timeToLive;
     m.applicationProperties = decodeProperties(row.applicationProperties);
     return m;
 }

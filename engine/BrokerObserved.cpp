@@ -151,66 +151,38 @@ Result<SendResult> Broker::send(const QString& path, const OutgoingMessage& mess
     return sent->front();
 }
 
+namespace {
+// The observer hears every message under the MessageId it was stored with: a message sent
+// without one is named by its SendResult, which carries the id the broker gave it. The send
+// itself is the caller's, made once, observed or not.
+OutgoingMessage asStored(OutgoingMessage message, const SendResult& result) {
+    if (message.messageId.isEmpty())
+        message.messageId = result.messageId;
+    return message;
+}
+} // namespace
+
 Result<QList<SendResult>> Broker::sendBatch(const QString& path,
                                             const QList<OutgoingMessage>& batch) {
     Observation seen(*this, Kind::Send, path);
-    if (!seen)
-        return m_impl->sendBatch(path, batch);
-    // An observer must learn every MessageId, so the ids the broker would make up are made up
-    // here, as the broker makes them. They count towards the size checks only here, so a batch
-    // refused by a size check with them is sent again as given: the caller gets what it would
-    // have got unseen. Any other error is returned as it is: a failure after the batch was
-    // stored (durability) must not store it a second time.
-    QList<OutgoingMessage> named = batch;
-    bool madeUp = false;
-    for (OutgoingMessage& message : named) {
-        if (message.messageId.isEmpty()) {
-            message.messageId = QUuid::createUuid().toString(QUuid::Id128);
-            madeUp = true;
-        }
-    }
-    auto sent = m_impl->sendBatch(path, named);
-    const auto refusedForSize = [](const Error& error) {
-        return error.code == ErrorCode::MessageSizeExceeded ||
-               error.code == ErrorCode::QuotaExceeded;
-    };
-    if (!sent && madeUp && refusedForSize(sent.error())) {
-        named = batch;
-        sent = m_impl->sendBatch(path, named);
-    }
-    return seen.reportIf(std::move(sent), [&](BrokerOperation& op, const auto& results) {
-        op.messages = named;
-        op.sendResults = *results;
-    });
+    return seen.reportIf(m_impl->sendBatch(path, batch),
+                         [&](BrokerOperation& op, const auto& results) {
+                             for (qsizetype i = 0; i < batch.size(); ++i)
+                                 op.messages.append(asStored(batch[i], results->at(i)));
+                             op.sendResults = *results;
+                         });
 }
 
 QList<Result<SendResult>> Broker::sendEach(const QString& path,
                                            const QList<OutgoingMessage>& messages,
                                            const std::function<void()>& taken) {
     Observation seen(*this, Kind::Send, path);
+    QList<Result<SendResult>> results = m_impl->sendEach(path, messages, taken);
     if (!seen)
-        return m_impl->sendEach(path, messages, taken);
-    // As sendBatch: the observer learns every MessageId, so missing ones are made up here; one
-    // then refused for its size is sent again as given, on its own.
-    QList<OutgoingMessage> named = messages;
-    for (OutgoingMessage& message : named) {
-        if (message.messageId.isEmpty())
-            message.messageId = QUuid::createUuid().toString(QUuid::Id128);
-    }
-    QList<Result<SendResult>> results = m_impl->sendEach(path, named, taken);
-    for (qsizetype i = 0; i < results.size(); ++i) {
-        const bool sizeRefused =
-            !results[i] && (results[i].error().code == ErrorCode::MessageSizeExceeded ||
-                            results[i].error().code == ErrorCode::QuotaExceeded);
-        if (sizeRefused && messages[i].messageId.isEmpty()) {
-            named[i] = messages[i];
-            auto again = m_impl->sendBatch(path, {named[i]});
-            results[i] = again ? Result<SendResult>(again->front()) : again.error();
-        }
-    }
+        return results;
     for (qsizetype i = 0; i < results.size(); ++i) {
         if (results[i]) {
-            seen->messages.append(named[i]);
+            seen->messages.append(asStored(messages[i], *results[i]));
             seen->sendResults.append(*results[i]);
         }
     }

@@ -42,15 +42,7 @@ MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Ins
     v.subQueue = row.subQueue;
     v.sequenceNumber = row.sequenceNumber;
     v.state = row.state;
-    v.messageId = row.messageId;
-    v.correlationId = row.correlationId;
-    v.sessionId = row.sessionId;
-    v.replyTo = row.replyTo;
-    v.replyToSessionId = row.replyToSessionId;
-    v.to = row.to;
-    v.subject = row.subject;
-    v.contentType = row.contentType;
-    v.timeToLive = row.timeToLive;
+    v.systemProperties() = row.systemProperties();
     v.effectiveTimeToLive = row.effectiveTimeToLive;
     v.scheduledEnqueueTime = row.scheduledAt;
     v.enqueuedTime = row.enqueuedAt;

@@ -176,6 +176,7 @@ Result<QList<SendResult>> BrokerImpl::sendBatchLocked(const QString& path,
             message.messageId = QUuid::createUuid().toString(QUuid::Id128);
         if (seenBeforeLocked(entity, message.messageId, now)) {
             SendResult duplicate;
+            duplicate.messageId = message.messageId;
             duplicate.duplicate = true; // L13: acknowledged and dropped
             results.append(duplicate);
             continue;
@@ -236,6 +237,7 @@ qint64 BrokerImpl::takeSequenceNumberLocked(Entity& entity) {
 SendResult BrokerImpl::scheduleOrDeliverLocked(Entity& entity, OutgoingMessage message,
                                                Instant now) {
     SendResult result;
+    result.messageId = message.messageId;
     ++entity.flow.sent; // a scheduled message counts when it is sent, not when it activates
     if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
         result.sequenceNumber = takeSequenceNumberLocked(entity);
@@ -402,17 +404,9 @@ void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 s
     row.enqueuedAt = enqueuedAt;
     row.scheduledAt = scheduled ? scheduledAt : 0;
     row.expiresAt = expiresAt;
-    row.timeToLive = message.timeToLive;
+    row.systemProperties() = message.systemProperties();
     row.effectiveTimeToLive = effective;
     row.size = messageSize(message);
-    row.messageId = message.messageId;
-    row.correlationId = message.correlationId;
-    row.sessionId = message.sessionId;
-    row.replyTo = message.replyTo;
-    row.replyToSessionId = message.replyToSessionId;
-    row.to = message.to;
-    row.subject = message.subject;
-    row.contentType = message.contentType;
     row.applicationProperties = encodeProperties(message.applicationProperties);
     row.deadLetterReason = extras.deadLetterReason;
     row.deadLetterDescription = extras.deadLetterDescription;

@@ -14,4 +14,19 @@ QString messageStateName(MessageState state) {
     return QStringLiteral("Active");
 }
 
+OutgoingMessage MessageView::asSent() const {
+    OutgoingMessage message;
+    message.systemProperties() = systemProperties();
+    message.body = body;
+    message.applicationProperties = applicationProperties;
+    message.wireExtras = wireExtras;
+    return message;
+}
+
+QString camelCaseName(const SystemTextProperty& property) {
+    QString name = property.name.toString();
+    name[0] = name[0].toLower();
+    return name;
+}
+
 } // namespace hourglass

@@ -167,6 +167,12 @@ QString messagePlaceName(MessagePlace place) {
     return QStringLiteral("Gone");
 }
 
+QString sendStepKey(const SystemTextProperty& property) {
+    if (property.member == &SystemProperties::to)
+        return QStringLiteral("ToAddress");
+    return property.name.toString();
+}
+
 QString stepName(const StepAction& action) {
     return QLatin1String(kStepNames.at(action.index()));
 }

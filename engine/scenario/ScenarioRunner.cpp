@@ -27,16 +27,10 @@ QVariant propertyValue(const QVariant& value, int n) {
 
 OutgoingMessage buildMessage(const SendStep& step, int n) {
     OutgoingMessage message;
+    message.systemProperties() = step.system;
+    for (const SystemTextProperty& property : kSystemTextProperties)
+        message.*property.member = substitute(message.*property.member, n);
     message.body = substitute(step.body, n).toUtf8();
-    message.messageId = substitute(step.messageId, n);
-    message.contentType = substitute(step.contentType, n);
-    message.subject = substitute(step.subject, n);
-    message.correlationId = substitute(step.correlationId, n);
-    message.sessionId = substitute(step.sessionId, n);
-    message.to = substitute(step.toAddress, n);
-    message.replyTo = substitute(step.replyTo, n);
-    message.replyToSessionId = substitute(step.replyToSessionId, n);
-    message.timeToLive = step.timeToLive;
     for (auto it = step.properties.begin(); it != step.properties.end(); ++it)
         message.applicationProperties.insert(substitute(it.key(), n), propertyValue(it.value(), n));
     return message;

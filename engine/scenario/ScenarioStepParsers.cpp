@@ -147,14 +147,8 @@ SendStep parseSend(JsonReader& reader) {
     step.to = readPath(reader, QStringLiteral("To"));
     step.count =
         static_cast<int>(reader.integer(QStringLiteral("Count"), 1, kMaxCount).value_or(1));
-    const std::pair<const char*, QString*> strings[] = {
-        {"MessageId", &step.messageId}, {"ContentType", &step.contentType},
-        {"Subject", &step.subject},     {"CorrelationId", &step.correlationId},
-        {"SessionId", &step.sessionId}, {"ToAddress", &step.toAddress},
-        {"ReplyTo", &step.replyTo},     {"ReplyToSessionId", &step.replyToSessionId},
-    };
-    for (const auto& [key, target] : strings)
-        *target = reader.string(QLatin1String(key)).value_or(QString());
+    for (const SystemTextProperty& property : kSystemTextProperties)
+        step.system.*property.member = reader.string(sendStepKey(property)).value_or(QString());
     // A body is text; a JSON object or array is sent as its compact JSON text.
     const QJsonValue body = reader.value(QStringLiteral("Body"));
     if (body.isString())
@@ -168,7 +162,7 @@ SendStep parseSend(JsonReader& reader) {
         reader.fail(
             QStringLiteral("Body"),
             QStringLiteral("expected a string, object or array, got %1").arg(jsonTypeName(body)));
-    step.timeToLive = reader.duration(QStringLiteral("TimeToLive"));
+    step.system.timeToLive = reader.duration(QStringLiteral("TimeToLive"));
     step.scheduledEnqueueOffset = reader.duration(QStringLiteral("ScheduledEnqueueTime"));
     step.properties =
         readPropertyObject(reader, QStringLiteral("Properties")).value_or(QVariantMap());

@@ -27,14 +27,10 @@ QJsonObject propertyObject(const QVariantMap& values) {
 QJsonObject sendStep(const QString& to, const OutgoingMessage& message, Instant start,
                      bool* binaryBody) {
     QJsonObject json{{QStringLiteral("To"), to}};
-    putText(json, "MessageId", message.messageId);
-    putText(json, "ContentType", message.contentType);
-    putText(json, "Subject", message.subject);
-    putText(json, "CorrelationId", message.correlationId);
-    putText(json, "SessionId", message.sessionId);
-    putText(json, "ToAddress", message.to);
-    putText(json, "ReplyTo", message.replyTo);
-    putText(json, "ReplyToSessionId", message.replyToSessionId);
+    for (const SystemTextProperty& property : kSystemTextProperties) {
+        if (const QString& text = message.*property.member; !text.isEmpty())
+            json.insert(sendStepKey(property), text);
+    }
     if (!message.body.isEmpty()) {
         *binaryBody = !QUtf8StringView(message.body).isValidUtf8();
         json.insert(QStringLiteral("Body"), QString::fromUtf8(message.body));

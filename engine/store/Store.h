@@ -14,10 +14,10 @@
 // flusher (or by open/load before any other thread exists). Lock order: Broker mutex, then any
 // one of these; never a Store mutex then the Broker's.
 
-#include "hourglass/Broker.h"
 #include "DatabaseOwner.h"
 #include "PropertyEncoding.h"
 #include "SqliteStatement.h"
+#include "hourglass/Broker.h"
 #include "hourglass/Status.h"
 #include "hourglass/Time.h"
 
@@ -38,7 +38,8 @@ namespace hourglass {
 class RecentRows;
 
 // A message row as stored (every column of `messages`, plus the body when loaded).
-struct StoredMessage {
+// The system properties (SystemProperties.h) are one column each; timeToLive is NULL when unset.
+struct StoredMessage : SystemProperties {
     qint64 entityId = 0;
     SubQueue subQueue = SubQueue::Main;
     qint64 sequenceNumber = 0;
@@ -47,11 +48,8 @@ struct StoredMessage {
     Instant enqueuedAt = 0;
     Instant scheduledAt = 0;
     Instant expiresAt = kNever;
-    std::optional<Millis> timeToLive;
     Millis effectiveTimeToLive = kInfinite;
     qint64 size = 0;
-    QString messageId, correlationId, sessionId, replyTo, replyToSessionId, to, subject,
-        contentType;
     QByteArray applicationProperties; // CBOR map; empty for none
     QString deadLetterReason, deadLetterDescription, deadLetterSource;
     QByteArray body;

@@ -47,6 +47,7 @@ private slots:
     void preview_R4_actionChangesAndCopies();
     void preview_R5_failureDeadLettersOrDrops();
     void preview_R3_storedMessageUsesItsOwnSystemProperties();
+    void preview_storedMessageIsPreviewedAsItWasSent();
     void preview_badInput_notATopic();
     void preview_L13_aMessageWithoutIdGetsOneAsASendWould();
     void preview_E3_aForwardToThatTakesNothingDeadLettersAsASendWould();
@@ -245,6 +246,27 @@ void TestEngineRoutingPreview::preview_R3_storedMessageUsesItsOwnSystemPropertie
     QCOMPARE(previews->subscriptions.at(0).rules.at(0).verdict, RuleVerdict::NotMatched);
     QCOMPARE(previews->subscriptions.at(0).rules.at(0).reason,
              QStringLiteral("sys.SequenceNumber is 7 (Int64)"));
+}
+
+// The explorer previews a stored message as its sender gave it (MessageView::asSent): every
+// system property, the body, the application properties and the wire extras.
+void TestEngineRoutingPreview::preview_storedMessageIsPreviewedAsItWasSent() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(QStringLiteral("q"), {}));
+    OutgoingMessage sent = TestBroker::message(QStringLiteral("m"), "{\"n\": 1}");
+    for (const SystemTextProperty& property : kSystemTextProperties) {
+        if (property.member != &SystemProperties::messageId)
+            sent.*property.member = property.name.toString() + QStringLiteral("-value");
+    }
+    sent.timeToLive = minutes(5);
+    sent.applicationProperties.insert(QStringLiteral("color"), QStringLiteral("red"));
+    sent.wireExtras = QByteArray("\x00\x53\x72 opaque", 10);
+    const auto result = tb->send(QStringLiteral("q"), sent);
+    HG_VERIFY_OK(result);
+    const auto stored = tb->message(QStringLiteral("q"), result->sequenceNumber);
+    HG_VERIFY_OK(stored);
+    QCOMPARE(stored->wireExtras, sent.wireExtras);
+    QVERIFY(stored->asSent() == sent);
 }
 
 void TestEngineRoutingPreview::preview_badInput_notATopic() {

@@ -38,11 +38,11 @@ QString messageRef(const QString& messageId, const std::optional<qint64>& sequen
 
 QString describeSend(const SendStep& s) {
     // One message is named by its id; a batch by its size.
-    QString text = s.count == 1 && !s.messageId.isEmpty()
-                       ? QStringLiteral("Send %1 to %2").arg(s.messageId, s.to)
+    QString text = s.count == 1 && !s.system.messageId.isEmpty()
+                       ? QStringLiteral("Send %1 to %2").arg(s.system.messageId, s.to)
                        : QStringLiteral("Send %1 to %2").arg(s.count).arg(s.to);
-    if (s.timeToLive)
-        text += QStringLiteral(" · TTL %1").arg(shortDuration(*s.timeToLive));
+    if (s.system.timeToLive)
+        text += QStringLiteral(" · TTL %1").arg(shortDuration(*s.system.timeToLive));
     if (s.scheduledEnqueueOffset)
         text +=
             QStringLiteral(" · scheduled for %1").arg(scenarioClockText(*s.scheduledEnqueueOffset));

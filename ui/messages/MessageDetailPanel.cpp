@@ -58,15 +58,10 @@ QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
     QString expires = instantText(m.expiresAt);
     if (m.expiryDerived) // T9: no TTL of its own, the entity's default applies
         expires += QStringLiteral(" (derived from the entity)");
-    QList<QPair<QString, QString>> rows = {
-        {QStringLiteral("MessageId"), orNone(m.messageId)},
-        {QStringLiteral("CorrelationId"), orNone(m.correlationId)},
-        {QStringLiteral("SessionId"), orNone(m.sessionId)},
-        {QStringLiteral("ReplyTo"), orNone(m.replyTo)},
-        {QStringLiteral("ReplyToSessionId"), orNone(m.replyToSessionId)},
-        {QStringLiteral("To"), orNone(m.to)},
-        {QStringLiteral("Subject"), orNone(m.subject)},
-        {QStringLiteral("ContentType"), orNone(m.contentType)},
+    QList<QPair<QString, QString>> rows;
+    for (const SystemTextProperty& property : kSystemTextProperties)
+        rows.append({property.name.toString(), orNone(m.*property.member)});
+    rows += {
         {QStringLiteral("SequenceNumber"), QString::number(m.sequenceNumber)},
         {QStringLiteral("State"), state},
         {QStringLiteral("DeliveryCount"), QString::number(m.deliveryCount)},
@@ -83,11 +78,12 @@ QList<QPair<QString, QString>> systemProperties(const MessageView& m) {
         {QStringLiteral("DeadLetterSource"), orNone(m.deadLetterSource)},
         {QStringLiteral("Size"), QStringLiteral("%1 bytes").arg(m.sizeInBytes)},
     };
-    // R4: a copy made by a rule with an action names that rule; said up front, beside the
-    // state, because it answers "which rule put this here?".
+    // R4: a copy made by a rule with an action names that rule; said up front, after the
+    // sequence number and state, because it answers "which rule put this here?".
     const auto ruleName = m.applicationProperties.constFind(QStringLiteral("RuleName"));
     if (ruleName != m.applicationProperties.constEnd())
-        rows.insert(10, {QStringLiteral("RuleName"), ruleName->toString()});
+        rows.insert(qsizetype(kSystemTextProperties.size()) + 2,
+                    {QStringLiteral("RuleName"), ruleName->toString()});
     return rows;
 }
 

@@ -75,14 +75,8 @@ QJsonObject messageToJson(const MessageView& m) {
                                              : QStringLiteral("Main"));
     o.insert(QStringLiteral("sequenceNumber"), m.sequenceNumber);
     o.insert(QStringLiteral("state"), messageStateName(m.state));
-    o.insert(QStringLiteral("messageId"), m.messageId);
-    o.insert(QStringLiteral("correlationId"), m.correlationId);
-    o.insert(QStringLiteral("sessionId"), m.sessionId);
-    o.insert(QStringLiteral("replyTo"), m.replyTo);
-    o.insert(QStringLiteral("replyToSessionId"), m.replyToSessionId);
-    o.insert(QStringLiteral("to"), m.to);
-    o.insert(QStringLiteral("subject"), m.subject);
-    o.insert(QStringLiteral("contentType"), m.contentType);
+    for (const SystemTextProperty& property : kSystemTextProperties)
+        o.insert(camelCaseName(property), m.*property.member);
     o.insert(QStringLiteral("timeToLive"), durationOrNull(m.timeToLive));
     o.insert(QStringLiteral("effectiveTimeToLive"), formatIsoDuration(m.effectiveTimeToLive));
     o.insert(QStringLiteral("scheduledEnqueueTimeUtc"), instantOrNull(m.scheduledEnqueueTime));

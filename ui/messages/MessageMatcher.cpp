@@ -37,10 +37,12 @@ bool MessageMatcher::matchesPropertyPair(const MessageView& message) const {
 
 bool MessageMatcher::matchesText(const MessageView& message) const {
     auto has = [this](const QString& field) { return field.contains(m_text, Qt::CaseInsensitive); };
-    for (const QString* field : {&message.messageId, &message.correlationId, &message.sessionId,
-                                 &message.replyToSessionId, &message.subject, &message.to,
-                                 &message.replyTo, &message.contentType, &message.deadLetterReason,
-                                 &message.deadLetterErrorDescription, &message.deadLetterSource}) {
+    for (const SystemTextProperty& property : kSystemTextProperties) {
+        if (has(message.*property.member))
+            return true;
+    }
+    for (const QString* field : {&message.deadLetterReason, &message.deadLetterErrorDescription,
+                                 &message.deadLetterSource}) {
         if (has(*field))
             return true;
     }

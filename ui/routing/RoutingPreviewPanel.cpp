@@ -1,9 +1,9 @@
 #include "routing/RoutingPreviewPanel.h"
 
-#include "hourglass/EntityPath.h"
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "entities/RuleEditor.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageColumns.h"
 
 #include <QComboBox>
@@ -19,22 +19,6 @@ namespace hourglass::ui {
 namespace {
 
 enum Page { EmptyPage, TreePage };
-
-OutgoingMessage outgoingOf(const MessageView& m) {
-    OutgoingMessage out;
-    out.body = m.body;
-    out.messageId = m.messageId;
-    out.correlationId = m.correlationId;
-    out.sessionId = m.sessionId;
-    out.replyTo = m.replyTo;
-    out.replyToSessionId = m.replyToSessionId;
-    out.to = m.to;
-    out.subject = m.subject;
-    out.contentType = m.contentType;
-    out.timeToLive = m.timeToLive;
-    out.applicationProperties = m.applicationProperties;
-    return out;
-}
 
 SqlBrokerFields assignedOf(const MessageView& m) {
     SqlBrokerFields fields;
@@ -249,7 +233,7 @@ void RoutingPreviewPanel::showStoredMessage(const QString& messagePath,
     const auto parsed = parseEntityPath(messagePath);
     if (!parsed)
         return clear();
-    m_message = outgoingOf(message);
+    m_message = message.asSent();
     m_assigned = assignedOf(message);
     m_sequenceNumber = message.sequenceNumber;
     // R4: a subscription's copy made by a rule with an action carries its RuleName, and the

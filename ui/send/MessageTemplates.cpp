@@ -20,22 +20,6 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-// The text members of a message, by their JSON names, so that writing and reading them cannot
-// drift apart.
-const QList<std::pair<const char*, QString OutgoingMessage::*>>& textMembers() {
-    static const QList<std::pair<const char*, QString OutgoingMessage::*>> members = {
-        {"contentType", &OutgoingMessage::contentType},
-        {"messageId", &OutgoingMessage::messageId},
-        {"correlationId", &OutgoingMessage::correlationId},
-        {"sessionId", &OutgoingMessage::sessionId},
-        {"replyTo", &OutgoingMessage::replyTo},
-        {"replyToSessionId", &OutgoingMessage::replyToSessionId},
-        {"to", &OutgoingMessage::to},
-        {"subject", &OutgoingMessage::subject},
-    };
-    return members;
-}
-
 // Each value with its Service Bus type name beside it (PropertyJson.h's typed form: a JSON
 // number is a double, which would lose a long's low digits and turn an int into a double).
 // Templates saved before types had those names ("int", "long", "bytes", values as text) still
@@ -67,8 +51,9 @@ Error invalid(const QString& description) {
 
 QJsonObject MessageTemplate::toJson() const {
     QJsonObject json{{QStringLiteral("name"), name}, {QStringLiteral("repeat"), repeat}};
-    for (const auto& [key, member] : textMembers())
-        json.insert(QLatin1String(key), message.*member);
+    // The text properties by their camel-case names ("replyToSessionId"), read back alike.
+    for (const SystemTextProperty& property : kSystemTextProperties)
+        json.insert(camelCaseName(property), message.*property.member);
     if (isValidUtf8(message.body))
         json.insert(QStringLiteral("body"), QString::fromUtf8(message.body));
     else
@@ -91,11 +76,12 @@ Result<MessageTemplate> MessageTemplate::fromJson(const QJsonObject& json) {
     if (t.name.isEmpty())
         return invalid(QStringLiteral("A template has no name."));
     OutgoingMessage& m = t.message;
-    for (const auto& [key, member] : textMembers()) {
-        const QJsonValue value = json.value(QLatin1String(key));
+    for (const SystemTextProperty& property : kSystemTextProperties) {
+        const QString key = camelCaseName(property);
+        const QJsonValue value = json.value(key);
         if (!value.isUndefined() && !value.isString())
             return invalid(QStringLiteral("Template '%1': %2 is not text.").arg(t.name, key));
-        m.*member = value.toString();
+        m.*property.member = value.toString();
     }
     if (json.contains(QStringLiteral("bodyBase64"))) {
         auto decoded = QByteArray::fromBase64Encoding(

@@ -118,6 +118,8 @@ struct PeekOptions {
 };
 
 struct SendResult {
+    // The message's MessageId: its own, or the one the broker gave it when it came without one.
+    QString messageId;
     qint64 sequenceNumber = 0; // for a scheduled message, the number that cancels it (L11)
     bool scheduled = false;
     bool duplicate = false; // L13: acknowledged and dropped

@@ -1,7 +1,8 @@
 #pragma once
-// Messages as senders write them and as receivers, peek and the explorer read them. Every Service
-// Bus system property is here (service-bus-rules.md).
+// Messages as senders write them and as receivers, peek and the explorer read them. The system
+// properties a sender sets are one struct (SystemProperties.h) both derive from.
 
+#include "hourglass/SystemProperties.h"
 #include "hourglass/Time.h"
 
 #include <QByteArray>
@@ -13,20 +14,11 @@
 
 namespace hourglass {
 
-// What a sender sets. Empty strings mean "not set". An empty messageId is replaced by a fresh
-// id at send time so that every stored message can be named.
-struct OutgoingMessage {
+// What a sender sets: the system properties (empty strings mean "not set") and what follows.
+// An empty messageId is replaced by a fresh id at send time so that every stored message can be
+// named (SendResult::messageId says which).
+struct OutgoingMessage : SystemProperties {
     QByteArray body;
-    QString messageId;
-    QString correlationId;
-    QString sessionId;
-    QString replyTo;
-    QString replyToSessionId;
-    QString to;
-    QString subject;
-    QString contentType;
-    // The message's own TimeToLive (T1); unset means "the entity default" (T3).
-    std::optional<Millis> timeToLive;
     // When set, the message is scheduled (T2, L11) and becomes active at this instant.
     std::optional<Instant> scheduledEnqueueTime;
     QVariantMap applicationProperties;
@@ -35,6 +27,8 @@ struct OutgoingMessage {
     // message reads back as sent. Opaque here: engine/amqp/WireExtras.h writes and reads it; the
     // engine stores it beside the body and carries it along when the message is forwarded.
     QByteArray wireExtras;
+
+    bool operator==(const OutgoingMessage&) const = default;
 };
 
 // Where a message is: its entity's active sub-queue, or the entity's dead-letter queue.
@@ -44,23 +38,14 @@ enum class SubQueue { Main = 0, DeadLetter = 1 };
 enum class MessageState { Active = 0, Deferred = 1, Scheduled = 2 };
 QString messageStateName(MessageState state);
 
-// One stored message as seen by peek, the explorer's paging reads and receivers.
-struct MessageView {
+// One stored message as seen by peek, the explorer's paging reads and receivers: the system
+// properties as sent (timeToLive: the message's own, if the sender set one), and the broker's.
+struct MessageView : SystemProperties {
     QString entityPath; // the entity that holds it (without "/$deadletterqueue")
     SubQueue subQueue = SubQueue::Main;
     qint64 sequenceNumber = 0;
     MessageState state = MessageState::Active;
 
-    QString messageId;
-    QString correlationId;
-    QString sessionId;
-    QString replyTo;
-    QString replyToSessionId;
-    QString to;
-    QString subject;
-    QString contentType;
-    // The message's own TimeToLive, if the sender set one.
-    std::optional<Millis> timeToLive;
     // The TTL in force: the message's own, lowered to the entity defaults (T3, T4).
     Millis effectiveTimeToLive = kInfinite;
     Instant scheduledEnqueueTime = 0; // 0 when never scheduled
@@ -89,6 +74,10 @@ struct MessageView {
     QByteArray body;       // empty unless the read asked for bodies
     QByteArray wireExtras; // loaded with the body (OutgoingMessage::wireExtras)
     bool hasBody = false;  // whether `body` was loaded
+
+    // The message as its sender gave it (the body and wire extras as loaded): what a routing
+    // preview of a stored message works on. Not scheduled; the application properties as read.
+    OutgoingMessage asSent() const;
 };
 
 } // namespace hourglass

@@ -49,9 +49,9 @@ struct BrokerOperation {
     QString path;
     QString targetPath;
 
-    // Send: as sent, every message with its MessageId (an empty one is given a fresh id before
-    // the broker sees it, as the broker would; only when those ids pushed a batch over a size
-    // limit does it go as given, empty ids included) and scheduledEnqueueTime for a schedule.
+    // Send: as sent, every message with the MessageId it was stored under (for one sent without,
+    // the id the broker gave it, as its SendResult says) and scheduledEnqueueTime for a schedule.
+    // The send is the caller's own, made once: observing it changes nothing.
     QList<OutgoingMessage> messages;
     QList<SendResult> sendResults;
     QList<qint64> sequenceNumbers;

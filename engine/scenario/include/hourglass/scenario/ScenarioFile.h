@@ -4,6 +4,7 @@
 // path of the first bad field and why, e.g.
 // "Scenario.Steps[3].Send.TimeToLive: 'PT' is not an ISO-8601 duration (...)".
 
+#include "hourglass/SystemProperties.h"
 #include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QJsonObject>
@@ -23,21 +24,18 @@ enum class Settlement { Complete, Abandon, DeadLetter, Defer, Hold, RenewLock };
 
 // Send: every string may contain {n}, which becomes 1..Count.
 struct SendStep {
-    QString to;
+    QString to; // the entity
     int count = 1;
-    QString messageId;
     QString body;
-    QString contentType;
-    QString subject;
-    QString correlationId;
-    QString sessionId;
-    QString toAddress; // the message's To property ("To" names the entity)
-    QString replyTo;
-    QString replyToSessionId;
-    std::optional<Millis> timeToLive;
+    // The message's system properties, each under its sendStepKey (TimeToLive a duration).
+    SystemProperties system;
     std::optional<Millis> scheduledEnqueueOffset; // from the scenario's start
     QVariantMap properties; // typed values (PropertyJson.h); {n} is replaced in String ones
 };
+
+// The member of a Send step that holds a text property: its Service Bus name ("ReplyTo"), but
+// "ToAddress" for To, since "To" names the entity the step sends to.
+QString sendStepKey(const SystemTextProperty& property);
 
 struct ReceiveStep {
     QString from;

@@ -1,6 +1,6 @@
 #include "hourglass/Broker.h"
 
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -143,17 +143,15 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     if (!clock)
         clock = std::make_shared<SystemClock>();
     auto impl = std::make_unique<BrokerImpl>(std::move(store).value(), std::move(clock));
-    quint64 ticket;
     {
-        std::lock_guard lock(impl->m_mutex);
+        BrokerWrite write(*impl);
         if (auto loaded = impl->load(); !loaded)
             return loaded.error();
-        ticket = impl->m_store->ticket();
+        // What loading wrote (the delivery journal folded into the counts) is stored before the
+        // broker serves anyone.
+        if (auto durable = write.commit(); !durable)
+            return durable.error();
     }
-    // What loading wrote (the delivery journal folded into the counts) is stored before the
-    // broker serves anyone.
-    if (auto durable = impl->m_store->waitDurable(ticket); !durable)
-        return durable.error();
     // From here on a failed write puts memory back to what the database holds (~Broker clears
     // the handler before the implementation goes away).
     BrokerImpl* raw = impl.get();

@@ -1,5 +1,5 @@
 // Namespaces, entities and rules (service-bus-rules.md E1-E5, A1-A3).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -65,57 +65,49 @@ Result<void> Broker::createNamespace(const NamespaceInfo& info) {
     auto& d = *m_impl;
     if (auto ok = validateNamespaceName(info.name); !ok)
         return ok.error();
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        for (const auto& ns : d.m_namespaces) {
-            if (ns.name.compare(info.name, Qt::CaseInsensitive) == 0)
-                return makeError(ErrorCode::MessagingEntityAlreadyExists,
-                                 QStringLiteral("The namespace '%1' already exists.").arg(ns.name));
-        }
-        d.m_namespaces.push_back(info);
-        d.m_store->log(op::UpsertNamespace{info.name, info.tier, d.m_nextNamespaceOrdinal++});
-        ticket = d.m_store->ticket();
+    BrokerWrite write(d);
+    for (const auto& ns : d.m_namespaces) {
+        if (ns.name.compare(info.name, Qt::CaseInsensitive) == 0)
+            return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                             QStringLiteral("The namespace '%1' already exists.").arg(ns.name));
     }
+    d.m_namespaces.push_back(info);
+    d.m_store->log(op::UpsertNamespace{info.name, info.tier, d.m_nextNamespaceOrdinal++});
     d.m_feed->markNamespaces();
-    return d.m_store->waitDurable(ticket);
+    return write.commit();
 }
 
 Result<void> Broker::deleteNamespace(const QString& name) {
     auto& d = *m_impl;
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        auto it = std::find_if(d.m_namespaces.begin(), d.m_namespaces.end(), [&](const auto& ns) {
-            return ns.name.compare(name, Qt::CaseInsensitive) == 0;
-        });
-        if (it == d.m_namespaces.end())
-            return notFound(QStringLiteral("The namespace '%1' does not exist.").arg(name));
-        std::vector<Entity*> doomed;
-        for (auto& [id, entity] : d.m_entities) {
-            if (entity->namespaceName == it->name && entity->kind != EntityKind::Subscription)
-                doomed.push_back(entity.get());
-        }
-        for (Entity* entity : doomed)
-            d.deleteEntityLocked(entity);
-        d.m_store->log(op::DeleteNamespace{it->name});
-        d.m_namespaces.erase(it);
-        d.m_resolved.clear();
-        ticket = d.m_store->ticket();
+    BrokerWrite write(d);
+    auto it = std::find_if(d.m_namespaces.begin(), d.m_namespaces.end(), [&](const auto& ns) {
+        return ns.name.compare(name, Qt::CaseInsensitive) == 0;
+    });
+    if (it == d.m_namespaces.end())
+        return notFound(QStringLiteral("The namespace '%1' does not exist.").arg(name));
+    std::vector<Entity*> doomed;
+    for (auto& [id, entity] : d.m_entities) {
+        if (entity->namespaceName == it->name && entity->kind != EntityKind::Subscription)
+            doomed.push_back(entity.get());
     }
+    for (Entity* entity : doomed)
+        d.deleteEntityLocked(entity);
+    d.m_store->log(op::DeleteNamespace{it->name});
+    d.m_namespaces.erase(it);
+    d.m_resolved.clear();
     d.m_feed->markNamespaces();
-    return d.m_store->waitDurable(ticket);
+    return write.commit();
 }
 
 QList<NamespaceInfo> Broker::namespaces() const {
-    std::lock_guard lock(m_impl->m_mutex);
+    BrokerRead read(*m_impl);
     return QList<NamespaceInfo>(m_impl->m_namespaces.begin(), m_impl->m_namespaces.end());
 }
 
 // ---- Settings
 
 QString Broker::setting(const QString& name) const {
-    std::lock_guard lock(m_impl->m_mutex);
+    BrokerRead read(*m_impl);
     return m_impl->m_settings.value(name);
 }
 
@@ -123,17 +115,13 @@ Result<void> Broker::setSetting(const QString& name, const QString& value) {
     auto& d = *m_impl;
     if (name.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("A setting needs a name."));
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        if (value.isEmpty())
-            d.m_settings.remove(name);
-        else
-            d.m_settings.insert(name, value);
-        d.m_store->log(op::SetSetting{name, value});
-        ticket = d.m_store->ticket();
-    }
-    return d.m_store->waitDurable(ticket);
+    BrokerWrite write(d);
+    if (value.isEmpty())
+        d.m_settings.remove(name);
+    else
+        d.m_settings.insert(name, value);
+    d.m_store->log(op::SetSetting{name, value});
+    return write.commit();
 }
 
 // ---- Entities
@@ -193,125 +181,109 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
         }
     }
 
-    quint64 ticket;
     EntityInfo info;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto ns = namespaceOfLocked(*parsed);
-        if (!ns)
-            return ns.error();
-        if (auto ok = properties.validate(kind, tierOfLocked(*ns)); !ok)
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDueLocked(now);
+    auto ns = namespaceOfLocked(*parsed);
+    if (!ns)
+        return ns.error();
+    if (auto ok = properties.validate(kind, tierOfLocked(*ns)); !ok)
+        return ok.error();
+    if (auto ok = validateForwardingLocked(*ns, parsed->entityPath, properties); !ok)
+        return ok.error();
+    if (Entity* existing = findLocked(*ns, parsed->entityPath))
+        return makeError(
+            ErrorCode::MessagingEntityAlreadyExists,
+            QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
+    Entity* topic = nullptr;
+    if (kind == EntityKind::Subscription) {
+        topic = findLocked(*ns, parsed->topicPath);
+        if (!topic || topic->kind != EntityKind::Topic)
+            return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
+                                .arg(parsed->topicPath, *ns));
+        if (auto ok = checkRuleQuota(*topic, rules); !ok)
             return ok.error();
-        if (auto ok = validateForwardingLocked(*ns, parsed->entityPath, properties); !ok)
-            return ok.error();
-        if (Entity* existing = findLocked(*ns, parsed->entityPath))
-            return makeError(
-                ErrorCode::MessagingEntityAlreadyExists,
-                QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
-        Entity* topic = nullptr;
-        if (kind == EntityKind::Subscription) {
-            topic = findLocked(*ns, parsed->topicPath);
-            if (!topic || topic->kind != EntityKind::Topic)
-                return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
-                                    .arg(parsed->topicPath, *ns));
-            if (auto ok = checkRuleQuota(*topic, rules); !ok)
-                return ok.error();
-        }
-        auto entity = std::make_unique<Entity>();
-        entity->id = m_nextEntityId++;
-        entity->namespaceName = *ns;
-        entity->path = parsed->entityPath;
-        entity->cacheNames();
-        entity->kind = kind;
-        entity->properties = properties;
-        entity->rules = rules;
-        entity->createdAt = entity->updatedAt = entity->lastActivity = now;
-        entity->topic = topic;
-        Entity* raw = entity.get();
-        m_byKey.insert(keyOf(*ns, raw->path), raw);
-        m_resolved.clear();
-        m_entities.emplace(raw->id, std::move(entity));
-        m_store->log(op::InsertEntity{storedLocked(*raw)});
-        if (topic) {
-            topic->subscriptions.push_back(raw);
-            touchLocked(*topic, now);
-        }
-        scheduleAutoDeleteLocked(*raw);
-        info = infoLocked(*raw);
-        m_feed->markCreated(raw->qualified());
-        ticket = m_store->ticket();
     }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return info;
+    auto entity = std::make_unique<Entity>();
+    entity->id = m_nextEntityId++;
+    entity->namespaceName = *ns;
+    entity->path = parsed->entityPath;
+    entity->cacheNames();
+    entity->kind = kind;
+    entity->properties = properties;
+    entity->rules = rules;
+    entity->createdAt = entity->updatedAt = entity->lastActivity = now;
+    entity->topic = topic;
+    Entity* raw = entity.get();
+    m_byKey.insert(keyOf(*ns, raw->path), raw);
+    m_resolved.clear();
+    m_entities.emplace(raw->id, std::move(entity));
+    m_store->log(op::InsertEntity{storedLocked(*raw)});
+    if (topic) {
+        topic->subscriptions.push_back(raw);
+        touchLocked(*topic, now);
+    }
+    scheduleAutoDeleteLocked(*raw);
+    info = infoLocked(*raw);
+    m_feed->markCreated(raw->qualified());
+    return write.commit(info);
 }
 
 Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
                                             const EntityProperties& properties) {
-    quint64 ticket;
     EntityInfo info;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        if (target->subQueue == SubQueue::DeadLetter)
-            return invalid(QStringLiteral("A dead-letter queue has no properties of its own; "
-                                          "update its entity."));
-        Entity& entity = *target->entity;
-        if (auto ok = properties.validate(entity.kind, tierOfLocked(entity.namespaceName)); !ok)
-            return ok.error();
-        if (auto ok = validateForwardingLocked(entity.namespaceName, entity.path, properties); !ok)
-            return ok.error();
-        if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
-            return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
-                                          "created; create a new entity to change it.")
-                               .arg(entity.path));
-        if (properties.requiresSession != entity.properties.requiresSession)
-            return invalid(QStringLiteral("RequiresSession is fixed when '%1' is created; create "
-                                          "a new entity to change it.")
-                               .arg(entity.path));
-        entity.properties = properties;
-        entity.updatedAt = now;
-        touchLocked(entity, now); // A2: an update is activity
-        // E5, L9: every lock held on the entity is lost; an update of a topic is an update of
-        // each of its subscriptions for this purpose.
-        dropLocksLocked(entity, now);
-        for (Entity* subscription : entity.subscriptions)
-            dropLocksLocked(*subscription, now);
-        serveAcceptWaitsLocked(now); // the sessions whose locks were lost are available again
-        const StoredEntity stored = storedLocked(entity);
-        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-        scheduleAutoDeleteLocked(entity);
-        info = infoLocked(entity);
-        m_feed->markUpdated(entity.qualified());
-        m_feed->markCounts(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return info;
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolveLocked(path, now);
+    if (!target)
+        return target.error();
+    if (target->subQueue == SubQueue::DeadLetter)
+        return invalid(QStringLiteral("A dead-letter queue has no properties of its own; "
+                                      "update its entity."));
+    Entity& entity = *target->entity;
+    if (auto ok = properties.validate(entity.kind, tierOfLocked(entity.namespaceName)); !ok)
+        return ok.error();
+    if (auto ok = validateForwardingLocked(entity.namespaceName, entity.path, properties); !ok)
+        return ok.error();
+    if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
+        return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
+                                      "created; create a new entity to change it.")
+                           .arg(entity.path));
+    if (properties.requiresSession != entity.properties.requiresSession)
+        return invalid(QStringLiteral("RequiresSession is fixed when '%1' is created; create "
+                                      "a new entity to change it.")
+                           .arg(entity.path));
+    entity.properties = properties;
+    entity.updatedAt = now;
+    touchLocked(entity, now); // A2: an update is activity
+    // E5, L9: every lock held on the entity is lost; an update of a topic is an update of
+    // each of its subscriptions for this purpose.
+    dropLocksLocked(entity, now);
+    for (Entity* subscription : entity.subscriptions)
+        dropLocksLocked(*subscription, now);
+    serveAcceptWaitsLocked(now); // the sessions whose locks were lost are available again
+    const StoredEntity stored = storedLocked(entity);
+    m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+    scheduleAutoDeleteLocked(entity);
+    info = infoLocked(entity);
+    m_feed->markUpdated(entity.qualified());
+    m_feed->markCounts(entity.qualified());
+    return write.commit(info);
 }
 
 Result<void> BrokerImpl::deleteEntity(const QString& path) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        if (target->subQueue == SubQueue::DeadLetter)
-            return invalid(QStringLiteral("A dead-letter queue is deleted with its entity."));
-        if (Entity* topic = target->entity->topic)
-            touchLocked(*topic, now);
-        deleteEntityLocked(target->entity);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolveLocked(path, now);
+    if (!target)
+        return target.error();
+    if (target->subQueue == SubQueue::DeadLetter)
+        return invalid(QStringLiteral("A dead-letter queue is deleted with its entity."));
+    if (Entity* topic = target->entity->topic)
+        touchLocked(*topic, now);
+    deleteEntityLocked(target->entity);
+    return write.commit();
 }
 
 void BrokerImpl::deleteEntityLocked(Entity* entity) {
@@ -337,27 +309,23 @@ void BrokerImpl::deleteEntityLocked(Entity* entity) {
 
 Result<void> BrokerImpl::editRules(const QString& path,
                                    const std::function<Result<void>(Entity&)>& edit) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
-            return invalid(
-                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
-        if (auto ok = edit(entity); !ok)
-            return ok.error();
-        entity.updatedAt = now;
-        touchLocked(entity, now); // A2: a rule added, changed or removed is activity
-        const StoredEntity stored = storedLocked(entity);
-        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-        m_feed->markUpdated(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolveLocked(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
+        return invalid(
+            QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
+    if (auto ok = edit(entity); !ok)
+        return ok.error();
+    entity.updatedAt = now;
+    touchLocked(entity, now); // A2: a rule added, changed or removed is activity
+    const StoredEntity stored = storedLocked(entity);
+    m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+    m_feed->markUpdated(entity.qualified());
+    return write.commit();
 }
 
 namespace {
@@ -431,7 +399,7 @@ Result<EntityInfo> Broker::entity(const QString& path) const {
 
 QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
     auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
+    BrokerRead read(d);
     d.processDueLocked(d.m_clock->now());
     QList<EntityInfo> out;
     for (const auto& [id, entity] : d.m_entities) {

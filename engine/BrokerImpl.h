@@ -8,16 +8,19 @@
 // m_mutex held.
 // No disk sync is ever waited for under m_mutex: acknowledgement (Store::waitDurable, sync)
 // happens after m_mutex is released, so that other callers keep working while a disk sync runs
-// (group commit, L2). Code under m_mutex that needs a whole message reads it with
-// Store::readLatest (committed rows plus what is logged), never by waiting for a commit.
+// (group commit, L2). BrokerWrite.h is the one code that takes m_mutex and waits on the store:
+// every write holds a BrokerWrite and ends with its commit(), every read holds a BrokerRead.
+// Code under m_mutex that needs a whole message reads it with Store::readLatest (committed rows
+// plus what is logged), never by waiting for a commit.
 
-#include "hourglass/Broker.h"
 #include "CallbackQueue.h"
-#include "hourglass/EntityPath.h"
 #include "LockTokenSource.h"
 #include "MessageIndex.h"
+#include "Mutex.h"
 #include "SessionIndex.h"
 #include "TimerQueue.h"
+#include "hourglass/Broker.h"
+#include "hourglass/EntityPath.h"
 #include "store/Store.h"
 
 #include <QHash>
@@ -32,6 +35,8 @@
 #include <vector>
 
 namespace hourglass {
+
+class Logged;
 
 struct Entity {
     qint64 id = 0;
@@ -138,16 +143,10 @@ public:
     Result<Target> fireDueAndResolveLocked(const QString& path, Instant& now);
     // A read of one path that needs nothing but memory: under the lock, after
     // fireDueAndResolveLocked, read(target) gives the value (or the path's error).
-    template <typename Read>
-    auto readTarget(const QString& path, Read read)
-        -> Result<std::invoke_result_t<Read, const Target&>> {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        return read(*target);
-    }
+    // Defined in BrokerWrite.h, with the rest of the one way into the mutex.
+    template <typename Reader>
+    auto readTarget(const QString& path, Reader read)
+        -> Result<std::invoke_result_t<Reader, const Target&>>;
     Entity* findLocked(const QString& namespaceName, const QString& path) const;
     Entity* entityByIdLocked(qint64 id) const;
     static QString keyOf(const QString& namespaceName, const QString& path);
@@ -267,16 +266,16 @@ public:
         std::vector<Taken> taken;
     };
     Result<QList<MessageView>> handedOut(const HandOut& handOut);
-    // After the mutex: waits until `ticket` is durable, reads what was handed out back, and
-    // removes receive-and-delete rows once read.
-    Result<QList<MessageView>> finishHandOut(const HandOut& handOut, quint64 ticket,
+    // After the mutex: waits until what the hand-out logged is durable, reads what was handed
+    // out back, and removes receive-and-delete rows once read.
+    Result<QList<MessageView>> finishHandOut(const HandOut& handOut, const Logged& logged,
                                              ReceiveMode mode);
     // Hands out the deferred message `seq` under a lock for `receiver` into handOut (L8, T8);
     // the error when it is not there, locked, or was taken away when asked for.
     std::optional<Error> takeDeferredLocked(Entity& entity, SubQueue subQueue, qint64 seq,
                                             const QString& receiver, HandOut& handOut);
     // After the mutex: the deferred message handed out (or `failure`) once durable.
-    Result<MessageView> finishDeferredHandOut(const HandOut& handOut, quint64 ticket,
+    Result<MessageView> finishDeferredHandOut(const HandOut& handOut, const Logged& logged,
                                               const std::optional<Error>& failure, qint64 seq);
 
     // ---- Settlement (BrokerSettle.cpp)
@@ -394,8 +393,16 @@ public:
                                             bool bodies, Read read,
                                             const QString* sessionId = nullptr);
 
+    // ---- The write path (BrokerWrite.h): what was logged so far, to wait for after the mutex.
+    Logged loggedSoFar() const;
+    // Only the writes logged so far that a read needs readable (Store::readTicket).
+    Logged readableSoFar() const;
+    // Runs `answer` on the callback thread (m_callbacks) once everything logged so far is
+    // durable: how a session wait is answered, outside the mutex and off the caller.
+    void answerWhenDurable(std::function<void()> answer);
+
     // ---- Members
-    mutable std::mutex m_mutex;
+    mutable Mutex m_mutex;
     std::unique_ptr<Store> m_store;
     std::shared_ptr<Clock> m_clock;
     std::unique_ptr<ChangeFeed> m_feed;

@@ -5,7 +5,7 @@
 // journal row per receive, StoreSchema.h) and the activity it marks are committed, with group
 // commit, before receive() returns, so a receiver that crashes the process on a poison message
 // still drives it to MaxDeliveryCount.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -174,23 +174,18 @@ Result<QList<MessageView>> BrokerImpl::handedOut(const HandOut& handOut) {
     return out;
 }
 
-Result<QList<MessageView>> BrokerImpl::finishHandOut(const HandOut& handOut, quint64 ticket,
+Result<QList<MessageView>> BrokerImpl::finishHandOut(const HandOut& handOut, const Logged& logged,
                                                      ReceiveMode mode) {
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (auto durable = logged.durable(); !durable)
         return durable.error();
     auto out = handedOut(handOut);
     if (!out || mode == ReceiveMode::PeekLock || handOut.taken.empty())
         return out;
     // Receive-and-delete: the rows go once they have been read.
-    {
-        std::lock_guard lock(m_mutex);
-        for (const Taken& item : handOut.taken)
-            m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return out;
+    BrokerWrite write(*this);
+    for (const Taken& item : handOut.taken)
+        m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
+    return write.commit(*out);
 }
 
 Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
@@ -198,48 +193,44 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         return ok.error();
     const bool peekLock = options.mode == ReceiveMode::PeekLock;
     HandOut handOut;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        auto target = fireDueAndResolveLocked(path, handOut.now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (auto ok = checkReceivableLocked(entity); !ok)
-            return ok.error();
-        if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
-            return ok.error();
-        const Instant now = handOut.now;
-        handOut.entityId = entity.id;
-        handOut.subQueue = target->subQueue;
-        handOut.entityPath = entity.path;
-        touchLocked(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
-        MessageIndex& index = entity.index(handOut.subQueue);
-        const qint64 record = m_nextDeliveryRecord++;
-        while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
-            const auto next = index.firstReceivable();
-            if (!next)
-                break;
-            if (!keepDeliverableLocked(entity, handOut.subQueue, *next, now, Moment::HandOut))
-                continue;
-            handOut.taken.push_back(handOutLocked(entity, handOut.subQueue, *next,
-                                                  peekLock ? &options.receiver : nullptr, now,
-                                                  record));
-        }
-        if (peekLock)
-            recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
-        if (!handOut.taken.empty()) {
-            m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
-                                                                   : entity.qualifiedDeadLetter());
-            m_feed->markCounts(entity.qualified());
-        }
-        // Everything logged so far: the rows handed out, their delivery counts, the activity,
-        // and what expired or was dead-lettered on the way.
-        ticket = m_store->ticket();
+    BrokerWrite write(*this);
+    auto target = fireDueAndResolveLocked(path, handOut.now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (auto ok = checkReceivableLocked(entity); !ok)
+        return ok.error();
+    if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
+        return ok.error();
+    const Instant now = handOut.now;
+    handOut.entityId = entity.id;
+    handOut.subQueue = target->subQueue;
+    handOut.entityPath = entity.path;
+    touchLocked(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
+    MessageIndex& index = entity.index(handOut.subQueue);
+    const qint64 record = m_nextDeliveryRecord++;
+    while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
+        const auto next = index.firstReceivable();
+        if (!next)
+            break;
+        if (!keepDeliverableLocked(entity, handOut.subQueue, *next, now, Moment::HandOut))
+            continue;
+        handOut.taken.push_back(handOutLocked(entity, handOut.subQueue, *next,
+                                              peekLock ? &options.receiver : nullptr, now, record));
     }
+    if (peekLock)
+        recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
+    if (!handOut.taken.empty()) {
+        m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
+                                                               : entity.qualifiedDeadLetter());
+        m_feed->markCounts(entity.qualified());
+    }
+    // Everything logged so far: the rows handed out, their delivery counts, the activity,
+    // and what expired or was dead-lettered on the way.
+    const Logged logged = write.release();
     if (options.taken)
         options.taken();
-    return finishHandOut(handOut, ticket, options.mode);
+    return finishHandOut(handOut, logged, options.mode);
 }
 
 std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue subQueue, qint64 seq,
@@ -271,32 +262,28 @@ std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue sub
 Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
                                                 const QString& receiver) {
     HandOut handOut;
-    quint64 ticket;
     std::optional<Error> failure;
-    {
-        std::lock_guard lock(m_mutex);
-        auto target = fireDueAndResolveLocked(path, handOut.now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (auto ok = checkReceivableLocked(entity); !ok)
-            return ok.error();
-        if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
-            return ok.error();
-        handOut.entityId = entity.id;
-        handOut.subQueue = target->subQueue;
-        handOut.entityPath = entity.path;
-        touchLocked(entity, handOut.now);
-        failure = takeDeferredLocked(entity, handOut.subQueue, seq, receiver, handOut);
-        ticket = m_store->ticket();
-    }
-    return finishDeferredHandOut(handOut, ticket, failure, seq);
+    BrokerWrite write(*this);
+    auto target = fireDueAndResolveLocked(path, handOut.now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (auto ok = checkReceivableLocked(entity); !ok)
+        return ok.error();
+    if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
+        return ok.error();
+    handOut.entityId = entity.id;
+    handOut.subQueue = target->subQueue;
+    handOut.entityPath = entity.path;
+    touchLocked(entity, handOut.now);
+    failure = takeDeferredLocked(entity, handOut.subQueue, seq, receiver, handOut);
+    return finishDeferredHandOut(handOut, write.release(), failure, seq);
 }
 
-Result<MessageView> BrokerImpl::finishDeferredHandOut(const HandOut& handOut, quint64 ticket,
+Result<MessageView> BrokerImpl::finishDeferredHandOut(const HandOut& handOut, const Logged& logged,
                                                       const std::optional<Error>& failure,
                                                       qint64 seq) {
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (auto durable = logged.durable(); !durable)
         return durable.error();
     if (failure)
         return *failure;

@@ -2,14 +2,15 @@
 // the change notifications already sent) is ahead of the database. The broker rebuilds its
 // memory from the database, as opening it would, so that nothing the store did not keep is
 // shown, counted or handed out; every caller whose writes were discarded gets the failure.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include <QSet>
 
 namespace hourglass {
 
 void BrokerImpl::recoverFromFailedWrite() {
-    std::lock_guard lock(m_mutex);
+    // Memory changes and nothing is committed: the store answers the writes it discarded.
+    BrokerWrite write(*this);
     // The first waiter to find the failure does this; the others find nothing left to do.
     if (!m_store->resetAfterFailure())
         return;

@@ -1,6 +1,6 @@
 // Sending, scheduling, topics fan-out and auto-forwarding (service-bus-rules.md L1, L2, L11, L13,
 // T1-T4, R1, E3 ForwardTo).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include "RuleCopies.h"
 #include "hourglass/PropertyTypes.h"
@@ -98,44 +98,24 @@ Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
 
 Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                                                 const QList<OutgoingMessage>& batch) {
-    std::optional<Result<QList<SendResult>>> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        results.emplace(sendBatchLocked(path, batch));
-        if (!*results)
-            return std::move(*results);
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return std::move(*results);
+    BrokerWrite write(*this);
+    auto results = sendBatchLocked(path, batch);
+    if (!results)
+        return results.error();
+    return write.commit(std::move(*results));
 }
 
 QList<Result<SendResult>> BrokerImpl::sendEach(const QString& path,
                                                const QList<OutgoingMessage>& messages,
                                                const std::function<void()>& taken) {
     QList<Result<SendResult>> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        for (const OutgoingMessage& message : messages) {
-            auto sent = sendBatchLocked(path, {message});
-            results.append(sent ? Result<SendResult>(sent->front())
-                                : Result<SendResult>(sent.error()));
-        }
-        ticket = m_store->ticket();
+    BrokerWrite write(*this);
+    for (const OutgoingMessage& message : messages) {
+        auto sent = sendBatchLocked(path, {message});
+        results.append(sent ? Result<SendResult>(sent->front()) : Result<SendResult>(sent.error()));
     }
-    if (taken)
-        taken();
     // One disk sync for all of them (L2); should it fail, none of them is acknowledged.
-    if (auto durable = m_store->waitDurable(ticket); !durable) {
-        for (auto& result : results) {
-            if (result)
-                result = durable.error();
-        }
-    }
-    return results;
+    return write.commitEach(std::move(results), taken);
 }
 
 Result<QList<SendResult>> BrokerImpl::sendBatchLocked(const QString& path,
@@ -485,26 +465,21 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
 }
 
 Result<void> BrokerImpl::cancelScheduled(const QString& path, qint64 seq) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        const MessageMeta* meta =
-            target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
-        if (!meta || meta->state != MessageState::Scheduled)
-            return makeError(ErrorCode::MessageNotFound,
-                             QStringLiteral("No scheduled message with sequence number %1 in '%2'.")
-                                 .arg(seq)
-                                 .arg(entity.path));
-        removeMessageLocked(entity, SubQueue::Main, seq);
-        touchLocked(entity, now);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolveLocked(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    const MessageMeta* meta = target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
+    if (!meta || meta->state != MessageState::Scheduled)
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("No scheduled message with sequence number %1 in '%2'.")
+                             .arg(seq)
+                             .arg(entity.path));
+    removeMessageLocked(entity, SubQueue::Main, seq);
+    touchLocked(entity, now);
+    return write.commit();
 }
 
 void BrokerImpl::removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq) {

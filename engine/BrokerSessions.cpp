@@ -5,7 +5,7 @@
 // A session lock is volatile like a message lock (L9): it is kept in memory only, so a restart
 // loses it. The message locks taken under it are ordinary message locks (L4-L10) that end with
 // it; their tokens are remembered for a while so that settling one says SessionLockLost.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -161,52 +161,46 @@ Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
         if (auto ok = checkSessionId(*options.sessionId); !ok)
             return ok.error();
     std::optional<Result<AcceptedSession>> result;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto entity = sessionEntityLocked(path, now);
-        if (!entity)
-            return entity.error();
-        // A refused accept changes nothing; a granted one is activity (grantSessionLocked).
-        SessionRecord* session = nullptr;
-        if (options.sessionId) {
-            session = (*entity)->sessions.find(*options.sessionId);
-            if (session && session->lock)
-                result = makeError(ErrorCode::SessionCannotBeLocked,
-                                   QStringLiteral("The requested session '%1' cannot be "
-                                                  "accepted. It may be locked by another "
-                                                  "receiver.")
-                                       .arg(*options.sessionId));
-            else
-                session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
-        } else {
-            session = nextAvailableSessionLocked(**entity);
-            if (!session)
-                result = noSessionAvailable(path);
-        }
-        if (!result) {
-            AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
-            granted.entityPath = path; // as given: it resolves the same way again
-            result = granted;
-        }
-        ticket = m_store->ticket();
+    BrokerWrite write(*this);
+    Instant now;
+    auto entity = sessionEntityLocked(path, now);
+    if (!entity)
+        return entity.error();
+    // A refused accept changes nothing; a granted one is activity (grantSessionLocked).
+    SessionRecord* session = nullptr;
+    if (options.sessionId) {
+        session = (*entity)->sessions.find(*options.sessionId);
+        if (session && session->lock)
+            result = makeError(ErrorCode::SessionCannotBeLocked,
+                               QStringLiteral("The requested session '%1' cannot be "
+                                              "accepted. It may be locked by another "
+                                              "receiver.")
+                                   .arg(*options.sessionId));
+        else
+            session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
+    } else {
+        session = nextAvailableSessionLocked(**entity);
+        if (!session)
+            result = noSessionAvailable(path);
     }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (!result) {
+        AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
+        granted.entityPath = path; // as given: it resolves the same way again
+        result = granted;
+    }
+    if (auto durable = write.commit(); !durable)
         return durable.error();
     return *result;
 }
 
 quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
                                        Millis timeout, SessionAcceptCallback done) {
-    std::lock_guard lock(m_mutex);
+    // Answered on the callback thread, never to the caller: nothing is waited for here.
+    BrokerWrite write(*this);
     const auto id = m_nextAcceptWait++;
     const auto answer = [&](Result<AcceptedSession> result) {
-        const quint64 ticket = m_store->ticket();
-        m_callbacks.post([this, ticket, done = std::move(done), result = std::move(result)] {
-            (void)m_store->waitDurable(ticket); // what the grant logged (A2), off the caller
-            done(result);
-        });
+        // Once what the grant logged (A2) is durable, off the caller.
+        answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
         return id;
     };
     if (options.sessionId)
@@ -238,7 +232,7 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
 }
 
 bool BrokerImpl::cancelAcceptSession(quint64 waitId) {
-    std::lock_guard lock(m_mutex);
+    BrokerWrite write(*this); // nothing logged: nothing to wait for
     return m_acceptWaits.erase(waitId) > 0;
 }
 
@@ -246,11 +240,7 @@ void BrokerImpl::endAcceptWaitLocked(std::map<quint64, AcceptWait>::iterator wai
                                      Result<AcceptedSession> result) {
     SessionAcceptCallback done = std::move(wait->second.done);
     m_acceptWaits.erase(wait);
-    const quint64 ticket = m_store->ticket();
-    m_callbacks.post([this, ticket, done = std::move(done), result = std::move(result)] {
-        (void)m_store->waitDurable(ticket);
-        done(result);
-    });
+    answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
 }
 
 void BrokerImpl::serveAcceptWaitsLocked(Instant at) {
@@ -295,67 +285,53 @@ void BrokerImpl::failAcceptWaitsLocked(qint64 entityId, const QString& path) {
 
 Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
     Instant lockedUntil;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        Entity& entity = *held->entity;
-        SessionRecord& session = *held->session;
-        lockedUntil = addSaturating(now, entity.properties.lockDuration); // S2, as L10
-        session.lock->lockedUntil = lockedUntil;
-        m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
-                       TimerKind::SessionLockExpire, 0});
-        touchLocked(entity, now);
-        m_feed->markSessions(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return lockedUntil;
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionLocked(ref, now);
+    if (!held)
+        return held.error();
+    Entity& entity = *held->entity;
+    SessionRecord& session = *held->session;
+    lockedUntil = addSaturating(now, entity.properties.lockDuration); // S2, as L10
+    session.lock->lockedUntil = lockedUntil;
+    m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
+                   TimerKind::SessionLockExpire, 0});
+    touchLocked(entity, now);
+    m_feed->markSessions(entity.qualified());
+    return write.commit(lockedUntil);
 }
 
 Result<void> BrokerImpl::releaseSession(const SessionRef& ref) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        touchLocked(*held->entity, now);
-        endSessionLockLocked(*held->entity, ref.sessionId, now, SessionEnd::Released);
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionLocked(ref, now);
+    if (!held)
+        return held.error();
+    touchLocked(*held->entity, now);
+    endSessionLockLocked(*held->entity, ref.sessionId, now, SessionEnd::Released);
+    serveAcceptWaitsLocked(now);
+    return write.commit();
 }
 
 int BrokerImpl::releaseSessionsOf(const QString& receiver) {
     int released = 0;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        for (auto& [id, entity] : m_entities) {
-            if (!entity->hasSessions())
-                continue;
-            std::vector<QString> held;
-            for (const auto& [sessionId, session] : entity->sessions.sessions()) {
-                if (session.lock && session.lock->holder == receiver)
-                    held.push_back(sessionId);
-            }
-            for (const QString& sessionId : held)
-                endSessionLockLocked(*entity, sessionId, now, SessionEnd::Lost);
-            released += static_cast<int>(held.size());
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDueLocked(now);
+    for (auto& [id, entity] : m_entities) {
+        if (!entity->hasSessions())
+            continue;
+        std::vector<QString> held;
+        for (const auto& [sessionId, session] : entity->sessions.sessions()) {
+            if (session.lock && session.lock->holder == receiver)
+                held.push_back(sessionId);
         }
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
+        for (const QString& sessionId : held)
+            endSessionLockLocked(*entity, sessionId, now, SessionEnd::Lost);
+        released += static_cast<int>(held.size());
     }
-    (void)m_store->waitDurable(ticket);
+    serveAcceptWaitsLocked(now);
+    (void)write.commit();
     return released;
 }
 
@@ -364,20 +340,16 @@ int BrokerImpl::releaseSessionsOf(const QString& receiver) {
 Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref) {
     qint64 entityId;
     bool hasState;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        touchLocked(*held->entity, now);
-        entityId = held->entity->id;
-        hasState = held->session->hasState;
-        ticket = m_store->ticket();
-    }
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionLocked(ref, now);
+    if (!held)
+        return held.error();
+    touchLocked(*held->entity, now);
+    entityId = held->entity->id;
+    hasState = held->session->hasState;
     // The state is read from the store once every state set before is committed there.
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (auto durable = write.commit(); !durable)
         return durable.error();
     if (!hasState)
         return std::optional<QByteArray>();
@@ -386,33 +358,29 @@ Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref
 
 Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
                                          const std::optional<QByteArray>& state) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        Entity& entity = *held->entity;
-        SessionRecord& session = *held->session;
-        const qint64 limit = qint64(entity.properties.maxMessageSizeInKilobytes) * 1024;
-        if (state && state->size() > limit)
-            return makeError(ErrorCode::MessageSizeExceeded,
-                             QStringLiteral("The session state is %1 bytes; '%2' accepts at most "
-                                            "%3 bytes (MaxMessageSizeInKilobytes=%4).")
-                                 .arg(state->size())
-                                 .arg(entity.path)
-                                 .arg(limit)
-                                 .arg(entity.properties.maxMessageSizeInKilobytes));
-        touchLocked(entity, now);
-        session.hasState = state.has_value();
-        session.stateSize = state ? state->size() : 0;
-        session.stateSetAt = state ? now : 0;
-        m_store->log(op::SetSessionState{entity.id, session.id, state, now});
-        m_feed->markSessions(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionLocked(ref, now);
+    if (!held)
+        return held.error();
+    Entity& entity = *held->entity;
+    SessionRecord& session = *held->session;
+    const qint64 limit = qint64(entity.properties.maxMessageSizeInKilobytes) * 1024;
+    if (state && state->size() > limit)
+        return makeError(ErrorCode::MessageSizeExceeded,
+                         QStringLiteral("The session state is %1 bytes; '%2' accepts at most "
+                                        "%3 bytes (MaxMessageSizeInKilobytes=%4).")
+                             .arg(state->size())
+                             .arg(entity.path)
+                             .arg(limit)
+                             .arg(entity.properties.maxMessageSizeInKilobytes));
+    touchLocked(entity, now);
+    session.hasState = state.has_value();
+    session.stateSize = state ? state->size() : 0;
+    session.stateSetAt = state ? now : 0;
+    m_store->log(op::SetSessionState{entity.id, session.id, state, now});
+    m_feed->markSessions(entity.qualified());
+    return write.commit();
 }
 
 // ---- Broker facade (the observed calls are in BrokerObserved.cpp)

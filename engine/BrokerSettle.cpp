@@ -1,6 +1,6 @@
 // Settlement and what follows a lock: complete, abandon, dead-letter, defer, renew, lock loss,
 // max delivery count and expiry (service-bus-rules.md L5-L10, L6, T6, T7).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -50,38 +50,24 @@ Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now
 
 Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
                                 const DeadLetterOptions& options) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        if (auto settled = settleLocked(ref, action, options, now); !settled)
-            return settled;
-        serveAcceptWaitsLocked(now); // an abandoned message may free a session (S3)
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDueLocked(now);
+    if (auto settled = settleLocked(ref, action, options, now); !settled)
+        return settled;
+    serveAcceptWaitsLocked(now); // an abandoned message may free a session (S3)
+    return write.commit();
 }
 
 QList<Result<void>> BrokerImpl::settleBatch(const QList<LockRef>& locks, Settle action) {
     QList<Result<void>> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        for (const LockRef& ref : locks)
-            results.append(settleLocked(ref, action, {}, now));
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable) {
-        for (auto& result : results) {
-            if (result)
-                result = durable.error();
-        }
-    }
-    return results;
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDueLocked(now);
+    for (const LockRef& ref : locks)
+        results.append(settleLocked(ref, action, {}, now));
+    serveAcceptWaitsLocked(now);
+    return write.commitEach(std::move(results));
 }
 
 Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
@@ -134,27 +120,21 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
 
 Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {
     Instant lockedUntil;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto location = checkLockLocked(ref, now);
-        if (!location)
-            return location.error();
-        Entity& entity = *entityByIdLocked(location->entityId);
-        LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
-        info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
-        lockedUntil = info->lockedUntil;
-        m_timers.push({lockedUntil, location->seq, static_cast<quint32>(entity.id),
-                       TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
-        touchLocked(entity, now);
-        // Locks are volatile (L9) and not stored; the activity is (D2).
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return lockedUntil;
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDueLocked(now);
+    auto location = checkLockLocked(ref, now);
+    if (!location)
+        return location.error();
+    Entity& entity = *entityByIdLocked(location->entityId);
+    LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
+    info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
+    lockedUntil = info->lockedUntil;
+    m_timers.push({lockedUntil, location->seq, static_cast<quint32>(entity.id),
+                   TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
+    touchLocked(entity, now);
+    // Locks are volatile (L9) and not stored; the activity is (D2).
+    return write.commit(lockedUntil);
 }
 
 void BrokerImpl::releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {

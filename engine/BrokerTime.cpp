@@ -1,6 +1,6 @@
 // Time: firing due events in time order, each at its own instant (scheduled activation, lock
 // expiry, message expiry, auto-delete-on-idle), and the virtual clock's "advance".
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -112,21 +112,16 @@ int BrokerImpl::processDueLocked(Instant now) {
 }
 
 int BrokerImpl::runDue() {
-    int handled;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        handled = processDueLocked(m_clock->now());
-        if (handled == 0)
-            return 0;
-        ticket = m_store->ticket();
-    }
-    (void)m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    const int handled = processDueLocked(m_clock->now());
+    if (handled == 0)
+        return 0;
+    (void)write.commit();
     return handled;
 }
 
 Instant Broker::nextDueAt() const {
-    std::lock_guard lock(m_impl->m_mutex);
+    BrokerRead lock(*m_impl);
     return m_impl->m_timers.nextDue();
 }
 

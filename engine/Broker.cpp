@@ -54,16 +54,16 @@ QString BrokerImpl::keyOf(const QString& namespaceName, const QString& path) {
     return namespaceName.toLower() + u':' + path.toLower();
 }
 
-Entity* BrokerImpl::entityByIdLocked(qint64 id) const {
+Entity* BrokerImpl::entityById(qint64 id) const {
     auto it = m_entities.find(id);
     return it == m_entities.end() ? nullptr : it->second.get();
 }
 
-Entity* BrokerImpl::findLocked(const QString& namespaceName, const QString& path) const {
+Entity* BrokerImpl::findEntity(const QString& namespaceName, const QString& path) const {
     return m_byKey.value(keyOf(namespaceName, path), nullptr);
 }
 
-Tier BrokerImpl::tierOfLocked(const QString& namespaceName) const {
+Tier BrokerImpl::tierOf(const QString& namespaceName) const {
     for (const auto& ns : m_namespaces) {
         if (ns.name.compare(namespaceName, Qt::CaseInsensitive) == 0)
             return ns.tier;
@@ -71,7 +71,7 @@ Tier BrokerImpl::tierOfLocked(const QString& namespaceName) const {
     return Tier::Standard;
 }
 
-Result<QString> BrokerImpl::namespaceOfLocked(const ParsedPath& parsed) const {
+Result<QString> BrokerImpl::namespaceOf(const ParsedPath& parsed) const {
     if (parsed.namespaceName.isEmpty()) {
         if (m_namespaces.empty())
             return makeError(ErrorCode::MessagingEntityNotFound,
@@ -87,10 +87,10 @@ Result<QString> BrokerImpl::namespaceOfLocked(const ParsedPath& parsed) const {
         QStringLiteral("The namespace '%1' does not exist.").arg(parsed.namespaceName));
 }
 
-Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const {
+Result<BrokerImpl::Target> BrokerImpl::resolve(const QString& path) const {
     if (const auto it = m_resolved.constFind(path); it != m_resolved.cend())
         return it.value();
-    auto target = resolveUncachedLocked(path);
+    auto target = resolveUncached(path);
     if (target) {
         if (m_resolved.size() > 4096)
             m_resolved.clear();
@@ -99,14 +99,14 @@ Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const 
     return target;
 }
 
-Result<BrokerImpl::Target> BrokerImpl::resolveUncachedLocked(const QString& path) const {
+Result<BrokerImpl::Target> BrokerImpl::resolveUncached(const QString& path) const {
     auto parsed = parseEntityPath(path);
     if (!parsed)
         return parsed.error();
-    auto ns = namespaceOfLocked(*parsed);
+    auto ns = namespaceOf(*parsed);
     if (!ns)
         return ns.error();
-    Entity* entity = findLocked(*ns, parsed->entityPath);
+    Entity* entity = findEntity(*ns, parsed->entityPath);
     if (!entity)
         return makeError(ErrorCode::MessagingEntityNotFound,
                          QStringLiteral("The messaging entity '%1' could not be found in "
@@ -118,10 +118,10 @@ Result<BrokerImpl::Target> BrokerImpl::resolveUncachedLocked(const QString& path
     return Target{entity, parsed->deadLetter ? SubQueue::DeadLetter : SubQueue::Main};
 }
 
-Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolveLocked(const QString& path, Instant& now) {
+Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolve(const QString& path, Instant& now) {
     now = m_clock->now();
-    processDueLocked(now);
-    return resolveLocked(path);
+    processDue(now);
+    return resolve(path);
 }
 
 // ---- Broker facade

@@ -91,7 +91,7 @@ Result<void> Broker::deleteNamespace(const QString& name) {
             doomed.push_back(entity.get());
     }
     for (Entity* entity : doomed)
-        d.deleteEntityLocked(entity);
+        d.eraseEntity(entity);
     d.m_store->log(op::DeleteNamespace{it->name});
     d.m_namespaces.erase(it);
     d.m_resolved.clear();
@@ -126,9 +126,8 @@ Result<void> Broker::setSetting(const QString& name, const QString& value) {
 
 // ---- Entities
 
-Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,
-                                                  const QString& selfPath,
-                                                  const EntityProperties& properties) const {
+Result<void> BrokerImpl::validateForwarding(const QString& namespaceName, const QString& selfPath,
+                                            const EntityProperties& properties) const {
     for (const QString* target :
          {&properties.forwardTo, &properties.forwardDeadLetteredMessagesTo}) {
         if (target->isEmpty())
@@ -143,7 +142,7 @@ Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,
             return invalid(QStringLiteral("Forwarding must name a queue or topic of the same "
                                           "namespace, not '%1'.")
                                .arg(*target));
-        Entity* entity = findLocked(namespaceName, *target);
+        Entity* entity = findEntity(namespaceName, *target);
         if (!entity)
             return notFound(QStringLiteral("The forwarding destination '%1' does not exist in "
                                            "namespace '%2'.")
@@ -184,21 +183,21 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
     EntityInfo info;
     BrokerWrite write(*this);
     const Instant now = m_clock->now();
-    processDueLocked(now);
-    auto ns = namespaceOfLocked(*parsed);
+    processDue(now);
+    auto ns = namespaceOf(*parsed);
     if (!ns)
         return ns.error();
-    if (auto ok = properties.validate(kind, tierOfLocked(*ns)); !ok)
+    if (auto ok = properties.validate(kind, tierOf(*ns)); !ok)
         return ok.error();
-    if (auto ok = validateForwardingLocked(*ns, parsed->entityPath, properties); !ok)
+    if (auto ok = validateForwarding(*ns, parsed->entityPath, properties); !ok)
         return ok.error();
-    if (Entity* existing = findLocked(*ns, parsed->entityPath))
+    if (Entity* existing = findEntity(*ns, parsed->entityPath))
         return makeError(
             ErrorCode::MessagingEntityAlreadyExists,
             QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
     Entity* topic = nullptr;
     if (kind == EntityKind::Subscription) {
-        topic = findLocked(*ns, parsed->topicPath);
+        topic = findEntity(*ns, parsed->topicPath);
         if (!topic || topic->kind != EntityKind::Topic)
             return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
                                 .arg(parsed->topicPath, *ns));
@@ -219,13 +218,13 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
     m_byKey.insert(keyOf(*ns, raw->path), raw);
     m_resolved.clear();
     m_entities.emplace(raw->id, std::move(entity));
-    m_store->log(op::InsertEntity{storedLocked(*raw)});
+    m_store->log(op::InsertEntity{storedOf(*raw)});
     if (topic) {
         topic->subscriptions.push_back(raw);
-        touchLocked(*topic, now);
+        touch(*topic, now);
     }
-    scheduleAutoDeleteLocked(*raw);
-    info = infoLocked(*raw);
+    scheduleAutoDelete(*raw);
+    info = infoOf(*raw);
     m_feed->markCreated(raw->qualified());
     return write.commit(info);
 }
@@ -235,16 +234,16 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
     EntityInfo info;
     BrokerWrite write(*this);
     Instant now;
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     if (target->subQueue == SubQueue::DeadLetter)
         return invalid(QStringLiteral("A dead-letter queue has no properties of its own; "
                                       "update its entity."));
     Entity& entity = *target->entity;
-    if (auto ok = properties.validate(entity.kind, tierOfLocked(entity.namespaceName)); !ok)
+    if (auto ok = properties.validate(entity.kind, tierOf(entity.namespaceName)); !ok)
         return ok.error();
-    if (auto ok = validateForwardingLocked(entity.namespaceName, entity.path, properties); !ok)
+    if (auto ok = validateForwarding(entity.namespaceName, entity.path, properties); !ok)
         return ok.error();
     if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
         return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
@@ -256,17 +255,17 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
                            .arg(entity.path));
     entity.properties = properties;
     entity.updatedAt = now;
-    touchLocked(entity, now); // A2: an update is activity
+    touch(entity, now); // A2: an update is activity
     // E5, L9: every lock held on the entity is lost; an update of a topic is an update of
     // each of its subscriptions for this purpose.
-    dropLocksLocked(entity, now);
+    dropMessageLocks(entity, now);
     for (Entity* subscription : entity.subscriptions)
-        dropLocksLocked(*subscription, now);
-    serveAcceptWaitsLocked(now); // the sessions whose locks were lost are available again
-    const StoredEntity stored = storedLocked(entity);
+        dropMessageLocks(*subscription, now);
+    serveAcceptWaits(now); // the sessions whose locks were lost are available again
+    const StoredEntity stored = storedOf(entity);
     m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-    scheduleAutoDeleteLocked(entity);
-    info = infoLocked(entity);
+    scheduleAutoDelete(entity);
+    info = infoOf(entity);
     m_feed->markUpdated(entity.qualified());
     m_feed->markCounts(entity.qualified());
     return write.commit(info);
@@ -275,21 +274,21 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
 Result<void> BrokerImpl::deleteEntity(const QString& path) {
     BrokerWrite write(*this);
     Instant now;
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     if (target->subQueue == SubQueue::DeadLetter)
         return invalid(QStringLiteral("A dead-letter queue is deleted with its entity."));
     if (Entity* topic = target->entity->topic)
-        touchLocked(*topic, now);
-    deleteEntityLocked(target->entity);
+        touch(*topic, now);
+    eraseEntity(target->entity);
     return write.commit();
 }
 
-void BrokerImpl::deleteEntityLocked(Entity* entity) {
+void BrokerImpl::eraseEntity(Entity* entity) {
     const std::vector<Entity*> subscriptions = entity->subscriptions;
     for (Entity* subscription : subscriptions)
-        deleteEntityLocked(subscription);
+        eraseEntity(subscription);
     if (Entity* topic = entity->topic)
         std::erase(topic->subscriptions, entity);
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
@@ -299,7 +298,7 @@ void BrokerImpl::deleteEntityLocked(Entity* entity) {
             m_openDeliveryRecords.erase(lock.deliveryRecord);
         }
     }
-    failAcceptWaitsLocked(entity->id, entity->path);
+    failAcceptWaits(entity->id, entity->path);
     m_store->log(op::DeleteEntity{entity->id});
     m_byKey.remove(keyOf(entity->namespaceName, entity->path));
     m_resolved.clear();
@@ -311,7 +310,7 @@ Result<void> BrokerImpl::editRules(const QString& path,
                                    const std::function<Result<void>(Entity&)>& edit) {
     BrokerWrite write(*this);
     Instant now;
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -321,8 +320,8 @@ Result<void> BrokerImpl::editRules(const QString& path,
     if (auto ok = edit(entity); !ok)
         return ok.error();
     entity.updatedAt = now;
-    touchLocked(entity, now); // A2: a rule added, changed or removed is activity
-    const StoredEntity stored = storedLocked(entity);
+    touch(entity, now); // A2: a rule added, changed or removed is activity
+    const StoredEntity stored = storedOf(entity);
     m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
     m_feed->markUpdated(entity.qualified());
     return write.commit();
@@ -392,20 +391,24 @@ Result<void> BrokerImpl::replaceRule(const QString& path, const QString& name, c
 }
 
 Result<EntityInfo> Broker::entity(const QString& path) const {
-    return m_impl->readTarget(path, [this](const BrokerImpl::Target& target) {
-        return m_impl->infoLocked(*target.entity);
-    });
+    auto& d = *m_impl;
+    BrokerRead read(d);
+    Instant now;
+    auto target = d.fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    return d.infoOf(*target->entity);
 }
 
 QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
     auto& d = *m_impl;
     BrokerRead read(d);
-    d.processDueLocked(d.m_clock->now());
+    d.processDue(d.m_clock->now());
     QList<EntityInfo> out;
     for (const auto& [id, entity] : d.m_entities) {
         if (namespaceName.isEmpty() ||
             entity->namespaceName.compare(namespaceName, Qt::CaseInsensitive) == 0)
-            out.append(d.infoLocked(*entity));
+            out.append(d.infoOf(*entity));
     }
     std::sort(out.begin(), out.end(), [](const EntityInfo& a, const EntityInfo& b) {
         const bool aSub = a.kind == EntityKind::Subscription;
@@ -421,7 +424,7 @@ QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
 
 // ---- Entity helpers
 
-EntityInfo BrokerImpl::infoLocked(const Entity& entity) const {
+EntityInfo BrokerImpl::infoOf(const Entity& entity) const {
     EntityInfo info;
     info.namespaceName = entity.namespaceName;
     info.path = entity.path;
@@ -429,16 +432,16 @@ EntityInfo BrokerImpl::infoLocked(const Entity& entity) const {
     info.topicPath = entity.topic ? entity.topic->path : QString();
     info.kind = entity.kind;
     info.properties = entity.properties;
-    info.counts = countsLocked(entity, SubQueue::Main);
+    info.counts = countsOf(entity, SubQueue::Main);
     info.rules = entity.rules;
     info.createdAt = entity.createdAt;
     info.updatedAt = entity.updatedAt;
     info.lastActivityAt = entity.lastActivity;
-    info.autoDeleteAt = autoDeleteAtLocked(entity);
+    info.autoDeleteAt = autoDeleteAt(entity);
     return info;
 }
 
-StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
+StoredEntity BrokerImpl::storedOf(const Entity& entity) const {
     StoredEntity row;
     row.id = entity.id;
     row.namespaceName = entity.namespaceName;
@@ -461,7 +464,7 @@ StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
     return row;
 }
 
-Instant BrokerImpl::autoDeleteAtLocked(const Entity& entity) const {
+Instant BrokerImpl::autoDeleteAt(const Entity& entity) const {
     if (entity.properties.autoDeleteOnIdle == kInfinite)
         return kNever;
     if (entity.receives() && !entity.properties.forwardTo.isEmpty())
@@ -471,8 +474,8 @@ Instant BrokerImpl::autoDeleteAtLocked(const Entity& entity) const {
     return addSaturating(entity.lastActivity, entity.properties.autoDeleteOnIdle);
 }
 
-void BrokerImpl::scheduleAutoDeleteLocked(Entity& entity) {
-    const Instant at = autoDeleteAtLocked(entity);
+void BrokerImpl::scheduleAutoDelete(Entity& entity) {
+    const Instant at = autoDeleteAt(entity);
     if (at == kNever)
         return;
     // One pending event per entity is enough: when it fires early (activity moved the instant),
@@ -483,27 +486,27 @@ void BrokerImpl::scheduleAutoDeleteLocked(Entity& entity) {
     m_timers.push({at, 0, static_cast<quint32>(entity.id), TimerKind::AutoDelete, 0});
 }
 
-void BrokerImpl::touchLocked(Entity& entity, Instant now) {
+void BrokerImpl::touch(Entity& entity, Instant now) {
     if (now > entity.lastActivity) {
         entity.lastActivity = now;
-        logProgressLocked(entity); // stored with the operation's commit (D2)
+        logProgress(entity); // stored with the operation's commit (D2)
     }
     if (entity.topic)
-        touchLocked(*entity.topic, now);
+        touch(*entity.topic, now);
 }
 
-void BrokerImpl::logProgressLocked(const Entity& entity) {
+void BrokerImpl::logProgress(const Entity& entity) {
     m_store->logEntityProgress(entity.id, entity.nextSeq, entity.lastActivity);
 }
 
-void BrokerImpl::dropLocksLocked(Entity& entity, Instant now) {
-    dropSessionLocksLocked(entity, now); // S5, with the message locks held in the sessions
+void BrokerImpl::dropMessageLocks(Entity& entity, Instant now) {
+    dropSessionLocks(entity, now); // S5, with the message locks held in the sessions
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
         std::vector<qint64> locked;
         for (const auto& [seq, lock] : entity.index(q).locks())
             locked.push_back(seq);
         for (qint64 seq : locked)
-            releaseLockLocked(entity, q, seq, now);
+            releaseMessageLock(entity, q, seq, now);
     }
 }
 

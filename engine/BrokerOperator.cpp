@@ -26,8 +26,8 @@ Result<void> checkCount(const QList<qint64>& seqs) {
 }
 } // namespace
 
-Result<QList<qint64>> BrokerImpl::checkPresentLocked(const Target& target,
-                                                     const QList<qint64>& seqs) const {
+Result<QList<qint64>> BrokerImpl::checkPresent(const Target& target,
+                                               const QList<qint64>& seqs) const {
     const MessageIndex& index = target.entity->index(target.subQueue);
     QList<qint64> unique;
     QSet<qint64> seen;
@@ -52,14 +52,14 @@ Result<void> BrokerImpl::deleteMessages(const QString& path, const QList<qint64>
         return ok.error();
     BrokerWrite write(*this);
     Instant now;
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
-    auto present = checkPresentLocked(*target, seqs);
+    auto present = checkPresent(*target, seqs);
     if (!present)
         return present.error();
     for (qint64 seq : *present)
-        removeMessageLocked(*target->entity, target->subQueue, seq);
+        removeMessage(*target->entity, target->subQueue, seq);
     return write.commit();
 }
 
@@ -72,10 +72,10 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
     QList<SendResult> results;
     BrokerWrite write(*this);
     Instant now;
-    auto source = fireDueAndResolveLocked(sourcePath, now);
+    auto source = fireDueAndResolve(sourcePath, now);
     if (!source)
         return source.error();
-    auto target = resolveLocked(targetPath);
+    auto target = resolve(targetPath);
     if (!target)
         return target.error();
     Entity& destination = *target->entity;
@@ -89,7 +89,7 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
             ErrorCode::MessagingEntityDisabled,
             QStringLiteral("'%1' is %2: it accepts no messages.")
                 .arg(destination.path, entityStatusName(destination.properties.status)));
-    auto present = checkPresentLocked(*source, seqs);
+    auto present = checkPresent(*source, seqs);
     if (!present)
         return present.error();
     if (present->isEmpty())
@@ -119,9 +119,9 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
         if (row.state == MessageState::Scheduled && row.scheduledAt > now)
             message.scheduledEnqueueTime = row.scheduledAt;
         const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
-        if (auto ok = checkSessionIdLocked(destination, message); !ok)
+        if (auto ok = checkMessageSession(destination, message); !ok)
             return ok.error();
-        if (auto ok = checkSendableLocked(destination, message, batchBytes - credit); !ok)
+        if (auto ok = checkSendable(destination, message, batchBytes - credit); !ok)
             return ok.error();
         batchBytes += messageSize(message) - credit;
         outgoing.append(std::move(message));
@@ -129,12 +129,12 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
 
     if (mode == Broker::Transfer::Move)
         for (qint64 seq : *present)
-            removeMessageLocked(*source->entity, source->subQueue, seq);
-    touchLocked(destination, now); // A2: like a send, a transfer is activity on the target
+            removeMessage(*source->entity, source->subQueue, seq);
+    touch(destination, now); // A2: like a send, a transfer is activity on the target
     for (OutgoingMessage& message : outgoing)
-        results.append(scheduleOrDeliverLocked(destination, std::move(message), now));
-    logProgressLocked(destination);
-    serveAcceptWaitsLocked(now);
+        results.append(scheduleOrDeliver(destination, std::move(message), now));
+    logProgress(destination);
+    serveAcceptWaits(now);
     return write.commit(results);
 }
 

@@ -93,7 +93,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     QString entityPath;
     Instant now;
     BrokerWrite write(*this);
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -110,7 +110,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     subQueue = target->subQueue;
     entityPath = entity.path;
     if (read == Read::Peek)
-        touchLocked(entity, now); // A2: a peek is activity, stored before it returns (D2)
+        touch(entity, now); // A2: a peek is activity, stored before it returns (D2)
     const MessageIndex& index = entity.index(subQueue);
     const auto& messages = index.messages();
     const auto full = [&] { return static_cast<int>(overlays.size()) >= maxCount; };
@@ -166,7 +166,7 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
     QString entityPath;
     Instant now;
     BrokerRead read(d);
-    auto target = d.fireDueAndResolveLocked(path, now);
+    auto target = d.fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     const Entity& entity = *target->entity;
@@ -217,11 +217,11 @@ Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int str
 
 Result<EntityCounts> Broker::counts(const QString& path) const {
     return m_impl->readTarget(path, [](const BrokerImpl::Target& target) {
-        return BrokerImpl::countsLocked(*target.entity, target.subQueue);
+        return BrokerImpl::countsOf(*target.entity, target.subQueue);
     });
 }
 
-EntityCounts BrokerImpl::countsLocked(const Entity& entity, SubQueue subQueue) {
+EntityCounts BrokerImpl::countsOf(const Entity& entity, SubQueue subQueue) {
     const IndexCounts& main = entity.main.counts();
     const IndexCounts& dead = entity.deadLetter.counts();
     EntityCounts counts;
@@ -254,7 +254,7 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
     std::vector<qint64> seqs;
     BrokerRead read(d);
     Instant now;
-    auto target = d.fireDueAndResolveLocked(path, now);
+    auto target = d.fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     if (target->entity->kind == EntityKind::Topic)
@@ -293,7 +293,7 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original
     auto& d = *m_impl;
     BrokerRead read(d);
     Instant now;
-    auto target = d.fireDueAndResolveLocked(topicPath, now);
+    auto target = d.fireDueAndResolve(topicPath, now);
     if (!target)
         return target.error();
     const Entity& topic = *target->entity;
@@ -313,7 +313,7 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original
     if (!acceptsSends(topic))
         result.sendRefused = QStringLiteral("'%1' is %2: it accepts no messages.")
                                  .arg(topic.path, entityStatusName(topic.properties.status));
-    // seenBeforeLocked without remembering: an id seen at or after the window's start.
+    // seenBefore without remembering: an id seen at or after the window's start.
     if (topic.properties.requiresDuplicateDetection && !result.messageIdGenerated) {
         const auto seen = topic.seenIds.constFind(message.messageId);
         result.duplicate = seen != topic.seenIds.constEnd() &&
@@ -336,10 +336,10 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original
             subscription->path, subscription->properties, subscription->rules, {}, {}};
         const EntityProperties& p = subscription->properties;
         if (!p.forwardTo.isEmpty())
-            rules.forwardToFailure = d.forwardingFailureLocked(topic.namespaceName, p.forwardTo);
+            rules.forwardToFailure = d.forwardingFailure(topic.namespaceName, p.forwardTo);
         if (!p.forwardDeadLetteredMessagesTo.isEmpty())
             rules.deadLetterForwardFailure =
-                d.forwardingFailureLocked(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
+                d.forwardingFailure(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
         subscriptions.append(rules);
     }
     std::sort(subscriptions.begin(), subscriptions.end(),

@@ -32,7 +32,7 @@ Result<void> BrokerImpl::checkBatchSize(int maxCount) {
     return {};
 }
 
-Result<void> BrokerImpl::checkReceivableLocked(const Entity& entity) {
+Result<void> BrokerImpl::checkReceivable(const Entity& entity) {
     if (entity.kind == EntityKind::Topic)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("Messages are received from the subscriptions of '%1', "
@@ -51,15 +51,15 @@ Result<void> BrokerImpl::checkReceivableLocked(const Entity& entity) {
     return {};
 }
 
-bool BrokerImpl::keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
-                                       Moment moment) {
+bool BrokerImpl::keepDeliverable(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
+                                 Moment moment) {
     const MessageMeta* meta = entity.index(subQueue).find(seq);
     if (!meta)
         return false;
     if (subQueue != SubQueue::Main)
         return true; // no MaxDeliveryCount and no expiry inside a dead-letter queue (L7, T8)
     if (meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
-        deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
+        moveToDeadLetter(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
                          QStringLiteral("The message was delivered %1 times, the entity's "
                                         "MaxDeliveryCount.")
                              .arg(meta->deliveryCount),
@@ -71,14 +71,15 @@ bool BrokerImpl::keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64
     const bool expires = meta->state == MessageState::Active ||
                          (moment == Moment::HandOut && meta->state == MessageState::Deferred);
     if (expires && meta->expiresAt() <= now) {
-        expireLocked(entity, seq, now);
+        expire(entity, seq, now);
         return false;
     }
     return true;
 }
 
-BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                            const QString* lockHolder, Instant now, qint64 record) {
+BrokerImpl::Taken BrokerImpl::handOutMessage(Entity& entity, SubQueue subQueue, qint64 seq,
+                                             const QString* lockHolder, Instant now,
+                                             qint64 record) {
     MessageIndex& index = entity.index(subQueue);
     MessageMeta* meta = index.find(seq);
     ++entity.flow.received;
@@ -103,8 +104,8 @@ BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, q
     return taken;
 }
 
-void BrokerImpl::recordDeliveriesLocked(const Entity& entity, SubQueue subQueue,
-                                        const std::vector<Taken>& taken, qint64 record) {
+void BrokerImpl::recordDeliveries(const Entity& entity, SubQueue subQueue,
+                                  const std::vector<Taken>& taken, qint64 record) {
     if (taken.empty())
         return;
     std::vector<qint64> seqs;
@@ -115,7 +116,7 @@ void BrokerImpl::recordDeliveriesLocked(const Entity& entity, SubQueue subQueue,
     m_store->log(op::RecordDeliveries{record, entity.id, subQueue, std::move(seqs)});
 }
 
-void BrokerImpl::endLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, LockEnd end) {
+void BrokerImpl::endMessageLock(Entity& entity, SubQueue subQueue, qint64 seq, LockEnd end) {
     MessageIndex& index = entity.index(subQueue);
     const LockInfo* lock = index.lockOf(seq);
     if (!lock)
@@ -127,12 +128,12 @@ void BrokerImpl::endLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Lo
         if (const MessageMeta* meta = index.find(seq))
             m_store->log(
                 op::SetDeliveryCount{entity.id, subQueue, seq, meta->deliveryCount, record});
-        settleDeliveryRecordLocked(record);
+        settleDeliveryRecord(record);
     }
-    // A message that goes settles its row after its removal is logged (removeMessageLocked).
+    // A message that goes settles its row after its removal is logged (removeMessage).
 }
 
-void BrokerImpl::settleDeliveryRecordLocked(qint64 record) {
+void BrokerImpl::settleDeliveryRecord(qint64 record) {
     const auto it = m_openDeliveryRecords.find(record);
     if (it == m_openDeliveryRecords.end())
         return;
@@ -194,11 +195,11 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
     const bool peekLock = options.mode == ReceiveMode::PeekLock;
     HandOut handOut;
     BrokerWrite write(*this);
-    auto target = fireDueAndResolveLocked(path, handOut.now);
+    auto target = fireDueAndResolve(path, handOut.now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
-    if (auto ok = checkReceivableLocked(entity); !ok)
+    if (auto ok = checkReceivable(entity); !ok)
         return ok.error();
     if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
         return ok.error();
@@ -206,20 +207,20 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
     handOut.entityId = entity.id;
     handOut.subQueue = target->subQueue;
     handOut.entityPath = entity.path;
-    touchLocked(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
+    touch(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
     MessageIndex& index = entity.index(handOut.subQueue);
     const qint64 record = m_nextDeliveryRecord++;
     while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
         const auto next = index.firstReceivable();
         if (!next)
             break;
-        if (!keepDeliverableLocked(entity, handOut.subQueue, *next, now, Moment::HandOut))
+        if (!keepDeliverable(entity, handOut.subQueue, *next, now, Moment::HandOut))
             continue;
-        handOut.taken.push_back(handOutLocked(entity, handOut.subQueue, *next,
-                                              peekLock ? &options.receiver : nullptr, now, record));
+        handOut.taken.push_back(handOutMessage(
+            entity, handOut.subQueue, *next, peekLock ? &options.receiver : nullptr, now, record));
     }
     if (peekLock)
-        recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
+        recordDeliveries(entity, handOut.subQueue, handOut.taken, record);
     if (!handOut.taken.empty()) {
         m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
                                                                : entity.qualifiedDeadLetter());
@@ -233,8 +234,8 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
     return finishHandOut(handOut, logged, options.mode);
 }
 
-std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                                    const QString& receiver, HandOut& handOut) {
+std::optional<Error> BrokerImpl::takeDeferred(Entity& entity, SubQueue subQueue, qint64 seq,
+                                              const QString& receiver, HandOut& handOut) {
     const MessageMeta* meta = entity.index(subQueue).find(seq);
     if (!meta || meta->state != MessageState::Deferred)
         return makeError(ErrorCode::MessageNotFound,
@@ -246,15 +247,15 @@ std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue sub
         return makeError(
             ErrorCode::MessageNotFound,
             QStringLiteral("The deferred message %1 is locked by another receiver.").arg(seq));
-    if (!keepDeliverableLocked(entity, subQueue, seq, handOut.now, Moment::HandOut))
+    if (!keepDeliverable(entity, subQueue, seq, handOut.now, Moment::HandOut))
         // T8 (expired when asked for) or L6.
         return makeError(ErrorCode::MessageNotFound,
                          QStringLiteral("The deferred message %1 had expired or reached "
                                         "MaxDeliveryCount; it is no longer deferred.")
                              .arg(seq));
     const qint64 record = m_nextDeliveryRecord++;
-    handOut.taken.push_back(handOutLocked(entity, subQueue, seq, &receiver, handOut.now, record));
-    recordDeliveriesLocked(entity, subQueue, handOut.taken, record);
+    handOut.taken.push_back(handOutMessage(entity, subQueue, seq, &receiver, handOut.now, record));
+    recordDeliveries(entity, subQueue, handOut.taken, record);
     m_feed->markCounts(entity.qualified());
     return std::nullopt;
 }
@@ -264,19 +265,19 @@ Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
     HandOut handOut;
     std::optional<Error> failure;
     BrokerWrite write(*this);
-    auto target = fireDueAndResolveLocked(path, handOut.now);
+    auto target = fireDueAndResolve(path, handOut.now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
-    if (auto ok = checkReceivableLocked(entity); !ok)
+    if (auto ok = checkReceivable(entity); !ok)
         return ok.error();
     if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
         return ok.error();
     handOut.entityId = entity.id;
     handOut.subQueue = target->subQueue;
     handOut.entityPath = entity.path;
-    touchLocked(entity, handOut.now);
-    failure = takeDeferredLocked(entity, handOut.subQueue, seq, receiver, handOut);
+    touch(entity, handOut.now);
+    failure = takeDeferred(entity, handOut.subQueue, seq, receiver, handOut);
     return finishDeferredHandOut(handOut, write.release(), failure, seq);
 }
 

@@ -14,10 +14,10 @@ void BrokerImpl::recoverFromFailedWrite() {
     // The first waiter to find the failure does this; the others find nothing left to do.
     if (!m_store->resetAfterFailure())
         return;
-    reloadLocked();
+    reloadFromStore();
 }
 
-void BrokerImpl::reloadLocked() {
+void BrokerImpl::reloadFromStore() {
     // What survives a reload: the flow counts (in memory only, by entity), and what the window
     // was told exists, to tell it what changed.
     std::unordered_map<qint64, EntityFlow> flows;
@@ -70,12 +70,12 @@ void BrokerImpl::reloadLocked() {
     // Session waits on entities that are gone end; the others may be served now.
     std::vector<std::pair<qint64, QString>> gone;
     for (const auto& [waitId, wait] : m_acceptWaits) {
-        if (!entityByIdLocked(wait.entityId))
+        if (!entityById(wait.entityId))
             gone.emplace_back(wait.entityId, wait.path);
     }
     for (const auto& [entityId, path] : gone)
-        failAcceptWaitsLocked(entityId, path);
-    serveAcceptWaitsLocked(m_clock->now());
+        failAcceptWaits(entityId, path);
+    serveAcceptWaits(m_clock->now());
 }
 
 } // namespace hourglass

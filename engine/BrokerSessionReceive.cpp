@@ -13,7 +13,7 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
     const bool peekLock = mode == ReceiveMode::PeekLock;
     HandOut handOut;
     BrokerWrite write(*this);
-    auto held = checkSessionLocked(ref, handOut.now);
+    auto held = checkSessionHeld(ref, handOut.now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
@@ -24,7 +24,7 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
     handOut.entityId = entity.id;
     handOut.subQueue = SubQueue::Main;
     handOut.entityPath = entity.path;
-    touchLocked(entity, now); // A2, an empty receive too
+    touch(entity, now); // A2, an empty receive too
     const qint64 record = m_nextDeliveryRecord++;
     qint64 from = 0;
     while (static_cast<int>(handOut.taken.size()) < maxCount) {
@@ -41,13 +41,13 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
         if (!next)
             break;
         from = *next + 1;
-        if (!keepDeliverableLocked(entity, SubQueue::Main, *next, now, Moment::HandOut))
+        if (!keepDeliverable(entity, SubQueue::Main, *next, now, Moment::HandOut))
             continue;
-        handOut.taken.push_back(handOutLocked(entity, SubQueue::Main, *next,
-                                              peekLock ? &ref.receiver : nullptr, now, record));
+        handOut.taken.push_back(handOutMessage(entity, SubQueue::Main, *next,
+                                               peekLock ? &ref.receiver : nullptr, now, record));
     }
     if (peekLock)
-        recordDeliveriesLocked(entity, SubQueue::Main, handOut.taken, record);
+        recordDeliveries(entity, SubQueue::Main, handOut.taken, record);
     if (!handOut.taken.empty()) {
         m_feed->markRemoved(entity.qualified());
         m_feed->markCounts(entity.qualified());
@@ -60,14 +60,14 @@ Result<MessageView> BrokerImpl::receiveDeferredFromSession(const SessionRef& ref
     HandOut handOut;
     std::optional<Error> failure;
     BrokerWrite write(*this);
-    auto held = checkSessionLocked(ref, handOut.now);
+    auto held = checkSessionHeld(ref, handOut.now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
     handOut.entityId = entity.id;
     handOut.subQueue = SubQueue::Main;
     handOut.entityPath = entity.path;
-    touchLocked(entity, handOut.now);
+    touch(entity, handOut.now);
     const QString* owner = entity.sessions.sessionOf(seq);
     if (!owner || *owner != ref.sessionId)
         failure = makeError(ErrorCode::MessageNotFound,
@@ -76,7 +76,7 @@ Result<MessageView> BrokerImpl::receiveDeferredFromSession(const SessionRef& ref
                                 .arg(seq)
                                 .arg(ref.sessionId, entity.path));
     else
-        failure = takeDeferredLocked(entity, SubQueue::Main, seq, ref.receiver, handOut);
+        failure = takeDeferred(entity, SubQueue::Main, seq, ref.receiver, handOut);
     if (!failure)
         m_feed->markSessions(entity.qualified());
     return finishDeferredHandOut(handOut, write.release(), failure, seq);

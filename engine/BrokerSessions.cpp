@@ -45,8 +45,8 @@ SessionRef SessionRef::of(const AcceptedSession& session) {
 
 // ---- Finding sessions and checking their locks
 
-Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& now) {
-    auto target = fireDueAndResolveLocked(path, now);
+Result<Entity*> BrokerImpl::sessionEntity(const QString& path, Instant& now) {
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -54,7 +54,7 @@ Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& no
         return invalid(QStringLiteral("A dead-letter queue has no sessions: receive from '%1' "
                                       "without one.")
                            .arg(path));
-    if (auto ok = checkReceivableLocked(entity); !ok)
+    if (auto ok = checkReceivable(entity); !ok)
         return ok.error();
     if (!entity.hasSessions())
         return invalid(QStringLiteral("'%1' does not require sessions (S1): receive from it "
@@ -63,12 +63,11 @@ Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& no
     return &entity;
 }
 
-Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionLocked(const SessionRef& ref,
-                                                               Instant& now) {
-    auto entity = sessionEntityLocked(ref.entityPath, now);
+Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionHeld(const SessionRef& ref, Instant& now) {
+    auto entity = sessionEntity(ref.entityPath, now);
     if (!entity)
         return entity.error();
-    // Locks that ran out are gone: fireDueAndResolveLocked fired their expiry.
+    // Locks that ran out are gone: fireDueAndResolve fired their expiry.
     SessionRecord* session = (*entity)->sessions.find(ref.sessionId);
     if (!session || !session->lock)
         return sessionLockLost(QStringLiteral("the session '%1' is not locked; its lock ran out, "
@@ -83,7 +82,7 @@ Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionLocked(const SessionRef&
     return HeldSession{*entity, session};
 }
 
-SessionRecord* BrokerImpl::nextAvailableSessionLocked(Entity& entity) {
+SessionRecord* BrokerImpl::nextAvailableSession(Entity& entity) {
     SessionRecord* found = nullptr;
     // S3: the receivable messages in sequence order give the sessions oldest message first.
     entity.main.findReceivable([&](qint64 seq) {
@@ -97,19 +96,19 @@ SessionRecord* BrokerImpl::nextAvailableSessionLocked(Entity& entity) {
     return found;
 }
 
-AcceptedSession BrokerImpl::grantSessionLocked(Entity& entity, SessionRecord& session,
-                                               const QString& receiver, Instant at) {
+AcceptedSession BrokerImpl::grantSession(Entity& entity, SessionRecord& session,
+                                         const QString& receiver, Instant at) {
     const Instant lockedUntil = addSaturating(at, entity.properties.lockDuration);
     session.lock = SessionLock{receiver, m_tokenSource.next(), lockedUntil};
     m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
                    TimerKind::SessionLockExpire, 0});
-    touchLocked(entity, at); // A2: taking a session is receiving
+    touch(entity, at); // A2: taking a session is receiving
     m_feed->markSessions(entity.qualified());
     return {entity.path, session.id, receiver, lockedUntil, at};
 }
 
-void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, Instant at,
-                                      SessionEnd end) {
+void BrokerImpl::endSessionLock(Entity& entity, const QString& sessionId, Instant at,
+                                SessionEnd end) {
     SessionRecord* session = entity.sessions.find(sessionId);
     if (!session || !session->lock)
         return;
@@ -121,8 +120,8 @@ void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, 
     // The message locks go first, while the session is still locked: a release may move a
     // message away (L6, T6), and a session that still holds its lock is never forgotten.
     for (qint64 seq : locked) {
-        rememberLostWithSessionLocked(entity.main.lockOf(seq)->token);
-        releaseLockLocked(entity, SubQueue::Main, seq, at);
+        rememberLostWithSession(entity.main.lockOf(seq)->token);
+        releaseMessageLock(entity, SubQueue::Main, seq, at);
     }
     session = entity.sessions.find(sessionId);
     session->lock.reset();
@@ -132,17 +131,17 @@ void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, 
     m_feed->markSessions(entity.qualified());
 }
 
-void BrokerImpl::dropSessionLocksLocked(Entity& entity, Instant at) {
+void BrokerImpl::dropSessionLocks(Entity& entity, Instant at) {
     std::vector<QString> held;
     for (const auto& [id, session] : entity.sessions.sessions()) {
         if (session.lock)
             held.push_back(id);
     }
     for (const QString& id : held)
-        endSessionLockLocked(entity, id, at, SessionEnd::Lost);
+        endSessionLock(entity, id, at, SessionEnd::Lost);
 }
 
-void BrokerImpl::rememberLostWithSessionLocked(const QUuid& token) {
+void BrokerImpl::rememberLostWithSession(const QUuid& token) {
     if (m_lostWithSession.contains(token))
         return;
     m_lostWithSession.insert(token);
@@ -163,10 +162,10 @@ Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
     std::optional<Result<AcceptedSession>> result;
     BrokerWrite write(*this);
     Instant now;
-    auto entity = sessionEntityLocked(path, now);
+    auto entity = sessionEntity(path, now);
     if (!entity)
         return entity.error();
-    // A refused accept changes nothing; a granted one is activity (grantSessionLocked).
+    // A refused accept changes nothing; a granted one is activity (grantSession).
     SessionRecord* session = nullptr;
     if (options.sessionId) {
         session = (*entity)->sessions.find(*options.sessionId);
@@ -179,12 +178,12 @@ Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
         else
             session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
     } else {
-        session = nextAvailableSessionLocked(**entity);
+        session = nextAvailableSession(**entity);
         if (!session)
             result = noSessionAvailable(path);
     }
     if (!result) {
-        AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
+        AcceptedSession granted = grantSession(**entity, *session, options.receiver, now);
         granted.entityPath = path; // as given: it resolves the same way again
         result = granted;
     }
@@ -211,13 +210,13 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
         return answer(
             invalid(QStringLiteral("A wait cannot be negative; got %1 ms.").arg(timeout)));
     Instant now;
-    auto entity = sessionEntityLocked(path, now);
+    auto entity = sessionEntity(path, now);
     if (!entity)
         return answer(entity.error());
     // Older waits on the entity would have taken an available session already: it is served
     // after every change that can make one available.
-    if (SessionRecord* session = nextAvailableSessionLocked(**entity)) {
-        AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
+    if (SessionRecord* session = nextAvailableSession(**entity)) {
+        AcceptedSession granted = grantSession(**entity, *session, options.receiver, now);
         granted.entityPath = path;
         return answer(granted);
     }
@@ -236,47 +235,47 @@ bool BrokerImpl::cancelAcceptSession(quint64 waitId) {
     return m_acceptWaits.erase(waitId) > 0;
 }
 
-void BrokerImpl::endAcceptWaitLocked(std::map<quint64, AcceptWait>::iterator wait,
-                                     Result<AcceptedSession> result) {
+void BrokerImpl::endAcceptWait(std::map<quint64, AcceptWait>::iterator wait,
+                               Result<AcceptedSession> result) {
     SessionAcceptCallback done = std::move(wait->second.done);
     m_acceptWaits.erase(wait);
     answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
 }
 
-void BrokerImpl::serveAcceptWaitsLocked(Instant at) {
+void BrokerImpl::serveAcceptWaits(Instant at) {
     if (m_acceptWaits.empty())
         return;
     // An entity with nothing available stays so for the rest of this pass: look once.
     std::vector<qint64> exhausted;
     for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
         const qint64 entityId = it->second.entityId;
-        Entity* entity = entityByIdLocked(entityId);
+        Entity* entity = entityById(entityId);
         SessionRecord* session = nullptr;
         if (entity && std::find(exhausted.begin(), exhausted.end(), entityId) == exhausted.end() &&
-            entity->hasSessions() && checkReceivableLocked(*entity).ok())
-            session = nextAvailableSessionLocked(*entity);
+            entity->hasSessions() && checkReceivable(*entity).ok())
+            session = nextAvailableSession(*entity);
         if (!session) {
             exhausted.push_back(entityId);
             ++it;
             continue;
         }
-        AcceptedSession granted = grantSessionLocked(*entity, *session, it->second.receiver, at);
+        AcceptedSession granted = grantSession(*entity, *session, it->second.receiver, at);
         granted.entityPath = it->second.path;
         const auto next = std::next(it);
-        endAcceptWaitLocked(it, granted);
+        endAcceptWait(it, granted);
         it = next;
     }
 }
 
-void BrokerImpl::failAcceptWaitsLocked(qint64 entityId, const QString& path) {
+void BrokerImpl::failAcceptWaits(qint64 entityId, const QString& path) {
     for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
         const auto next = std::next(it);
         if (it->second.entityId == entityId)
-            endAcceptWaitLocked(it, makeError(ErrorCode::MessagingEntityNotFound,
-                                              QStringLiteral("The messaging entity '%1' was "
-                                                             "deleted while waiting for a "
-                                                             "session.")
-                                                  .arg(path)));
+            endAcceptWait(it, makeError(ErrorCode::MessagingEntityNotFound,
+                                        QStringLiteral("The messaging entity '%1' was "
+                                                       "deleted while waiting for a "
+                                                       "session.")
+                                            .arg(path)));
         it = next;
     }
 }
@@ -287,7 +286,7 @@ Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
     Instant lockedUntil;
     BrokerWrite write(*this);
     Instant now;
-    auto held = checkSessionLocked(ref, now);
+    auto held = checkSessionHeld(ref, now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
@@ -296,7 +295,7 @@ Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
     session.lock->lockedUntil = lockedUntil;
     m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
                    TimerKind::SessionLockExpire, 0});
-    touchLocked(entity, now);
+    touch(entity, now);
     m_feed->markSessions(entity.qualified());
     return write.commit(lockedUntil);
 }
@@ -304,12 +303,12 @@ Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
 Result<void> BrokerImpl::releaseSession(const SessionRef& ref) {
     BrokerWrite write(*this);
     Instant now;
-    auto held = checkSessionLocked(ref, now);
+    auto held = checkSessionHeld(ref, now);
     if (!held)
         return held.error();
-    touchLocked(*held->entity, now);
-    endSessionLockLocked(*held->entity, ref.sessionId, now, SessionEnd::Released);
-    serveAcceptWaitsLocked(now);
+    touch(*held->entity, now);
+    endSessionLock(*held->entity, ref.sessionId, now, SessionEnd::Released);
+    serveAcceptWaits(now);
     return write.commit();
 }
 
@@ -317,7 +316,7 @@ int BrokerImpl::releaseSessionsOf(const QString& receiver) {
     int released = 0;
     BrokerWrite write(*this);
     const Instant now = m_clock->now();
-    processDueLocked(now);
+    processDue(now);
     for (auto& [id, entity] : m_entities) {
         if (!entity->hasSessions())
             continue;
@@ -327,10 +326,10 @@ int BrokerImpl::releaseSessionsOf(const QString& receiver) {
                 held.push_back(sessionId);
         }
         for (const QString& sessionId : held)
-            endSessionLockLocked(*entity, sessionId, now, SessionEnd::Lost);
+            endSessionLock(*entity, sessionId, now, SessionEnd::Lost);
         released += static_cast<int>(held.size());
     }
-    serveAcceptWaitsLocked(now);
+    serveAcceptWaits(now);
     (void)write.commit();
     return released;
 }
@@ -342,10 +341,10 @@ Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref
     bool hasState;
     BrokerWrite write(*this);
     Instant now;
-    auto held = checkSessionLocked(ref, now);
+    auto held = checkSessionHeld(ref, now);
     if (!held)
         return held.error();
-    touchLocked(*held->entity, now);
+    touch(*held->entity, now);
     entityId = held->entity->id;
     hasState = held->session->hasState;
     // The state is read from the store once every state set before is committed there.
@@ -360,7 +359,7 @@ Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
                                          const std::optional<QByteArray>& state) {
     BrokerWrite write(*this);
     Instant now;
-    auto held = checkSessionLocked(ref, now);
+    auto held = checkSessionHeld(ref, now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
@@ -374,7 +373,7 @@ Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
                              .arg(entity.path)
                              .arg(limit)
                              .arg(entity.properties.maxMessageSizeInKilobytes));
-    touchLocked(entity, now);
+    touch(entity, now);
     session.hasState = state.has_value();
     session.stateSize = state ? state->size() : 0;
     session.stateSetAt = state ? now : 0;

@@ -11,8 +11,8 @@ Error lockLost(const QString& why) {
 }
 } // namespace
 
-Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now) const {
-    auto target = resolveLocked(ref.entityPath);
+Result<LockLocation> BrokerImpl::checkMessageLock(const LockRef& ref, Instant now) const {
+    auto target = resolve(ref.entityPath);
     if (!target)
         return target.error();
     if (ref.lockToken.isNull())
@@ -52,10 +52,10 @@ Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
                                 const DeadLetterOptions& options) {
     BrokerWrite write(*this);
     const Instant now = m_clock->now();
-    processDueLocked(now);
-    if (auto settled = settleLocked(ref, action, options, now); !settled)
+    processDue(now);
+    if (auto settled = settleOne(ref, action, options, now); !settled)
         return settled;
-    serveAcceptWaitsLocked(now); // an abandoned message may free a session (S3)
+    serveAcceptWaits(now); // an abandoned message may free a session (S3)
     return write.commit();
 }
 
@@ -63,20 +63,20 @@ QList<Result<void>> BrokerImpl::settleBatch(const QList<LockRef>& locks, Settle 
     QList<Result<void>> results;
     BrokerWrite write(*this);
     const Instant now = m_clock->now();
-    processDueLocked(now);
+    processDue(now);
     for (const LockRef& ref : locks)
-        results.append(settleLocked(ref, action, {}, now));
-    serveAcceptWaitsLocked(now);
+        results.append(settleOne(ref, action, {}, now));
+    serveAcceptWaits(now);
     return write.commitEach(std::move(results));
 }
 
-Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
-                                      const DeadLetterOptions& options, Instant now) {
+Result<void> BrokerImpl::settleOne(const LockRef& ref, Settle action,
+                                   const DeadLetterOptions& options, Instant now) {
     {
-        auto location = checkLockLocked(ref, now);
+        auto location = checkMessageLock(ref, now);
         if (!location)
             return location.error();
-        Entity& entity = *entityByIdLocked(location->entityId);
+        Entity& entity = *entityById(location->entityId);
         const SubQueue subQueue = location->subQueue;
         const qint64 seq = location->seq;
         MessageIndex& index = entity.index(subQueue);
@@ -85,26 +85,25 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
                              QStringLiteral("A message in a dead-letter queue cannot be "
                                             "dead-lettered again (L7); complete or abandon it."));
         if (!options.propertiesToModify.isEmpty()) {
-            if (auto modified =
-                    modifyPropertiesLocked(entity, subQueue, seq, options.propertiesToModify);
+            if (auto modified = modifyProperties(entity, subQueue, seq, options.propertiesToModify);
                 !modified)
                 return modified.error();
         }
-        touchLocked(entity, now); // settling is part of receiving (A2)
+        touch(entity, now); // settling is part of receiving (A2)
         switch (action) {
         case Settle::Complete:
-            removeMessageLocked(entity, subQueue, seq); // L5
+            removeMessage(entity, subQueue, seq); // L5
             ++entity.flow.completed;
             break;
         case Settle::Abandon:
-            releaseLockLocked(entity, subQueue, seq, now); // L5, then L6 / T6
+            releaseMessageLock(entity, subQueue, seq, now); // L5, then L6 / T6
             break;
         case Settle::DeadLetter:
-            endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
-            deadLetterLocked(entity, seq, options.reason, options.description, now); // L7
+            endMessageLock(entity, subQueue, seq, LockEnd::MessageStays);
+            moveToDeadLetter(entity, seq, options.reason, options.description, now); // L7
             break;
         case Settle::Defer:
-            endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
+            endMessageLock(entity, subQueue, seq, LockEnd::MessageStays);
             if (index.find(seq)->state != MessageState::Deferred) {
                 index.setState(seq, MessageState::Deferred); // L8
                 m_store->log(op::SetState{entity.id, subQueue, seq, MessageState::Deferred});
@@ -122,52 +121,52 @@ Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {
     Instant lockedUntil;
     BrokerWrite write(*this);
     const Instant now = m_clock->now();
-    processDueLocked(now);
-    auto location = checkLockLocked(ref, now);
+    processDue(now);
+    auto location = checkMessageLock(ref, now);
     if (!location)
         return location.error();
-    Entity& entity = *entityByIdLocked(location->entityId);
+    Entity& entity = *entityById(location->entityId);
     LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
     info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
     lockedUntil = info->lockedUntil;
     m_timers.push({lockedUntil, location->seq, static_cast<quint32>(entity.id),
                    TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
-    touchLocked(entity, now);
+    touch(entity, now);
     // Locks are volatile (L9) and not stored; the activity is (D2).
     return write.commit(lockedUntil);
 }
 
-void BrokerImpl::releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {
-    endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
+void BrokerImpl::releaseMessageLock(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {
+    endMessageLock(entity, subQueue, seq, LockEnd::MessageStays);
     if (!entity.index(subQueue).find(seq))
         return;
     m_feed->markCounts(entity.qualified());
     m_feed->markAdded(subQueue == SubQueue::Main ? entity.qualified()
                                                  : entity.qualifiedDeadLetter());
-    keepDeliverableLocked(entity, subQueue, seq, now, Moment::Release); // L6, T6
+    keepDeliverable(entity, subQueue, seq, now, Moment::Release); // L6, T6
 }
 
-void BrokerImpl::expireLocked(Entity& entity, qint64 seq, Instant now) {
+void BrokerImpl::expire(Entity& entity, qint64 seq, Instant now) {
     ++entity.flow.expired;
     if (entity.properties.deadLetteringOnMessageExpiration)
-        deadLetterLocked(entity, seq, QStringLiteral("TTLExpiredException"),
+        moveToDeadLetter(entity, seq, QStringLiteral("TTLExpiredException"),
                          QStringLiteral("The message expired and was dead lettered."), now);
     else
-        removeMessageLocked(entity, SubQueue::Main, seq); // T7: dropped
+        removeMessage(entity, SubQueue::Main, seq); // T7: dropped
 }
 
-void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& reason,
+void BrokerImpl::moveToDeadLetter(Entity& entity, qint64 seq, const QString& reason,
                                   const QString& description, Instant now) {
     const MessageMeta* found = entity.main.find(seq);
     if (!found)
         return;
-    endLockLocked(entity, SubQueue::Main, seq, LockEnd::MessageStays);
+    endMessageLock(entity, SubQueue::Main, seq, LockEnd::MessageStays);
     ++entity.flow.deadLettered;
-    if (Entity* target = deadLetterDestinationLocked(entity)) {
-        if (const auto whole = loadWholeLocked(entity, seq)) {
-            removeMessageLocked(entity, SubQueue::Main, seq);
-            forwardDeadLetterLocked(*target, outgoingFromStored(*whole),
-                                    {reason, description, entity.path}, now, 1);
+    if (Entity* target = deadLetterDestination(entity)) {
+        if (const auto whole = loadWhole(entity, seq)) {
+            removeMessage(entity, SubQueue::Main, seq);
+            forwardDeadLetter(*target, outgoingFromStored(*whole),
+                              {reason, description, entity.path}, now, 1);
             return;
         }
     }
@@ -182,33 +181,33 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
     m_feed->markCounts(entity.qualified());
 }
 
-Entity* BrokerImpl::deadLetterDestinationLocked(const Entity& entity) const {
+Entity* BrokerImpl::deadLetterDestination(const Entity& entity) const {
     const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
     if (forwardTo.isEmpty())
         return nullptr;
-    Entity* target = findLocked(entity.namespaceName, forwardTo);
+    Entity* target = findEntity(entity.namespaceName, forwardTo);
     return target && acceptsSends(*target) ? target : nullptr;
 }
 
-void BrokerImpl::forwardDeadLetterLocked(Entity& target, const OutgoingMessage& message,
-                                         const DeliveryExtras& dead, Instant now, int hop) {
-    touchLocked(target, now);
-    if (seenBeforeLocked(target, message.messageId, now))
+void BrokerImpl::forwardDeadLetter(Entity& target, const OutgoingMessage& message,
+                                   const DeliveryExtras& dead, Instant now, int hop) {
+    touch(target, now);
+    if (seenBefore(target, message.messageId, now))
         return; // L13 at the destination: dropped
     ++target.flow.sent;
-    routeLocked(target, message, now, dead, hop);
+    route(target, message, now, dead, hop);
 }
 
-std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, qint64 seq) {
+std::optional<StoredMessage> BrokerImpl::loadWhole(const Entity& entity, qint64 seq) {
     auto row = m_store->readLatest(entity.id, seq);
     if (!row)
         return std::nullopt;
     return *row;
 }
 
-Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                                const QVariantMap& changes) {
-    const auto whole = loadWholeLocked(entity, seq);
+Result<void> BrokerImpl::modifyProperties(Entity& entity, SubQueue subQueue, qint64 seq,
+                                          const QVariantMap& changes) {
+    const auto whole = loadWhole(entity, seq);
     if (!whole)
         return makeError(ErrorCode::GeneralError,
                          QStringLiteral("The message %1 could not be read to modify its "
@@ -218,7 +217,7 @@ Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueu
     for (auto it = changes.cbegin(); it != changes.cend(); ++it)
         probe.applicationProperties.insert(it.key(), it.value());
     const qint64 oldSize = whole->size;
-    if (auto ok = checkSendableLocked(entity, probe, -oldSize);
+    if (auto ok = checkSendable(entity, probe, -oldSize);
         !ok && ok.error().code != ErrorCode::QuotaExceeded)
         return ok.error();
     // The quota counts the message at its new size.

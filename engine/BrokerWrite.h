@@ -106,7 +106,7 @@ auto BrokerImpl::readTarget(const QString& path, Reader read)
     -> Result<std::invoke_result_t<Reader, const Target&>> {
     BrokerRead lock(*this);
     Instant now;
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     return read(*target);

@@ -136,7 +136,9 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     auto owner = DatabaseOwner::claim(options.databasePath, options.owner);
     if (!owner)
         return owner.error();
-    auto store = Store::open(options.databasePath, options.durability, std::move(owner).value());
+    const auto sync =
+        options.durability == Durability::PowerSafe ? Store::Sync::Full : Store::Sync::Normal;
+    auto store = Store::open(options.databasePath, sync, std::move(owner).value());
     if (!store)
         return store.error();
     std::shared_ptr<Clock> clock = options.clock;

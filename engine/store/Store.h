@@ -14,10 +14,11 @@
 // flusher (or by open/load before any other thread exists). Lock order: Broker mutex, then any
 // one of these; never a Store mutex then the Broker's.
 
-#include "hourglass/Broker.h"
 #include "DatabaseOwner.h"
 #include "PropertyEncoding.h"
 #include "SqliteStatement.h"
+#include "hourglass/EntityProperties.h"
+#include "hourglass/Message.h"
 #include "hourglass/Status.h"
 #include "hourglass/Time.h"
 
@@ -179,12 +180,16 @@ using WriteOp =
 
 class Store {
 public:
+    // How a commit reaches the disk (SQLite's synchronous setting in WAL mode): Full survives a
+    // power loss, Normal a crash of the process only. Broker::open maps its Durability to it.
+    enum class Sync { Full, Normal };
+
     // Opens (creating when missing) and checks the database: a file that is not SQLite, not
     // ours, or written by a newer schema is refused with GeneralError and left untouched.
     // `owner` is the claim on the database (DatabaseOwner.h) that Broker::open takes before
     // anything reads the file; the store keeps it until its connections are closed. Tests of
     // the store alone open it without one.
-    static Result<std::unique_ptr<Store>> open(const QString& path, Durability durability,
+    static Result<std::unique_ptr<Store>> open(const QString& path, Sync sync,
                                                std::unique_ptr<DatabaseOwner> owner = nullptr);
     ~Store();
 
@@ -284,7 +289,7 @@ public:
 
 private:
     Store() = default;
-    Result<void> initialise(Durability durability);
+    Result<void> initialise(Sync sync);
     // Runs the statements in one transaction and stamps the current schema version; empty on
     // success, else why it failed (and nothing changed).
     QString changeSchema(const std::vector<const char*>& statements);

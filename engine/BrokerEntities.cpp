@@ -293,9 +293,9 @@ void BrokerImpl::eraseEntity(Entity* entity) {
         std::erase(topic->subscriptions, entity);
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
         for (const auto& [seq, lock] : entity->index(q).locks()) {
-            m_lockTokens.remove(lock.token);
+            m_locks.remove(lock.token);
             // The entity's journal rows go with it (op::DeleteEntity).
-            m_openDeliveryRecords.erase(lock.deliveryRecord);
+            m_locks.dropRecord(lock.deliveryRecord);
         }
     }
     failAcceptWaits(entity->id, entity->path);

@@ -16,7 +16,7 @@
 // plus what is logged), never by waiting for a commit.
 
 #include "CallbackQueue.h"
-#include "LockTokenSource.h"
+#include "LockTable.h"
 #include "MessageIndex.h"
 #include "Mutex.h"
 #include "SessionIndex.h"
@@ -83,12 +83,6 @@ struct Entity {
 private:
     QString m_qualified;
     QString m_qualifiedDeadLetter;
-};
-
-struct LockLocation {
-    qint64 entityId = 0;
-    SubQueue subQueue = SubQueue::Main;
-    qint64 seq = 0;
 };
 
 // Where a message that arrives in an entity comes from, for the columns that say so.
@@ -371,9 +365,6 @@ public:
         REQUIRES(m_mutex);
     // The entity went away: its waits end with MessagingEntityNotFound.
     void failAcceptWaits(qint64 entityId, const QString& path) REQUIRES(m_mutex);
-    // A message lock lost with its session: settling it reports SessionLockLost (S5) rather
-    // than MessageLockLost. Remembered for the most recent kLostSessionLocks tokens.
-    void rememberLostWithSession(const QUuid& token) REQUIRES(m_mutex);
     // The counts of one session's messages.
     SessionInfo sessionInfoOf(const Entity& entity, const SessionRecord& session) const
         REQUIRES(m_mutex);
@@ -423,21 +414,12 @@ public:
     std::unordered_map<qint64, std::unique_ptr<Entity>> m_entities GUARDED_BY(m_mutex);
     QHash<QString, Entity*> m_byKey GUARDED_BY(m_mutex); // keyOf(namespace, path) -> entity
     qint64 m_nextEntityId GUARDED_BY(m_mutex) = 1;
-    QHash<QUuid, LockLocation> m_lockTokens GUARDED_BY(m_mutex);
-    // The delivery journal (StoreSchema.h): the next row's id (above every id stored), and for
-    // each row not yet forgotten, how many of its messages are still locked under it.
-    qint64 m_nextDeliveryRecord GUARDED_BY(m_mutex) = 1;
-    LockTokenSource m_tokenSource GUARDED_BY(m_mutex); // lock and session lock tokens
-    std::unordered_map<qint64, int> m_openDeliveryRecords GUARDED_BY(m_mutex);
+    LockTable m_locks GUARDED_BY(m_mutex); // tokens, open journal rows, tokens lost (LockTable.h)
     TimerQueue m_timers GUARDED_BY(m_mutex);
     std::size_t m_timerCompactionMark GUARDED_BY(m_mutex) = 4096;
     // Sessions: the waits for the next available session, by id (ids only grow: oldest first).
     std::map<quint64, AcceptWait> m_acceptWaits GUARDED_BY(m_mutex);
     quint64 m_nextAcceptWait GUARDED_BY(m_mutex) = 1;
-    // Message lock tokens lost with their session, oldest first (rememberLostWithSession).
-    QSet<QUuid> m_lostWithSession GUARDED_BY(m_mutex);
-    std::deque<QUuid> m_lostWithSessionOrder GUARDED_BY(m_mutex);
-    static constexpr std::size_t kLostSessionLocks = 65536;
     // Where wait callbacks run. Last member: destroyed first, so a running callback finishes
     // while everything it may call is still there (~BrokerImpl stops it before anything else).
     CallbackQueue m_callbacks;

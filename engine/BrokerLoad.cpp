@@ -264,7 +264,7 @@ void BrokerImpl::foldDeliveryJournal(const DeliveryJournal& journal) {
     for (qint64 id : journal.rows)
         m_store->log(op::ForgetDeliveries{id});
     // New rows number above every id a stored message names (StoreSchema.h).
-    m_nextDeliveryRecord = journal.highestId + 1;
+    m_locks.startRecordsAfter(journal.highestId);
 }
 
 } // namespace hourglass

@@ -94,10 +94,10 @@ BrokerImpl::Taken BrokerImpl::handOutMessage(Entity& entity, SubQueue subQueue, 
     }
     // L4: deliveries under lock. The journal row `record` stores this one (D2).
     meta->deliveryCount = taken.deliveryCount;
-    LockInfo info{m_tokenSource.next(), *lockHolder,
+    LockInfo info{m_locks.newToken(), *lockHolder,
                   addSaturating(now, entity.properties.lockDuration), record};
     index.lock(seq, info);
-    m_lockTokens.insert(info.token, {entity.id, subQueue, seq});
+    m_locks.add(info.token, {entity.id, subQueue, seq});
     m_timers.push({info.lockedUntil, seq, static_cast<quint32>(entity.id), TimerKind::LockExpire,
                    static_cast<quint8>(subQueue)});
     taken.lock = info;
@@ -112,7 +112,7 @@ void BrokerImpl::recordDeliveries(const Entity& entity, SubQueue subQueue,
     seqs.reserve(taken.size());
     for (const Taken& item : taken)
         seqs.push_back(item.seq);
-    m_openDeliveryRecords.emplace(record, static_cast<int>(taken.size()));
+    m_locks.openRecord(record, static_cast<int>(taken.size()));
     m_store->log(op::RecordDeliveries{record, entity.id, subQueue, std::move(seqs)});
 }
 
@@ -122,7 +122,7 @@ void BrokerImpl::endMessageLock(Entity& entity, SubQueue subQueue, qint64 seq, L
     if (!lock)
         return;
     const qint64 record = lock->deliveryRecord;
-    m_lockTokens.remove(lock->token);
+    m_locks.remove(lock->token);
     index.unlock(seq);
     if (end == LockEnd::MessageStays) {
         if (const MessageMeta* meta = index.find(seq))
@@ -134,13 +134,8 @@ void BrokerImpl::endMessageLock(Entity& entity, SubQueue subQueue, qint64 seq, L
 }
 
 void BrokerImpl::settleDeliveryRecord(qint64 record) {
-    const auto it = m_openDeliveryRecords.find(record);
-    if (it == m_openDeliveryRecords.end())
-        return;
-    if (--it->second > 0)
-        return;
-    m_openDeliveryRecords.erase(it);
-    m_store->log(op::ForgetDeliveries{record});
+    if (m_locks.settleRecord(record))
+        m_store->log(op::ForgetDeliveries{record});
 }
 
 Result<QList<MessageView>> BrokerImpl::handedOut(const HandOut& handOut) {
@@ -209,7 +204,7 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
     handOut.entityPath = entity.path;
     touch(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
     MessageIndex& index = entity.index(handOut.subQueue);
-    const qint64 record = m_nextDeliveryRecord++;
+    const qint64 record = m_locks.takeRecordId();
     while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
         const auto next = index.firstReceivable();
         if (!next)
@@ -253,7 +248,7 @@ std::optional<Error> BrokerImpl::takeDeferred(Entity& entity, SubQueue subQueue,
                          QStringLiteral("The deferred message %1 had expired or reached "
                                         "MaxDeliveryCount; it is no longer deferred.")
                              .arg(seq));
-    const qint64 record = m_nextDeliveryRecord++;
+    const qint64 record = m_locks.takeRecordId();
     handOut.taken.push_back(handOutMessage(entity, subQueue, seq, &receiver, handOut.now, record));
     recordDeliveries(entity, subQueue, handOut.taken, record);
     m_feed->markCounts(entity.qualified());

@@ -34,11 +34,8 @@ void BrokerImpl::reloadFromStore() {
     m_byKey.clear();
     m_entities.clear();
     m_nextEntityId = 1;
-    m_lockTokens.clear();
-    m_openDeliveryRecords.clear();
+    m_locks.clear();
     m_timers.clear();
-    m_lostWithSession.clear();
-    m_lostWithSessionOrder.clear();
     if (auto loaded = load(); !loaded) {
         // The database cannot be read back: refuse every write rather than act on half a state.
         m_store->markFailed(loaded.error());

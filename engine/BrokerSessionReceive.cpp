@@ -25,7 +25,7 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
     handOut.subQueue = SubQueue::Main;
     handOut.entityPath = entity.path;
     touch(entity, now); // A2, an empty receive too
-    const qint64 record = m_nextDeliveryRecord++;
+    const qint64 record = m_locks.takeRecordId();
     qint64 from = 0;
     while (static_cast<int>(handOut.taken.size()) < maxCount) {
         // The next receivable message of the session from `from` on. The set may change

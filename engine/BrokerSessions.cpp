@@ -99,7 +99,7 @@ SessionRecord* BrokerImpl::nextAvailableSession(Entity& entity) {
 AcceptedSession BrokerImpl::grantSession(Entity& entity, SessionRecord& session,
                                          const QString& receiver, Instant at) {
     const Instant lockedUntil = addSaturating(at, entity.properties.lockDuration);
-    session.lock = SessionLock{receiver, m_tokenSource.next(), lockedUntil};
+    session.lock = SessionLock{receiver, m_locks.newToken(), lockedUntil};
     m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
                    TimerKind::SessionLockExpire, 0});
     touch(entity, at); // A2: taking a session is receiving
@@ -120,7 +120,7 @@ void BrokerImpl::endSessionLock(Entity& entity, const QString& sessionId, Instan
     // The message locks go first, while the session is still locked: a release may move a
     // message away (L6, T6), and a session that still holds its lock is never forgotten.
     for (qint64 seq : locked) {
-        rememberLostWithSession(entity.main.lockOf(seq)->token);
+        m_locks.rememberLostWithSession(entity.main.lockOf(seq)->token);
         releaseMessageLock(entity, SubQueue::Main, seq, at);
     }
     session = entity.sessions.find(sessionId);
@@ -139,17 +139,6 @@ void BrokerImpl::dropSessionLocks(Entity& entity, Instant at) {
     }
     for (const QString& id : held)
         endSessionLock(entity, id, at, SessionEnd::Lost);
-}
-
-void BrokerImpl::rememberLostWithSession(const QUuid& token) {
-    if (m_lostWithSession.contains(token))
-        return;
-    m_lostWithSession.insert(token);
-    m_lostWithSessionOrder.push_back(token);
-    while (m_lostWithSessionOrder.size() > kLostSessionLocks) {
-        m_lostWithSession.remove(m_lostWithSessionOrder.front());
-        m_lostWithSessionOrder.pop_front();
-    }
 }
 
 // ---- Accepting

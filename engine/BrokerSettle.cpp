@@ -17,23 +17,23 @@ Result<LockLocation> BrokerImpl::checkMessageLock(const LockRef& ref, Instant no
         return target.error();
     if (ref.lockToken.isNull())
         return lockLost(QStringLiteral("no lock token was given."));
-    const auto it = m_lockTokens.constFind(ref.lockToken);
-    if (it == m_lockTokens.cend() && m_lostWithSession.contains(ref.lockToken))
+    const LockLocation* found = m_locks.find(ref.lockToken);
+    if (!found && m_locks.lostWithSession(ref.lockToken))
         return makeError(ErrorCode::SessionLockLost,
                          QStringLiteral("The lock supplied was lost with its session's lock: it "
                                         "ran out, was released, or was lost (an update of the "
                                         "entity or the holder's connection broke) (S5)."));
     // A token of an earlier run: the restart ended the session it was taken under (S5).
-    if (it == m_lockTokens.cend() && target->entity->hasSessions() &&
-        target->subQueue == SubQueue::Main && !m_tokenSource.issuedHere(ref.lockToken))
+    if (!found && target->entity->hasSessions() && target->subQueue == SubQueue::Main &&
+        !m_locks.issuedHere(ref.lockToken))
         return makeError(ErrorCode::SessionLockLost,
                          QStringLiteral("The lock supplied was lost with its session's lock: "
                                         "the broker restarted since the message was received, "
                                         "and a restart ends every session."));
-    if (it == m_lockTokens.cend())
+    if (!found)
         return lockLost(QStringLiteral("it expired, the message was already settled, or the lock "
                                        "was lost (an update of the entity or a restart)."));
-    const LockLocation location = it.value();
+    const LockLocation location = *found;
     if (location.entityId != target->entity->id || location.subQueue != target->subQueue)
         return lockLost(
             QStringLiteral("it belongs to another entity than '%1'.").arg(ref.entityPath));

@@ -50,19 +50,6 @@ BrokerImpl::BrokerImpl(std::unique_ptr<Store> store, std::shared_ptr<Clock> cloc
     , m_clock(std::move(clock))
     , m_feed(std::make_unique<ChangeFeed>()) {}
 
-QString BrokerImpl::keyOf(const QString& namespaceName, const QString& path) {
-    return namespaceName.toLower() + u':' + path.toLower();
-}
-
-Entity* BrokerImpl::entityById(qint64 id) const {
-    auto it = m_entities.find(id);
-    return it == m_entities.end() ? nullptr : it->second.get();
-}
-
-Entity* BrokerImpl::findEntity(const QString& namespaceName, const QString& path) const {
-    return m_byKey.value(keyOf(namespaceName, path), nullptr);
-}
-
 Tier BrokerImpl::tierOf(const QString& namespaceName) const {
     for (const auto& ns : m_namespaces) {
         if (ns.name.compare(namespaceName, Qt::CaseInsensitive) == 0)
@@ -106,7 +93,7 @@ Result<BrokerImpl::Target> BrokerImpl::resolveUncached(const QString& path) cons
     auto ns = namespaceOf(*parsed);
     if (!ns)
         return ns.error();
-    Entity* entity = findEntity(*ns, parsed->entityPath);
+    Entity* entity = m_registry.find(*ns, parsed->entityPath);
     if (!entity)
         return makeError(ErrorCode::MessagingEntityNotFound,
                          QStringLiteral("The messaging entity '%1' could not be found in "

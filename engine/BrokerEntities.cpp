@@ -86,7 +86,7 @@ Result<void> Broker::deleteNamespace(const QString& name) {
     if (it == d.m_namespaces.end())
         return notFound(QStringLiteral("The namespace '%1' does not exist.").arg(name));
     std::vector<Entity*> doomed;
-    for (auto& [id, entity] : d.m_entities) {
+    for (auto& [id, entity] : d.m_registry.all()) {
         if (entity->namespaceName == it->name && entity->kind != EntityKind::Subscription)
             doomed.push_back(entity.get());
     }
@@ -142,7 +142,7 @@ Result<void> BrokerImpl::validateForwarding(const QString& namespaceName, const 
             return invalid(QStringLiteral("Forwarding must name a queue or topic of the same "
                                           "namespace, not '%1'.")
                                .arg(*target));
-        Entity* entity = findEntity(namespaceName, *target);
+        Entity* entity = m_registry.find(namespaceName, *target);
         if (!entity)
             return notFound(QStringLiteral("The forwarding destination '%1' does not exist in "
                                            "namespace '%2'.")
@@ -191,13 +191,13 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
         return ok.error();
     if (auto ok = validateForwarding(*ns, parsed->entityPath, properties); !ok)
         return ok.error();
-    if (Entity* existing = findEntity(*ns, parsed->entityPath))
+    if (Entity* existing = m_registry.find(*ns, parsed->entityPath))
         return makeError(
             ErrorCode::MessagingEntityAlreadyExists,
             QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
     Entity* topic = nullptr;
     if (kind == EntityKind::Subscription) {
-        topic = findEntity(*ns, parsed->topicPath);
+        topic = m_registry.find(*ns, parsed->topicPath);
         if (!topic || topic->kind != EntityKind::Topic)
             return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
                                 .arg(parsed->topicPath, *ns));
@@ -205,7 +205,7 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
             return ok.error();
     }
     auto entity = std::make_unique<Entity>();
-    entity->id = m_nextEntityId++;
+    entity->id = m_registry.takeId();
     entity->namespaceName = *ns;
     entity->path = parsed->entityPath;
     entity->cacheNames();
@@ -214,10 +214,8 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
     entity->rules = rules;
     entity->createdAt = entity->updatedAt = entity->lastActivity = now;
     entity->topic = topic;
-    Entity* raw = entity.get();
-    m_byKey.insert(keyOf(*ns, raw->path), raw);
+    Entity* raw = &m_registry.add(std::move(entity));
     m_resolved.clear();
-    m_entities.emplace(raw->id, std::move(entity));
     m_store->log(op::InsertEntity{storedOf(*raw)});
     if (topic) {
         topic->subscriptions.push_back(raw);
@@ -300,10 +298,9 @@ void BrokerImpl::eraseEntity(Entity* entity) {
     }
     failAcceptWaits(entity->id, entity->path);
     m_store->log(op::DeleteEntity{entity->id});
-    m_byKey.remove(keyOf(entity->namespaceName, entity->path));
     m_resolved.clear();
     m_feed->markDeleted(entity->qualified());
-    m_entities.erase(entity->id);
+    m_registry.remove(*entity);
 }
 
 Result<void> BrokerImpl::editRules(const QString& path,
@@ -405,7 +402,7 @@ QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
     BrokerRead read(d);
     d.processDue(d.m_clock->now());
     QList<EntityInfo> out;
-    for (const auto& [id, entity] : d.m_entities) {
+    for (const auto& [id, entity] : d.m_registry.all()) {
         if (namespaceName.isEmpty() ||
             entity->namespaceName.compare(namespaceName, Qt::CaseInsensitive) == 0)
             out.append(d.infoOf(*entity));

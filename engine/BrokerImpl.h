@@ -6,7 +6,7 @@
 // guards every member marked GUARDED_BY(m_mutex); m_store (which has its own locks), m_clock,
 // m_feed and m_callbacks are thread-safe (a session wait's callback is posted to m_callbacks
 // under m_mutex and runs outside it). A method marked REQUIRES(m_mutex) is called with it held.
-// The Entity objects m_entities owns are the broker's state too: reached only through it, they
+// The Entity objects m_registry owns are the broker's state too: reached only through it, they
 // are read and changed only with m_mutex held.
 // No disk sync is ever waited for under m_mutex: acknowledgement (Store::waitDurable, sync)
 // happens after m_mutex is released, so that other callers keep working while a disk sync runs
@@ -16,6 +16,7 @@
 // plus what is logged), never by waiting for a commit.
 
 #include "CallbackQueue.h"
+#include "EntityRegistry.h"
 #include "LockTable.h"
 #include "MessageIndex.h"
 #include "Mutex.h"
@@ -39,51 +40,6 @@
 namespace hourglass {
 
 class Logged;
-
-struct Entity {
-    qint64 id = 0;
-    QString namespaceName;
-    QString path;
-    EntityKind kind = EntityKind::Queue;
-    EntityProperties properties;
-    QList<Rule> rules;                  // subscriptions
-    Entity* topic = nullptr;            // subscriptions: their topic
-    std::vector<Entity*> subscriptions; // topics: in creation order
-    Instant createdAt = 0;
-    Instant updatedAt = 0;
-    Instant lastActivity = 0;
-    qint64 nextSeq = 1;
-    MessageIndex main;
-    MessageIndex deadLetter;
-    // S1-S6: the sessions of the main sub-queue's messages (empty unless hasSessions()).
-    SessionIndex sessions;
-    EntityFlow flow; // in memory only: counted since the broker opened
-    // A topic keeps its scheduled messages whole: activation fans them out by rules (R1).
-    QHash<qint64, OutgoingMessage> scheduledTopicMessages;
-    // Duplicate detection history (L13): message id -> when it was seen, oldest first in order.
-    QHash<QString, Instant> seenIds;
-    std::deque<std::pair<Instant, QString>> seenOrder;
-    // The due instant of the one pending AutoDelete timer event (kNever when none).
-    Instant autoDeleteEventAt = kNever;
-
-    // "ns:path" and "ns:path/$deadletterqueue", built once: change notifications use them on
-    // every message.
-    void cacheNames() {
-        m_qualified = qualifiedPath(namespaceName, path);
-        m_qualifiedDeadLetter = m_qualified + kDeadLetterSuffix;
-    }
-    const QString& qualified() const { return m_qualified; }
-    const QString& qualifiedDeadLetter() const { return m_qualifiedDeadLetter; }
-    MessageIndex& index(SubQueue q) { return q == SubQueue::Main ? main : deadLetter; }
-    const MessageIndex& index(SubQueue q) const { return q == SubQueue::Main ? main : deadLetter; }
-    bool receives() const { return kind != EntityKind::Topic; }
-    // RequiresSession (S1): messages need a SessionId and go out through session locks only.
-    bool hasSessions() const { return kind != EntityKind::Topic && properties.requiresSession; }
-
-private:
-    QString m_qualified;
-    QString m_qualifiedDeadLetter;
-};
 
 // Where a message that arrives in an entity comes from, for the columns that say so.
 struct DeliveryExtras {
@@ -143,9 +99,6 @@ public:
     template <typename Reader>
     auto readTarget(const QString& path, Reader read)
         -> Result<std::invoke_result_t<Reader, const Target&>>;
-    Entity* findEntity(const QString& namespaceName, const QString& path) const REQUIRES(m_mutex);
-    Entity* entityById(qint64 id) const REQUIRES(m_mutex);
-    static QString keyOf(const QString& namespaceName, const QString& path);
     Tier tierOf(const QString& namespaceName) const REQUIRES(m_mutex);
 
     // ---- Entities (BrokerEntities.cpp)
@@ -411,9 +364,7 @@ public:
         m_namespaces GUARDED_BY(m_mutex); // in creation order; the first is the default
     QHash<QString, QString> m_settings GUARDED_BY(m_mutex); // Broker::setting()
     int m_nextNamespaceOrdinal GUARDED_BY(m_mutex) = 1;
-    std::unordered_map<qint64, std::unique_ptr<Entity>> m_entities GUARDED_BY(m_mutex);
-    QHash<QString, Entity*> m_byKey GUARDED_BY(m_mutex); // keyOf(namespace, path) -> entity
-    qint64 m_nextEntityId GUARDED_BY(m_mutex) = 1;
+    EntityRegistry m_registry GUARDED_BY(m_mutex); // every entity (EntityRegistry.h)
     LockTable m_locks GUARDED_BY(m_mutex); // tokens, open journal rows, tokens lost (LockTable.h)
     TimerQueue m_timers GUARDED_BY(m_mutex);
     std::size_t m_timerCompactionMark GUARDED_BY(m_mutex) = 4096;
@@ -424,12 +375,6 @@ public:
     // while everything it may call is still there (~BrokerImpl stops it before anything else).
     CallbackQueue m_callbacks;
 };
-
-// Whether an entity's status lets messages in (E3 Status).
-inline bool acceptsSends(const Entity& entity) {
-    return entity.properties.status != EntityStatus::Disabled &&
-           entity.properties.status != EntityStatus::SendDisabled;
-}
 
 // Bytes a message counts for (body, system properties, application properties) against
 // MaxMessageSizeInKilobytes and MaxSizeInMegabytes.

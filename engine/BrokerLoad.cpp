@@ -69,14 +69,14 @@ Result<void> BrokerImpl::load() {
     if (loaded)
         loaded = m_store->loadMessageIds([&](qint64 entityId, const QString& id, Instant at)
                                              REQUIRES(m_mutex) {
-                                                 if (Entity* entity = entityById(entityId)) {
+                                                 if (Entity* entity = m_registry.byId(entityId)) {
                                                      entity->seenIds.insert(id, at);
                                                      entity->seenOrder.emplace_back(at, id);
                                                  }
                                              });
     if (!loaded)
         return loaded;
-    for (auto& [id, entity] : m_entities)
+    for (auto& [id, entity] : m_registry.all())
         scheduleAutoDelete(*entity);
     m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
     foldDeliveryJournal(journal);
@@ -117,9 +117,8 @@ Result<void> BrokerImpl::loadEntities() {
         entity->updatedAt = row.updatedAt;
         entity->lastActivity = row.lastActivity;
         entity->nextSeq = row.nextSequenceNumber;
-        m_nextEntityId = std::max(m_nextEntityId, row.id + 1);
-        m_byKey.insert(keyOf(row.namespaceName, row.path), entity.get());
-        m_entities.emplace(row.id, std::move(entity));
+        m_registry.noteId(row.id);
+        m_registry.add(std::move(entity));
     });
     if (!loaded)
         return loaded;
@@ -131,14 +130,15 @@ Result<void> BrokerImpl::loadEntities() {
 Result<void> BrokerImpl::linkSubscriptions() {
     // In creation (id) order: a topic lists its subscriptions as they were created.
     std::vector<Entity*> ordered;
-    for (auto& [id, entity] : m_entities)
+    for (auto& [id, entity] : m_registry.all())
         ordered.push_back(entity.get());
     std::sort(ordered.begin(), ordered.end(), [](Entity* a, Entity* b) { return a->id < b->id; });
     for (Entity* entity : ordered) {
         if (entity->kind != EntityKind::Subscription)
             continue;
         auto parsed = parseEntityPath(entity->path);
-        Entity* topic = parsed ? findEntity(entity->namespaceName, parsed->topicPath) : nullptr;
+        Entity* topic =
+            parsed ? m_registry.find(entity->namespaceName, parsed->topicPath) : nullptr;
         if (!topic)
             return corrupt(m_store->path(),
                            QStringLiteral("subscription %1 has no topic").arg(entity->path));
@@ -162,7 +162,7 @@ Result<void> BrokerImpl::loadMessages(DeliveryJournal& journal) {
     Entity* current = nullptr;
     auto loaded = m_store->loadMessageKeys([&](const Store::MessageKey& key) REQUIRES(m_mutex) {
         if (!current || current->id != key.entityId)
-            current = entityById(key.entityId);
+            current = m_registry.byId(key.entityId);
         if (!current)
             return;
         MessageMeta meta;
@@ -188,7 +188,7 @@ Result<void> BrokerImpl::loadMessages(DeliveryJournal& journal) {
     m_timers.assign(std::move(events));
     // A topic numbers its subscriptions' messages too (takeSequenceNumber): it goes on
     // after the highest number any of them holds.
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (entity->kind == EntityKind::Subscription && entity->topic)
             entity->topic->nextSeq = std::max(entity->topic->nextSeq, entity->nextSeq);
     }
@@ -197,7 +197,7 @@ Result<void> BrokerImpl::loadMessages(DeliveryJournal& journal) {
 
 Result<void> BrokerImpl::loadScheduledTopicMessages() {
     // Topics keep scheduled messages whole: they fan out by rules when they become active (R1).
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (entity->kind != EntityKind::Topic || entity->main.messages().empty())
             continue;
         std::vector<qint64> seqs;
@@ -214,7 +214,7 @@ Result<void> BrokerImpl::loadScheduledTopicMessages() {
 
 Result<void> BrokerImpl::loadSessions() {
     // Which session each message belongs to: read for entities that require sessions only.
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (!entity->hasSessions())
             continue;
         Entity* raw = entity.get();
@@ -228,7 +228,7 @@ Result<void> BrokerImpl::loadSessions() {
     // S4: the states, without their bytes. A state of an entity that no longer requires
     // sessions cannot be (E5 fixes it), but is left alone rather than refused.
     return m_store->loadSessionStates([&](const Store::SessionStateKey& key) REQUIRES(m_mutex) {
-        Entity* entity = entityById(key.entityId);
+        Entity* entity = m_registry.byId(key.entityId);
         if (!entity || !entity->hasSessions())
             return;
         SessionRecord& session = entity->sessions.obtain(key.sessionId);

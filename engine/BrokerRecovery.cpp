@@ -22,7 +22,7 @@ void BrokerImpl::reloadFromStore() {
     // was told exists, to tell it what changed.
     std::unordered_map<qint64, EntityFlow> flows;
     QSet<QString> before;
-    for (const auto& [id, entity] : m_entities) {
+    for (const auto& [id, entity] : m_registry.all()) {
         flows.emplace(id, entity->flow);
         before.insert(entity->qualified());
     }
@@ -31,9 +31,7 @@ void BrokerImpl::reloadFromStore() {
     m_settings.clear();
     m_nextNamespaceOrdinal = 1;
     m_resolved.clear();
-    m_byKey.clear();
-    m_entities.clear();
-    m_nextEntityId = 1;
+    m_registry.clear();
     m_locks.clear();
     m_timers.clear();
     if (auto loaded = load(); !loaded) {
@@ -42,7 +40,7 @@ void BrokerImpl::reloadFromStore() {
         return;
     }
     QSet<QString> after;
-    for (const auto& [id, entity] : m_entities) {
+    for (const auto& [id, entity] : m_registry.all()) {
         if (auto flow = flows.find(id); flow != flows.end())
             entity->flow = flow->second;
         const QString& path = entity->qualified();
@@ -67,7 +65,7 @@ void BrokerImpl::reloadFromStore() {
     // Session waits on entities that are gone end; the others may be served now.
     std::vector<std::pair<qint64, QString>> gone;
     for (const auto& [waitId, wait] : m_acceptWaits) {
-        if (!entityById(wait.entityId))
+        if (!m_registry.byId(wait.entityId))
             gone.emplace_back(wait.entityId, wait.path);
     }
     for (const auto& [entityId, path] : gone)

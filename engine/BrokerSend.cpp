@@ -168,7 +168,7 @@ Result<QList<SendResult>> BrokerImpl::enqueueBatch(const QString& path,
 
 QString BrokerImpl::forwardingFailure(const QString& namespaceName,
                                       const QString& forwardTo) const {
-    const Entity* target = findEntity(namespaceName, forwardTo);
+    const Entity* target = m_registry.find(namespaceName, forwardTo);
     if (!target)
         return QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
     if (!acceptsSends(*target))
@@ -299,7 +299,7 @@ void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant n
     }
     const QString& forwardTo = entity.properties.forwardTo;
     if (!forwardTo.isEmpty()) {
-        Entity* target = findEntity(entity.namespaceName, forwardTo);
+        Entity* target = m_registry.find(entity.namespaceName, forwardTo);
         QString failure;
         if (hop >= kMaxTransferHops)
             failure = QStringLiteral("MaxTransferHopCountExceeded");

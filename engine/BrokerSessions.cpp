@@ -238,7 +238,7 @@ void BrokerImpl::serveAcceptWaits(Instant at) {
     std::vector<qint64> exhausted;
     for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
         const qint64 entityId = it->second.entityId;
-        Entity* entity = entityById(entityId);
+        Entity* entity = m_registry.byId(entityId);
         SessionRecord* session = nullptr;
         if (entity && std::find(exhausted.begin(), exhausted.end(), entityId) == exhausted.end() &&
             entity->hasSessions() && checkReceivable(*entity).ok())
@@ -306,7 +306,7 @@ int BrokerImpl::releaseSessionsOf(const QString& receiver) {
     BrokerWrite write(*this);
     const Instant now = m_clock->now();
     processDue(now);
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (!entity->hasSessions())
             continue;
         std::vector<QString> held;

@@ -76,7 +76,7 @@ Result<void> BrokerImpl::settleOne(const LockRef& ref, Settle action,
         auto location = checkMessageLock(ref, now);
         if (!location)
             return location.error();
-        Entity& entity = *entityById(location->entityId);
+        Entity& entity = *m_registry.byId(location->entityId);
         const SubQueue subQueue = location->subQueue;
         const qint64 seq = location->seq;
         MessageIndex& index = entity.index(subQueue);
@@ -125,7 +125,7 @@ Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {
     auto location = checkMessageLock(ref, now);
     if (!location)
         return location.error();
-    Entity& entity = *entityById(location->entityId);
+    Entity& entity = *m_registry.byId(location->entityId);
     LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
     info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
     lockedUntil = info->lockedUntil;
@@ -185,7 +185,7 @@ Entity* BrokerImpl::deadLetterDestination(const Entity& entity) const {
     const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
     if (forwardTo.isEmpty())
         return nullptr;
-    Entity* target = findEntity(entity.namespaceName, forwardTo);
+    Entity* target = m_registry.find(entity.namespaceName, forwardTo);
     return target && acceptsSends(*target) ? target : nullptr;
 }
 

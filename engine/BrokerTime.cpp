@@ -9,7 +9,7 @@ bool BrokerImpl::eventLive(const TimerEvent& event) const {
         const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
         return wait != m_acceptWaits.end() && wait->second.deadline == event.due;
     }
-    const Entity* entity = entityById(event.entityId);
+    const Entity* entity = m_registry.byId(event.entityId);
     if (!entity)
         return false;
     switch (event.kind) {
@@ -45,14 +45,14 @@ bool BrokerImpl::handleEvent(const TimerEvent& event) {
         return false;
     if (event.kind == TimerKind::AcceptTimeout) {
         const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
-        const Entity* waited = entityById(wait->second.entityId);
+        const Entity* waited = m_registry.byId(wait->second.entityId);
         endAcceptWait(wait,
                       makeError(ErrorCode::ServiceTimeout,
                                 QStringLiteral("No session of '%1' became available in time (S3).")
                                     .arg(waited ? waited->path : wait->second.path)));
         return true;
     }
-    Entity& entity = *entityById(event.entityId);
+    Entity& entity = *m_registry.byId(event.entityId);
     // Everything an event does happens at the event's own instant, not at "now": advancing the
     // clock by an hour replays the hour in order.
     const Instant at = event.due;

@@ -1,6 +1,6 @@
 #include "hourglass/Broker.h"
 
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -41,20 +41,7 @@ BrokerImpl::BrokerImpl(std::unique_ptr<Store> store, std::shared_ptr<Clock> cloc
     , m_clock(std::move(clock))
     , m_feed(std::make_unique<ChangeFeed>()) {}
 
-QString BrokerImpl::keyOf(const QString& namespaceName, const QString& path) {
-    return namespaceName.toLower() + u':' + path.toLower();
-}
-
-Entity* BrokerImpl::entityByIdLocked(qint64 id) const {
-    auto it = m_entities.find(id);
-    return it == m_entities.end() ? nullptr : it->second.get();
-}
-
-Entity* BrokerImpl::findLocked(const QString& namespaceName, const QString& path) const {
-    return m_byKey.value(keyOf(namespaceName, path), nullptr);
-}
-
-Tier BrokerImpl::tierOfLocked(const QString& namespaceName) const {
+Tier BrokerImpl::tierOf(const QString& namespaceName) const {
     for (const auto& ns : m_namespaces) {
         if (ns.name.compare(namespaceName, Qt::CaseInsensitive) == 0)
             return ns.tier;
@@ -62,7 +49,7 @@ Tier BrokerImpl::tierOfLocked(const QString& namespaceName) const {
     return Tier::Standard;
 }
 
-Result<QString> BrokerImpl::namespaceOfLocked(const ParsedPath& parsed) const {
+Result<QString> BrokerImpl::namespaceOf(const ParsedPath& parsed) const {
     if (parsed.namespaceName.isEmpty()) {
         if (m_namespaces.empty())
             return makeError(ErrorCode::MessagingEntityNotFound,
@@ -78,10 +65,10 @@ Result<QString> BrokerImpl::namespaceOfLocked(const ParsedPath& parsed) const {
         QStringLiteral("The namespace '%1' does not exist.").arg(parsed.namespaceName));
 }
 
-Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const {
+Result<BrokerImpl::Target> BrokerImpl::resolve(const QString& path) const {
     if (const auto it = m_resolved.constFind(path); it != m_resolved.cend())
         return it.value();
-    auto target = resolveUncachedLocked(path);
+    auto target = resolveUncached(path);
     if (target) {
         if (m_resolved.size() > 4096)
             m_resolved.clear();
@@ -90,14 +77,14 @@ Result<BrokerImpl::Target> BrokerImpl::resolveLocked(const QString& path) const 
     return target;
 }
 
-Result<BrokerImpl::Target> BrokerImpl::resolveUncachedLocked(const QString& path) const {
+Result<BrokerImpl::Target> BrokerImpl::resolveUncached(const QString& path) const {
     auto parsed = parseEntityPath(path);
     if (!parsed)
         return parsed.error();
-    auto ns = namespaceOfLocked(*parsed);
+    auto ns = namespaceOf(*parsed);
     if (!ns)
         return ns.error();
-    Entity* entity = findLocked(*ns, parsed->entityPath);
+    Entity* entity = m_registry.find(*ns, parsed->entityPath);
     if (!entity)
         return makeError(ErrorCode::MessagingEntityNotFound,
                          QStringLiteral("The messaging entity '%1' could not be found in "
@@ -109,10 +96,10 @@ Result<BrokerImpl::Target> BrokerImpl::resolveUncachedLocked(const QString& path
     return Target{entity, parsed->deadLetter ? SubQueue::DeadLetter : SubQueue::Main};
 }
 
-Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolveLocked(const QString& path, Instant& now) {
+Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolve(const QString& path, Instant& now) {
     now = m_clock->now();
-    processDueLocked(now);
-    return resolveLocked(path);
+    processDue(now);
+    return resolve(path);
 }
 
 // ---- Broker facade
@@ -127,24 +114,24 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     auto owner = DatabaseOwner::claim(options.databasePath, options.owner);
     if (!owner)
         return owner.error();
-    auto store = Store::open(options.databasePath, options.durability, std::move(owner).value());
+    const auto sync =
+        options.durability == Durability::PowerSafe ? Store::Sync::Full : Store::Sync::Normal;
+    auto store = Store::open(options.databasePath, sync, std::move(owner).value());
     if (!store)
         return store.error();
     std::shared_ptr<Clock> clock = options.clock;
     if (!clock)
         clock = std::make_shared<SystemClock>();
     auto impl = std::make_unique<BrokerImpl>(std::move(store).value(), std::move(clock));
-    quint64 ticket;
     {
-        std::lock_guard lock(impl->m_mutex);
+        BrokerWrite write(*impl);
         if (auto loaded = impl->load(); !loaded)
             return loaded.error();
-        ticket = impl->m_store->ticket();
+        // What loading wrote (the delivery journal folded into the counts) is stored before the
+        // broker serves anyone.
+        if (auto durable = write.commit(); !durable)
+            return durable.error();
     }
-    // What loading wrote (the delivery journal folded into the counts) is stored before the
-    // broker serves anyone.
-    if (auto durable = impl->m_store->waitDurable(ticket); !durable)
-        return durable.error();
     // From here on a failed write puts memory back to what the database holds (~Broker clears
     // the handler before the implementation goes away).
     BrokerImpl* raw = impl.get();

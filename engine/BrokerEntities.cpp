@@ -1,5 +1,5 @@
 // Namespaces, entities and rules (service-bus-rules.md E1-E5, A1-A3).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -65,57 +65,49 @@ Result<void> Broker::createNamespace(const NamespaceInfo& info) {
     auto& d = *m_impl;
     if (auto ok = validateNamespaceName(info.name); !ok)
         return ok.error();
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        for (const auto& ns : d.m_namespaces) {
-            if (ns.name.compare(info.name, Qt::CaseInsensitive) == 0)
-                return makeError(ErrorCode::MessagingEntityAlreadyExists,
-                                 QStringLiteral("The namespace '%1' already exists.").arg(ns.name));
-        }
-        d.m_namespaces.push_back(info);
-        d.m_store->log(op::UpsertNamespace{info.name, info.tier, d.m_nextNamespaceOrdinal++});
-        ticket = d.m_store->ticket();
+    BrokerWrite write(d);
+    for (const auto& ns : d.m_namespaces) {
+        if (ns.name.compare(info.name, Qt::CaseInsensitive) == 0)
+            return makeError(ErrorCode::MessagingEntityAlreadyExists,
+                             QStringLiteral("The namespace '%1' already exists.").arg(ns.name));
     }
+    d.m_namespaces.push_back(info);
+    d.m_store->log(op::UpsertNamespace{info.name, info.tier, d.m_nextNamespaceOrdinal++});
     d.m_feed->markNamespaces();
-    return d.m_store->waitDurable(ticket);
+    return write.commit();
 }
 
 Result<void> Broker::deleteNamespace(const QString& name) {
     auto& d = *m_impl;
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        auto it = std::find_if(d.m_namespaces.begin(), d.m_namespaces.end(), [&](const auto& ns) {
-            return ns.name.compare(name, Qt::CaseInsensitive) == 0;
-        });
-        if (it == d.m_namespaces.end())
-            return notFound(QStringLiteral("The namespace '%1' does not exist.").arg(name));
-        std::vector<Entity*> doomed;
-        for (auto& [id, entity] : d.m_entities) {
-            if (entity->namespaceName == it->name && entity->kind != EntityKind::Subscription)
-                doomed.push_back(entity.get());
-        }
-        for (Entity* entity : doomed)
-            d.deleteEntityLocked(entity);
-        d.m_store->log(op::DeleteNamespace{it->name});
-        d.m_namespaces.erase(it);
-        d.m_resolved.clear();
-        ticket = d.m_store->ticket();
+    BrokerWrite write(d);
+    auto it = std::find_if(d.m_namespaces.begin(), d.m_namespaces.end(), [&](const auto& ns) {
+        return ns.name.compare(name, Qt::CaseInsensitive) == 0;
+    });
+    if (it == d.m_namespaces.end())
+        return notFound(QStringLiteral("The namespace '%1' does not exist.").arg(name));
+    std::vector<Entity*> doomed;
+    for (auto& [id, entity] : d.m_registry.all()) {
+        if (entity->namespaceName == it->name && entity->kind != EntityKind::Subscription)
+            doomed.push_back(entity.get());
     }
+    for (Entity* entity : doomed)
+        d.eraseEntity(entity);
+    d.m_store->log(op::DeleteNamespace{it->name});
+    d.m_namespaces.erase(it);
+    d.m_resolved.clear();
     d.m_feed->markNamespaces();
-    return d.m_store->waitDurable(ticket);
+    return write.commit();
 }
 
 QList<NamespaceInfo> Broker::namespaces() const {
-    std::lock_guard lock(m_impl->m_mutex);
+    BrokerRead read(*m_impl);
     return QList<NamespaceInfo>(m_impl->m_namespaces.begin(), m_impl->m_namespaces.end());
 }
 
 // ---- Settings
 
 QString Broker::setting(const QString& name) const {
-    std::lock_guard lock(m_impl->m_mutex);
+    BrokerRead read(*m_impl);
     return m_impl->m_settings.value(name);
 }
 
@@ -123,24 +115,19 @@ Result<void> Broker::setSetting(const QString& name, const QString& value) {
     auto& d = *m_impl;
     if (name.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("A setting needs a name."));
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        if (value.isEmpty())
-            d.m_settings.remove(name);
-        else
-            d.m_settings.insert(name, value);
-        d.m_store->log(op::SetSetting{name, value});
-        ticket = d.m_store->ticket();
-    }
-    return d.m_store->waitDurable(ticket);
+    BrokerWrite write(d);
+    if (value.isEmpty())
+        d.m_settings.remove(name);
+    else
+        d.m_settings.insert(name, value);
+    d.m_store->log(op::SetSetting{name, value});
+    return write.commit();
 }
 
 // ---- Entities
 
-Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,
-                                                  const QString& selfPath,
-                                                  const EntityProperties& properties) const {
+Result<void> BrokerImpl::validateForwarding(const QString& namespaceName, const QString& selfPath,
+                                            const EntityProperties& properties) const {
     for (const QString* target :
          {&properties.forwardTo, &properties.forwardDeadLetteredMessagesTo}) {
         if (target->isEmpty())
@@ -155,7 +142,7 @@ Result<void> BrokerImpl::validateForwardingLocked(const QString& namespaceName,
             return invalid(QStringLiteral("Forwarding must name a queue or topic of the same "
                                           "namespace, not '%1'.")
                                .arg(*target));
-        Entity* entity = findLocked(namespaceName, *target);
+        Entity* entity = m_registry.find(namespaceName, *target);
         if (!entity)
             return notFound(QStringLiteral("The forwarding destination '%1' does not exist in "
                                            "namespace '%2'.")
@@ -193,171 +180,148 @@ Result<EntityInfo> BrokerImpl::createEntity(EntityKind kind, const QString& path
         }
     }
 
-    quint64 ticket;
     EntityInfo info;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto ns = namespaceOfLocked(*parsed);
-        if (!ns)
-            return ns.error();
-        if (auto ok = properties.validate(kind, tierOfLocked(*ns)); !ok)
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDue(now);
+    auto ns = namespaceOf(*parsed);
+    if (!ns)
+        return ns.error();
+    if (auto ok = properties.validate(kind, tierOf(*ns)); !ok)
+        return ok.error();
+    if (auto ok = validateForwarding(*ns, parsed->entityPath, properties); !ok)
+        return ok.error();
+    if (Entity* existing = m_registry.find(*ns, parsed->entityPath))
+        return makeError(
+            ErrorCode::MessagingEntityAlreadyExists,
+            QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
+    Entity* topic = nullptr;
+    if (kind == EntityKind::Subscription) {
+        topic = m_registry.find(*ns, parsed->topicPath);
+        if (!topic || topic->kind != EntityKind::Topic)
+            return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
+                                .arg(parsed->topicPath, *ns));
+        if (auto ok = checkRuleQuota(*topic, rules); !ok)
             return ok.error();
-        if (auto ok = validateForwardingLocked(*ns, parsed->entityPath, properties); !ok)
-            return ok.error();
-        if (Entity* existing = findLocked(*ns, parsed->entityPath))
-            return makeError(
-                ErrorCode::MessagingEntityAlreadyExists,
-                QStringLiteral("The messaging entity '%1' already exists.").arg(existing->path));
-        Entity* topic = nullptr;
-        if (kind == EntityKind::Subscription) {
-            topic = findLocked(*ns, parsed->topicPath);
-            if (!topic || topic->kind != EntityKind::Topic)
-                return notFound(QStringLiteral("The topic '%1' does not exist in namespace '%2'.")
-                                    .arg(parsed->topicPath, *ns));
-            if (auto ok = checkRuleQuota(*topic, rules); !ok)
-                return ok.error();
-        }
-        auto entity = std::make_unique<Entity>();
-        entity->id = m_nextEntityId++;
-        entity->namespaceName = *ns;
-        entity->path = parsed->entityPath;
-        entity->cacheNames();
-        entity->kind = kind;
-        entity->properties = properties;
-        entity->rules = rules;
-        entity->createdAt = entity->updatedAt = entity->lastActivity = now;
-        entity->topic = topic;
-        Entity* raw = entity.get();
-        m_byKey.insert(keyOf(*ns, raw->path), raw);
-        m_resolved.clear();
-        m_entities.emplace(raw->id, std::move(entity));
-        m_store->log(op::InsertEntity{storedLocked(*raw)});
-        if (topic) {
-            topic->subscriptions.push_back(raw);
-            touchLocked(*topic, now);
-        }
-        scheduleAutoDeleteLocked(*raw);
-        info = infoLocked(*raw);
-        m_feed->markCreated(raw->qualified());
-        ticket = m_store->ticket();
     }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return info;
+    auto entity = std::make_unique<Entity>();
+    entity->id = m_registry.takeId();
+    entity->namespaceName = *ns;
+    entity->path = parsed->entityPath;
+    entity->cacheNames();
+    entity->kind = kind;
+    entity->properties = properties;
+    entity->rules = rules;
+    entity->createdAt = entity->updatedAt = entity->lastActivity = now;
+    entity->topic = topic;
+    Entity* raw = &m_registry.add(std::move(entity));
+    m_resolved.clear();
+    m_store->log(op::InsertEntity{storedOf(*raw)});
+    if (topic) {
+        topic->subscriptions.push_back(raw);
+        touch(*topic, now);
+    }
+    scheduleAutoDelete(*raw);
+    info = infoOf(*raw);
+    m_feed->markCreated(raw->qualified());
+    return write.commit(info);
 }
 
 Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
                                             const EntityProperties& properties) {
-    quint64 ticket;
     EntityInfo info;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        if (target->subQueue == SubQueue::DeadLetter)
-            return invalid(QStringLiteral("A dead-letter queue has no properties of its own; "
-                                          "update its entity."));
-        Entity& entity = *target->entity;
-        if (auto ok = properties.validate(entity.kind, tierOfLocked(entity.namespaceName)); !ok)
-            return ok.error();
-        if (auto ok = validateForwardingLocked(entity.namespaceName, entity.path, properties); !ok)
-            return ok.error();
-        if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
-            return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
-                                          "created; create a new entity to change it.")
-                               .arg(entity.path));
-        if (properties.requiresSession != entity.properties.requiresSession)
-            return invalid(QStringLiteral("RequiresSession is fixed when '%1' is created; create "
-                                          "a new entity to change it.")
-                               .arg(entity.path));
-        entity.properties = properties;
-        entity.updatedAt = now;
-        touchLocked(entity, now); // A2: an update is activity
-        // E5, L9: every lock held on the entity is lost; an update of a topic is an update of
-        // each of its subscriptions for this purpose.
-        dropLocksLocked(entity, now);
-        for (Entity* subscription : entity.subscriptions)
-            dropLocksLocked(*subscription, now);
-        serveAcceptWaitsLocked(now); // the sessions whose locks were lost are available again
-        const StoredEntity stored = storedLocked(entity);
-        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-        scheduleAutoDeleteLocked(entity);
-        info = infoLocked(entity);
-        m_feed->markUpdated(entity.qualified());
-        m_feed->markCounts(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return info;
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    if (target->subQueue == SubQueue::DeadLetter)
+        return invalid(QStringLiteral("A dead-letter queue has no properties of its own; "
+                                      "update its entity."));
+    Entity& entity = *target->entity;
+    if (auto ok = properties.validate(entity.kind, tierOf(entity.namespaceName)); !ok)
+        return ok.error();
+    if (auto ok = validateForwarding(entity.namespaceName, entity.path, properties); !ok)
+        return ok.error();
+    if (properties.requiresDuplicateDetection != entity.properties.requiresDuplicateDetection)
+        return invalid(QStringLiteral("RequiresDuplicateDetection is fixed when '%1' is "
+                                      "created; create a new entity to change it.")
+                           .arg(entity.path));
+    if (properties.requiresSession != entity.properties.requiresSession)
+        return invalid(QStringLiteral("RequiresSession is fixed when '%1' is created; create "
+                                      "a new entity to change it.")
+                           .arg(entity.path));
+    entity.properties = properties;
+    entity.updatedAt = now;
+    touch(entity, now); // A2: an update is activity
+    // E5, L9: every lock held on the entity is lost; an update of a topic is an update of
+    // each of its subscriptions for this purpose.
+    dropMessageLocks(entity, now);
+    for (Entity* subscription : entity.subscriptions)
+        dropMessageLocks(*subscription, now);
+    serveAcceptWaits(now); // the sessions whose locks were lost are available again
+    const StoredEntity stored = storedOf(entity);
+    m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+    scheduleAutoDelete(entity);
+    info = infoOf(entity);
+    m_feed->markUpdated(entity.qualified());
+    m_feed->markCounts(entity.qualified());
+    return write.commit(info);
 }
 
 Result<void> BrokerImpl::deleteEntity(const QString& path) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        if (target->subQueue == SubQueue::DeadLetter)
-            return invalid(QStringLiteral("A dead-letter queue is deleted with its entity."));
-        if (Entity* topic = target->entity->topic)
-            touchLocked(*topic, now);
-        deleteEntityLocked(target->entity);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    if (target->subQueue == SubQueue::DeadLetter)
+        return invalid(QStringLiteral("A dead-letter queue is deleted with its entity."));
+    if (Entity* topic = target->entity->topic)
+        touch(*topic, now);
+    eraseEntity(target->entity);
+    return write.commit();
 }
 
-void BrokerImpl::deleteEntityLocked(Entity* entity) {
+void BrokerImpl::eraseEntity(Entity* entity) {
     const std::vector<Entity*> subscriptions = entity->subscriptions;
     for (Entity* subscription : subscriptions)
-        deleteEntityLocked(subscription);
+        eraseEntity(subscription);
     if (Entity* topic = entity->topic)
         std::erase(topic->subscriptions, entity);
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
         for (const auto& [seq, lock] : entity->index(q).locks()) {
-            m_lockTokens.remove(lock.token);
+            m_locks.remove(lock.token);
             // The entity's journal rows go with it (op::DeleteEntity).
-            m_openDeliveryRecords.erase(lock.deliveryRecord);
+            m_locks.dropRecord(lock.deliveryRecord);
         }
     }
-    failAcceptWaitsLocked(entity->id, entity->path);
+    failAcceptWaits(entity->id, entity->path);
     m_store->log(op::DeleteEntity{entity->id});
-    m_byKey.remove(keyOf(entity->namespaceName, entity->path));
     m_resolved.clear();
     m_feed->markDeleted(entity->qualified());
-    m_entities.erase(entity->id);
+    m_registry.remove(*entity);
 }
 
 Result<void> BrokerImpl::editRules(const QString& path,
                                    const std::function<Result<void>(Entity&)>& edit) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
-            return invalid(
-                QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
-        if (auto ok = edit(entity); !ok)
-            return ok.error();
-        entity.updatedAt = now;
-        touchLocked(entity, now); // A2: a rule added, changed or removed is activity
-        const StoredEntity stored = storedLocked(entity);
-        m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
-        m_feed->markUpdated(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (entity.kind != EntityKind::Subscription || target->subQueue != SubQueue::Main)
+        return invalid(
+            QStringLiteral("Rules belong to subscriptions; '%1' is not one.").arg(entity.path));
+    if (auto ok = edit(entity); !ok)
+        return ok.error();
+    entity.updatedAt = now;
+    touch(entity, now); // A2: a rule added, changed or removed is activity
+    const StoredEntity stored = storedOf(entity);
+    m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
+    m_feed->markUpdated(entity.qualified());
+    return write.commit();
 }
 
 namespace {
@@ -424,20 +388,24 @@ Result<void> BrokerImpl::replaceRule(const QString& path, const QString& name, c
 }
 
 Result<EntityInfo> Broker::entity(const QString& path) const {
-    return m_impl->readTarget(path, [this](const BrokerImpl::Target& target) {
-        return m_impl->infoLocked(*target.entity);
-    });
+    auto& d = *m_impl;
+    BrokerRead read(d);
+    Instant now;
+    auto target = d.fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    return d.infoOf(*target->entity);
 }
 
 QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
     auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
-    d.processDueLocked(d.m_clock->now());
+    BrokerRead read(d);
+    d.processDue(d.m_clock->now());
     QList<EntityInfo> out;
-    for (const auto& [id, entity] : d.m_entities) {
+    for (const auto& [id, entity] : d.m_registry.all()) {
         if (namespaceName.isEmpty() ||
             entity->namespaceName.compare(namespaceName, Qt::CaseInsensitive) == 0)
-            out.append(d.infoLocked(*entity));
+            out.append(d.infoOf(*entity));
     }
     std::sort(out.begin(), out.end(), [](const EntityInfo& a, const EntityInfo& b) {
         const bool aSub = a.kind == EntityKind::Subscription;
@@ -453,7 +421,7 @@ QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
 
 // ---- Entity helpers
 
-EntityInfo BrokerImpl::infoLocked(const Entity& entity) const {
+EntityInfo BrokerImpl::infoOf(const Entity& entity) const {
     EntityInfo info;
     info.namespaceName = entity.namespaceName;
     info.path = entity.path;
@@ -461,16 +429,16 @@ EntityInfo BrokerImpl::infoLocked(const Entity& entity) const {
     info.topicPath = entity.topic ? entity.topic->path : QString();
     info.kind = entity.kind;
     info.properties = entity.properties;
-    info.counts = countsLocked(entity, SubQueue::Main);
+    info.counts = countsOf(entity, SubQueue::Main);
     info.rules = entity.rules;
     info.createdAt = entity.createdAt;
     info.updatedAt = entity.updatedAt;
     info.lastActivityAt = entity.lastActivity;
-    info.autoDeleteAt = autoDeleteAtLocked(entity);
+    info.autoDeleteAt = autoDeleteAt(entity);
     return info;
 }
 
-StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
+StoredEntity BrokerImpl::storedOf(const Entity& entity) const {
     StoredEntity row;
     row.id = entity.id;
     row.namespaceName = entity.namespaceName;
@@ -493,7 +461,7 @@ StoredEntity BrokerImpl::storedLocked(const Entity& entity) const {
     return row;
 }
 
-Instant BrokerImpl::autoDeleteAtLocked(const Entity& entity) const {
+Instant BrokerImpl::autoDeleteAt(const Entity& entity) const {
     if (entity.properties.autoDeleteOnIdle == kInfinite)
         return kNever;
     if (entity.receives() && !entity.properties.forwardTo.isEmpty())
@@ -503,8 +471,8 @@ Instant BrokerImpl::autoDeleteAtLocked(const Entity& entity) const {
     return addSaturating(entity.lastActivity, entity.properties.autoDeleteOnIdle);
 }
 
-void BrokerImpl::scheduleAutoDeleteLocked(Entity& entity) {
-    const Instant at = autoDeleteAtLocked(entity);
+void BrokerImpl::scheduleAutoDelete(Entity& entity) {
+    const Instant at = autoDeleteAt(entity);
     if (at == kNever)
         return;
     // One pending event per entity is enough: when it fires early (activity moved the instant),
@@ -515,27 +483,27 @@ void BrokerImpl::scheduleAutoDeleteLocked(Entity& entity) {
     m_timers.push({at, 0, static_cast<quint32>(entity.id), TimerKind::AutoDelete, 0});
 }
 
-void BrokerImpl::touchLocked(Entity& entity, Instant now) {
+void BrokerImpl::touch(Entity& entity, Instant now) {
     if (now > entity.lastActivity) {
         entity.lastActivity = now;
-        logProgressLocked(entity); // stored with the operation's commit (D2)
+        logProgress(entity); // stored with the operation's commit (D2)
     }
     if (entity.topic)
-        touchLocked(*entity.topic, now);
+        touch(*entity.topic, now);
 }
 
-void BrokerImpl::logProgressLocked(const Entity& entity) {
+void BrokerImpl::logProgress(const Entity& entity) {
     m_store->logEntityProgress(entity.id, entity.nextSeq, entity.lastActivity);
 }
 
-void BrokerImpl::dropLocksLocked(Entity& entity, Instant now) {
-    dropSessionLocksLocked(entity, now); // S5, with the message locks held in the sessions
+void BrokerImpl::dropMessageLocks(Entity& entity, Instant now) {
+    dropSessionLocks(entity, now); // S5, with the message locks held in the sessions
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
         std::vector<qint64> locked;
         for (const auto& [seq, lock] : entity.index(q).locks())
             locked.push_back(seq);
         for (qint64 seq : locked)
-            releaseLockLocked(entity, q, seq, now);
+            releaseMessageLock(entity, q, seq, now);
     }
 }
 

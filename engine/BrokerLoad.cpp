@@ -45,45 +45,47 @@ Result<Rule> ruleFromStored(QJsonObject json) {
 } // namespace
 
 Result<void> BrokerImpl::load() {
-    auto loaded = m_store->loadNamespaces([&](const NamespaceInfo& info, int ordinal) {
-        m_namespaces.push_back(info);
-        m_nextNamespaceOrdinal = std::max(m_nextNamespaceOrdinal, ordinal + 1);
-    });
+    auto loaded =
+        m_store->loadNamespaces([&](const NamespaceInfo& info, int ordinal) REQUIRES(m_mutex) {
+            m_namespaces.push_back(info);
+            m_nextNamespaceOrdinal = std::max(m_nextNamespaceOrdinal, ordinal + 1);
+        });
     if (loaded)
-        loaded = m_store->loadSettings(
-            [&](const QString& name, const QString& value) { m_settings.insert(name, value); });
+        loaded = m_store->loadSettings([&](const QString& name, const QString& value)
+                                           REQUIRES(m_mutex) { m_settings.insert(name, value); });
     if (loaded)
-        loaded = loadEntitiesLocked();
+        loaded = loadEntities();
     if (loaded)
-        loaded = linkSubscriptionsLocked();
+        loaded = linkSubscriptions();
     DeliveryJournal journal;
     if (loaded)
-        loaded = loadDeliveryJournalLocked(journal);
+        loaded = loadDeliveryJournal(journal);
     if (loaded)
-        loaded = loadMessagesLocked(journal);
+        loaded = loadMessages(journal);
     if (loaded)
-        loaded = loadScheduledTopicMessagesLocked();
+        loaded = loadScheduledTopicMessages();
     if (loaded)
-        loaded = loadSessionsLocked();
+        loaded = loadSessions();
     if (loaded)
-        loaded = m_store->loadMessageIds([&](qint64 entityId, const QString& id, Instant at) {
-            if (Entity* entity = entityByIdLocked(entityId)) {
-                entity->seenIds.insert(id, at);
-                entity->seenOrder.emplace_back(at, id);
-            }
-        });
+        loaded = m_store->loadMessageIds([&](qint64 entityId, const QString& id, Instant at)
+                                             REQUIRES(m_mutex) {
+                                                 if (Entity* entity = m_registry.byId(entityId)) {
+                                                     entity->seenIds.insert(id, at);
+                                                     entity->seenOrder.emplace_back(at, id);
+                                                 }
+                                             });
     if (!loaded)
         return loaded;
-    for (auto& [id, entity] : m_entities)
-        scheduleAutoDeleteLocked(*entity);
+    for (auto& [id, entity] : m_registry.all())
+        scheduleAutoDelete(*entity);
     m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
-    foldDeliveryJournalLocked(journal);
+    foldDeliveryJournal(journal);
     return {};
 }
 
-Result<void> BrokerImpl::loadEntitiesLocked() {
+Result<void> BrokerImpl::loadEntities() {
     QString bad;
-    auto loaded = m_store->loadEntities([&](const StoredEntity& row) {
+    auto loaded = m_store->loadEntities([&](const StoredEntity& row) REQUIRES(m_mutex) {
         if (!bad.isEmpty())
             return;
         auto entity = std::make_unique<Entity>();
@@ -94,7 +96,7 @@ Result<void> BrokerImpl::loadEntitiesLocked() {
         entity->kind = row.kind;
         auto properties =
             EntityProperties::fromJson(QJsonDocument::fromJson(row.propertiesJson).object(),
-                                       EntityProperties::defaults(tierOfLocked(row.namespaceName)));
+                                       EntityProperties::defaults(tierOf(row.namespaceName)));
         if (!properties) {
             bad = QStringLiteral("entity %1: %2").arg(row.path, properties.error().description);
             return;
@@ -115,9 +117,8 @@ Result<void> BrokerImpl::loadEntitiesLocked() {
         entity->updatedAt = row.updatedAt;
         entity->lastActivity = row.lastActivity;
         entity->nextSeq = row.nextSequenceNumber;
-        m_nextEntityId = std::max(m_nextEntityId, row.id + 1);
-        m_byKey.insert(keyOf(row.namespaceName, row.path), entity.get());
-        m_entities.emplace(row.id, std::move(entity));
+        m_registry.noteId(row.id);
+        m_registry.add(std::move(entity));
     });
     if (!loaded)
         return loaded;
@@ -126,17 +127,18 @@ Result<void> BrokerImpl::loadEntitiesLocked() {
     return {};
 }
 
-Result<void> BrokerImpl::linkSubscriptionsLocked() {
+Result<void> BrokerImpl::linkSubscriptions() {
     // In creation (id) order: a topic lists its subscriptions as they were created.
     std::vector<Entity*> ordered;
-    for (auto& [id, entity] : m_entities)
+    for (auto& [id, entity] : m_registry.all())
         ordered.push_back(entity.get());
     std::sort(ordered.begin(), ordered.end(), [](Entity* a, Entity* b) { return a->id < b->id; });
     for (Entity* entity : ordered) {
         if (entity->kind != EntityKind::Subscription)
             continue;
         auto parsed = parseEntityPath(entity->path);
-        Entity* topic = parsed ? findLocked(entity->namespaceName, parsed->topicPath) : nullptr;
+        Entity* topic =
+            parsed ? m_registry.find(entity->namespaceName, parsed->topicPath) : nullptr;
         if (!topic)
             return corrupt(m_store->path(),
                            QStringLiteral("subscription %1 has no topic").arg(entity->path));
@@ -146,8 +148,8 @@ Result<void> BrokerImpl::linkSubscriptionsLocked() {
     return {};
 }
 
-Result<void> BrokerImpl::loadDeliveryJournalLocked(DeliveryJournal& journal) {
-    return m_store->loadDeliveries([&](const Store::DeliveryRecord& record) {
+Result<void> BrokerImpl::loadDeliveryJournal(DeliveryJournal& journal) {
+    return m_store->loadDeliveries([&](const Store::DeliveryRecord& record) REQUIRES(m_mutex) {
         journal.rows.push_back(record.id);
         journal.highestId = std::max(journal.highestId, record.id);
         for (qint64 seq : record.seqs)
@@ -155,12 +157,12 @@ Result<void> BrokerImpl::loadDeliveryJournalLocked(DeliveryJournal& journal) {
     });
 }
 
-Result<void> BrokerImpl::loadMessagesLocked(DeliveryJournal& journal) {
+Result<void> BrokerImpl::loadMessages(DeliveryJournal& journal) {
     std::vector<TimerEvent> events;
     Entity* current = nullptr;
-    auto loaded = m_store->loadMessageKeys([&](const Store::MessageKey& key) {
+    auto loaded = m_store->loadMessageKeys([&](const Store::MessageKey& key) REQUIRES(m_mutex) {
         if (!current || current->id != key.entityId)
-            current = entityByIdLocked(key.entityId);
+            current = m_registry.byId(key.entityId);
         if (!current)
             return;
         MessageMeta meta;
@@ -184,18 +186,18 @@ Result<void> BrokerImpl::loadMessagesLocked(DeliveryJournal& journal) {
     if (!loaded)
         return loaded;
     m_timers.assign(std::move(events));
-    // A topic numbers its subscriptions' messages too (takeSequenceNumberLocked): it goes on
+    // A topic numbers its subscriptions' messages too (takeSequenceNumber): it goes on
     // after the highest number any of them holds.
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (entity->kind == EntityKind::Subscription && entity->topic)
             entity->topic->nextSeq = std::max(entity->topic->nextSeq, entity->nextSeq);
     }
     return {};
 }
 
-Result<void> BrokerImpl::loadScheduledTopicMessagesLocked() {
+Result<void> BrokerImpl::loadScheduledTopicMessages() {
     // Topics keep scheduled messages whole: they fan out by rules when they become active (R1).
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (entity->kind != EntityKind::Topic || entity->main.messages().empty())
             continue;
         std::vector<qint64> seqs;
@@ -210,9 +212,9 @@ Result<void> BrokerImpl::loadScheduledTopicMessagesLocked() {
     return {};
 }
 
-Result<void> BrokerImpl::loadSessionsLocked() {
+Result<void> BrokerImpl::loadSessions() {
     // Which session each message belongs to: read for entities that require sessions only.
-    for (auto& [id, entity] : m_entities) {
+    for (auto& [id, entity] : m_registry.all()) {
         if (!entity->hasSessions())
             continue;
         Entity* raw = entity.get();
@@ -225,8 +227,8 @@ Result<void> BrokerImpl::loadSessionsLocked() {
     }
     // S4: the states, without their bytes. A state of an entity that no longer requires
     // sessions cannot be (E5 fixes it), but is left alone rather than refused.
-    return m_store->loadSessionStates([&](const Store::SessionStateKey& key) {
-        Entity* entity = entityByIdLocked(key.entityId);
+    return m_store->loadSessionStates([&](const Store::SessionStateKey& key) REQUIRES(m_mutex) {
+        Entity* entity = m_registry.byId(key.entityId);
         if (!entity || !entity->hasSessions())
             return;
         SessionRecord& session = entity->sessions.obtain(key.sessionId);
@@ -254,7 +256,7 @@ quint32 BrokerImpl::DeliveryJournal::deliveriesNotFolded(const Store::MessageKey
     return added;
 }
 
-void BrokerImpl::foldDeliveryJournalLocked(const DeliveryJournal& journal) {
+void BrokerImpl::foldDeliveryJournal(const DeliveryJournal& journal) {
     // The journal's deliveries are in the counts now: store them there and forget the rows
     // (folds first, so a crash in between never loses a delivery). Broker::open waits for it.
     for (const op::SetDeliveryCount& fold : journal.folds)
@@ -262,7 +264,7 @@ void BrokerImpl::foldDeliveryJournalLocked(const DeliveryJournal& journal) {
     for (qint64 id : journal.rows)
         m_store->log(op::ForgetDeliveries{id});
     // New rows number above every id a stored message names (StoreSchema.h).
-    m_nextDeliveryRecord = journal.highestId + 1;
+    m_locks.startRecordsAfter(journal.highestId);
 }
 
 } // namespace hourglass

@@ -2,7 +2,7 @@
 // dead-letter queue. Not Service Bus data-plane operations but what an explorer's user does
 // (Service Bus Explorer's purge, resubmit and move); each is one critical section and one commit,
 // so it is all or nothing and acknowledged only once durable.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include <QSet>
 
@@ -26,8 +26,8 @@ Result<void> checkCount(const QList<qint64>& seqs) {
 }
 } // namespace
 
-Result<QList<qint64>> BrokerImpl::checkPresentLocked(const Target& target,
-                                                     const QList<qint64>& seqs) const {
+Result<QList<qint64>> BrokerImpl::checkPresent(const Target& target,
+                                               const QList<qint64>& seqs) const {
     const MessageIndex& index = target.entity->index(target.subQueue);
     QList<qint64> unique;
     QSet<qint64> seen;
@@ -50,21 +50,17 @@ Result<QList<qint64>> BrokerImpl::checkPresentLocked(const Target& target,
 Result<void> BrokerImpl::deleteMessages(const QString& path, const QList<qint64>& seqs) {
     if (auto ok = checkCount(seqs); !ok)
         return ok.error();
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        auto present = checkPresentLocked(*target, seqs);
-        if (!present)
-            return present.error();
-        for (qint64 seq : *present)
-            removeMessageLocked(*target->entity, target->subQueue, seq);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    auto present = checkPresent(*target, seqs);
+    if (!present)
+        return present.error();
+    for (qint64 seq : *present)
+        removeMessage(*target->entity, target->subQueue, seq);
+    return write.commit();
 }
 
 Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath,
@@ -74,78 +70,72 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
     if (auto ok = checkCount(seqs); !ok)
         return ok.error();
     QList<SendResult> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto source = fireDueAndResolveLocked(sourcePath, now);
-        if (!source)
-            return source.error();
-        auto target = resolveLocked(targetPath);
-        if (!target)
-            return target.error();
-        Entity& destination = *target->entity;
-        if (target->subQueue == SubQueue::DeadLetter)
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("Messages cannot be moved into a dead-letter queue; "
-                                            "choose '%1' itself.")
-                                 .arg(destination.path));
-        if (!acceptsSends(destination))
-            return makeError(
-                ErrorCode::MessagingEntityDisabled,
-                QStringLiteral("'%1' is %2: it accepts no messages.")
-                    .arg(destination.path, entityStatusName(destination.properties.status)));
-        auto present = checkPresentLocked(*source, seqs);
-        if (!present)
-            return present.error();
-        if (present->isEmpty())
-            return results;
+    BrokerWrite write(*this);
+    Instant now;
+    auto source = fireDueAndResolve(sourcePath, now);
+    if (!source)
+        return source.error();
+    auto target = resolve(targetPath);
+    if (!target)
+        return target.error();
+    Entity& destination = *target->entity;
+    if (target->subQueue == SubQueue::DeadLetter)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Messages cannot be moved into a dead-letter queue; "
+                                        "choose '%1' itself.")
+                             .arg(destination.path));
+    if (!acceptsSends(destination))
+        return makeError(
+            ErrorCode::MessagingEntityDisabled,
+            QStringLiteral("'%1' is %2: it accepts no messages.")
+                .arg(destination.path, entityStatusName(destination.properties.status)));
+    auto present = checkPresent(*source, seqs);
+    if (!present)
+        return present.error();
+    if (present->isEmpty())
+        return results;
 
-        // The bodies live only in the store: read the rows whole as they are now (committed,
-        // with what is logged on top; no disk sync is waited for under the mutex).
-        const std::vector<qint64> wanted(present->cbegin(), present->cend());
-        auto rows = m_store->readLatestMany(source->entity->id, wanted);
-        if (!rows)
-            return rows.error();
-        if (rows->size() != wanted.size())
-            return makeError(ErrorCode::GeneralError,
-                             QStringLiteral("The store lost track of messages of '%1'.")
-                                 .arg(source->entity->path));
+    // The bodies live only in the store: read the rows whole as they are now (committed,
+    // with what is logged on top; no disk sync is waited for under the mutex).
+    const std::vector<qint64> wanted(present->cbegin(), present->cend());
+    auto rows = m_store->readLatestMany(source->entity->id, wanted);
+    if (!rows)
+        return rows.error();
+    if (rows->size() != wanted.size())
+        return makeError(
+            ErrorCode::GeneralError,
+            QStringLiteral("The store lost track of messages of '%1'.").arg(source->entity->path));
 
-        // Check every message before changing anything. A move inside one entity (resubmit)
-        // frees what it adds, so it does not count twice against the quota.
-        const bool sameEntity = source->entity == &destination;
-        qint64 batchBytes = 0;
-        QList<OutgoingMessage> outgoing;
-        outgoing.reserve(qsizetype(rows->size()));
-        for (const StoredMessage& row : *rows) {
-            OutgoingMessage message = outgoingFromStored(row);
-            message.applicationProperties.remove(kReasonProperty);
-            message.applicationProperties.remove(kDescriptionProperty);
-            if (row.state == MessageState::Scheduled && row.scheduledAt > now)
-                message.scheduledEnqueueTime = row.scheduledAt;
-            const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
-            if (auto ok = checkSessionIdLocked(destination, message); !ok)
-                return ok.error();
-            if (auto ok = checkSendableLocked(destination, message, batchBytes - credit); !ok)
-                return ok.error();
-            batchBytes += messageSize(message) - credit;
-            outgoing.append(std::move(message));
-        }
-
-        if (mode == Broker::Transfer::Move)
-            for (qint64 seq : *present)
-                removeMessageLocked(*source->entity, source->subQueue, seq);
-        touchLocked(destination, now); // A2: like a send, a transfer is activity on the target
-        for (OutgoingMessage& message : outgoing)
-            results.append(scheduleOrDeliverLocked(destination, std::move(message), now));
-        logProgressLocked(destination);
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
+    // Check every message before changing anything. A move inside one entity (resubmit)
+    // frees what it adds, so it does not count twice against the quota.
+    const bool sameEntity = source->entity == &destination;
+    qint64 batchBytes = 0;
+    QList<OutgoingMessage> outgoing;
+    outgoing.reserve(qsizetype(rows->size()));
+    for (const StoredMessage& row : *rows) {
+        OutgoingMessage message = outgoingFromStored(row);
+        message.applicationProperties.remove(kReasonProperty);
+        message.applicationProperties.remove(kDescriptionProperty);
+        if (row.state == MessageState::Scheduled && row.scheduledAt > now)
+            message.scheduledEnqueueTime = row.scheduledAt;
+        const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
+        if (auto ok = checkMessageSession(destination, message); !ok)
+            return ok.error();
+        if (auto ok = checkSendable(destination, message, batchBytes - credit); !ok)
+            return ok.error();
+        batchBytes += messageSize(message) - credit;
+        outgoing.append(std::move(message));
     }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return results;
+
+    if (mode == Broker::Transfer::Move)
+        for (qint64 seq : *present)
+            removeMessage(*source->entity, source->subQueue, seq);
+    touch(destination, now); // A2: like a send, a transfer is activity on the target
+    for (OutgoingMessage& message : outgoing)
+        results.append(scheduleOrDeliver(destination, std::move(message), now));
+    logProgress(destination);
+    serveAcceptWaits(now);
+    return write.commit(results);
 }
 
 } // namespace hourglass

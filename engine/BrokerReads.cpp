@@ -1,6 +1,6 @@
 // The explorer's reads: paged message lists, one message, counts, dead-letter reasons. They take
 // no lock and change nothing; only peek() (which shares listMessages) counts as activity (A2).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include <QUuid>
 
@@ -84,50 +84,45 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     SubQueue subQueue;
     QString entityPath;
     Instant now;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (read == Read::Peek && entity.kind == EntityKind::Topic)
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("A topic cannot be peeked; peek its subscriptions."));
-        if (sessionId && (target->subQueue != SubQueue::Main || !entity.hasSessions()))
-            return makeError(ErrorCode::InvalidArgument,
-                             QStringLiteral("'%1' has no sessions: only a queue or subscription "
-                                            "that requires sessions has them.")
-                                 .arg(entity.path)); // its own path: never the "ns:" form
-        entityId = entity.id;
-        subQueue = target->subQueue;
-        entityPath = entity.path;
-        if (read == Read::Peek) {
-            touchLocked(entity, now); // A2: a peek is activity, stored before it returns (D2)
-            ticket = m_store->ticket();
-        } else {
-            ticket = m_store->readTicket(); // only earlier writes need to be readable
-        }
-        const MessageIndex& index = entity.index(subQueue);
-        const auto& messages = index.messages();
-        const auto full = [&] { return static_cast<int>(overlays.size()) >= maxCount; };
-        if (sessionId) {
-            // The session's own numbers: a peek inside a session never walks the others.
-            if (const SessionRecord* session = entity.sessions.find(*sessionId)) {
-                for (auto seq = session->messages.lower_bound(std::max<qint64>(fromSeq, 0));
-                     seq != session->messages.end() && !full(); ++seq) {
-                    if (const auto it = messages.find(*seq); it != messages.end())
-                        overlays.push_back(overlayOf(index, it->first, it->second));
-                }
+    BrokerWrite write(*this);
+    auto target = fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (read == Read::Peek && entity.kind == EntityKind::Topic)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("A topic cannot be peeked; peek its subscriptions."));
+    if (sessionId && (target->subQueue != SubQueue::Main || !entity.hasSessions()))
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("'%1' has no sessions: only a queue or subscription "
+                                        "that requires sessions has them.")
+                             .arg(entity.path)); // its own path: never the "ns:" form
+    entityId = entity.id;
+    subQueue = target->subQueue;
+    entityPath = entity.path;
+    if (read == Read::Peek)
+        touch(entity, now); // A2: a peek is activity, stored before it returns (D2)
+    const MessageIndex& index = entity.index(subQueue);
+    const auto& messages = index.messages();
+    const auto full = [&] { return static_cast<int>(overlays.size()) >= maxCount; };
+    if (sessionId) {
+        // The session's own numbers: a peek inside a session never walks the others.
+        if (const SessionRecord* session = entity.sessions.find(*sessionId)) {
+            for (auto seq = session->messages.lower_bound(std::max<qint64>(fromSeq, 0));
+                 seq != session->messages.end() && !full(); ++seq) {
+                if (const auto it = messages.find(*seq); it != messages.end())
+                    overlays.push_back(overlayOf(index, it->first, it->second));
             }
-        } else {
-            for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
-                 it != messages.end() && !full(); ++it)
-                overlays.push_back(overlayOf(index, it->first, it->second));
         }
+    } else {
+        for (auto it = messages.lower_bound(std::max<qint64>(fromSeq, 0));
+             it != messages.end() && !full(); ++it)
+            overlays.push_back(overlayOf(index, it->first, it->second));
     }
-    // The rows of what memory listed are committed once the writes logged before are.
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    // The rows of what memory listed are committed once the writes logged before are; only a
+    // peek waits for what it logged itself.
+    const Logged logged = read == Read::Peek ? write.release() : write.releaseRead();
+    if (auto durable = logged.durable(); !durable)
         return durable.error();
     QList<MessageView> out;
     if (overlays.empty())
@@ -161,28 +156,25 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
     SubQueue subQueue;
     QString entityPath;
     Instant now;
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        auto target = d.fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        const Entity& entity = *target->entity;
-        entityId = entity.id;
-        subQueue = target->subQueue;
-        entityPath = entity.path;
-        const MessageIndex& index = entity.index(subQueue);
-        if (const MessageMeta* meta = index.find(sequenceNumber))
-            overlay = overlayOf(index, sequenceNumber, *meta);
-        ticket = d.m_store->readTicket();
-    }
+    BrokerRead read(d);
+    auto target = d.fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    const Entity& entity = *target->entity;
+    entityId = entity.id;
+    subQueue = target->subQueue;
+    entityPath = entity.path;
+    const MessageIndex& index = entity.index(subQueue);
+    if (const MessageMeta* meta = index.find(sequenceNumber))
+        overlay = overlayOf(index, sequenceNumber, *meta);
+    const Logged readable = read.release();
     if (!overlay)
         return makeError(ErrorCode::MessageNotFound,
                          QStringLiteral("No message with sequence number %1 in '%2'.")
                              .arg(sequenceNumber)
                              .arg(subQueue == SubQueue::DeadLetter ? entityPath + kDeadLetterSuffix
                                                                    : entityPath));
-    if (auto durable = d.m_store->waitDurable(ticket); !durable)
+    if (auto durable = readable.durable(); !durable)
         return durable.error();
     auto row = d.m_store->readOne(entityId, subQueue, sequenceNumber, bodies == Bodies::With);
     if (!row)
@@ -216,11 +208,11 @@ Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int str
 
 Result<EntityCounts> Broker::counts(const QString& path) const {
     return m_impl->readTarget(path, [](const BrokerImpl::Target& target) {
-        return BrokerImpl::countsLocked(*target.entity, target.subQueue);
+        return BrokerImpl::countsOf(*target.entity, target.subQueue);
     });
 }
 
-EntityCounts BrokerImpl::countsLocked(const Entity& entity, SubQueue subQueue) {
+EntityCounts BrokerImpl::countsOf(const Entity& entity, SubQueue subQueue) {
     const IndexCounts& main = entity.main.counts();
     const IndexCounts& dead = entity.deadLetter.counts();
     EntityCounts counts;
@@ -251,29 +243,26 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
     auto& d = *m_impl;
     qint64 entityId;
     std::vector<qint64> seqs;
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        Instant now;
-        auto target = d.fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        if (target->entity->kind == EntityKind::Topic)
-            return QMap<QString, qint64>();
-        entityId = target->entity->id;
-        // The dead-letter queue's own sequence numbers: reading just those rows costs what the
-        // queue holds, not what the entity holds (a scan of the entity's rows would read a
-        // million-message queue to count three dead letters).
-        const auto& held = target->entity->deadLetter.messages();
-        seqs.reserve(held.size());
-        for (const auto& [seq, meta] : held)
-            seqs.push_back(seq);
-        ticket = d.m_store->readTicket();
-    }
+    BrokerRead read(d);
+    Instant now;
+    auto target = d.fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    if (target->entity->kind == EntityKind::Topic)
+        return QMap<QString, qint64>();
+    entityId = target->entity->id;
+    // The dead-letter queue's own sequence numbers: reading just those rows costs what the
+    // queue holds, not what the entity holds (a scan of the entity's rows would read a
+    // million-message queue to count three dead letters).
+    const auto& held = target->entity->deadLetter.messages();
+    seqs.reserve(held.size());
+    for (const auto& [seq, meta] : held)
+        seqs.push_back(seq);
+    const Logged readable = read.release();
     QMap<QString, qint64> reasons;
     if (seqs.empty())
         return reasons;
-    if (auto durable = d.m_store->waitDurable(ticket); !durable)
+    if (auto durable = readable.durable(); !durable)
         return durable.error();
     constexpr std::size_t kChunk = 1000;
     for (std::size_t first = 0; first < seqs.size(); first += kChunk) {
@@ -293,9 +282,9 @@ Result<RoutingPreview>
 Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original,
                        const std::optional<SqlBrokerFields>& assigned) const {
     auto& d = *m_impl;
-    std::lock_guard lock(d.m_mutex);
+    BrokerRead read(d);
     Instant now;
-    auto target = d.fireDueAndResolveLocked(topicPath, now);
+    auto target = d.fireDueAndResolve(topicPath, now);
     if (!target)
         return target.error();
     const Entity& topic = *target->entity;
@@ -315,7 +304,7 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original
     if (!acceptsSends(topic))
         result.sendRefused = QStringLiteral("'%1' is %2: it accepts no messages.")
                                  .arg(topic.path, entityStatusName(topic.properties.status));
-    // seenBeforeLocked without remembering: an id seen at or after the window's start.
+    // seenBefore without remembering: an id seen at or after the window's start.
     if (topic.properties.requiresDuplicateDetection && !result.messageIdGenerated) {
         const auto seen = topic.seenIds.constFind(message.messageId);
         result.duplicate = seen != topic.seenIds.constEnd() &&
@@ -338,10 +327,10 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original
             subscription->path, subscription->properties, subscription->rules, {}, {}};
         const EntityProperties& p = subscription->properties;
         if (!p.forwardTo.isEmpty())
-            rules.forwardToFailure = d.forwardingFailureLocked(topic.namespaceName, p.forwardTo);
+            rules.forwardToFailure = d.forwardingFailure(topic.namespaceName, p.forwardTo);
         if (!p.forwardDeadLetteredMessagesTo.isEmpty())
             rules.deadLetterForwardFailure =
-                d.forwardingFailureLocked(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
+                d.forwardingFailure(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
         subscriptions.append(rules);
     }
     std::sort(subscriptions.begin(), subscriptions.end(),

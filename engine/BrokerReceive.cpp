@@ -5,7 +5,7 @@
 // journal row per receive, StoreSchema.h) and the activity it marks are committed, with group
 // commit, before receive() returns, so a receiver that crashes the process on a poison message
 // still drives it to MaxDeliveryCount.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -32,7 +32,7 @@ Result<void> BrokerImpl::checkBatchSize(int maxCount) {
     return {};
 }
 
-Result<void> BrokerImpl::checkReceivableLocked(const Entity& entity) {
+Result<void> BrokerImpl::checkReceivable(const Entity& entity) {
     if (entity.kind == EntityKind::Topic)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("Messages are received from the subscriptions of '%1', "
@@ -51,15 +51,15 @@ Result<void> BrokerImpl::checkReceivableLocked(const Entity& entity) {
     return {};
 }
 
-bool BrokerImpl::keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
-                                       Moment moment) {
+bool BrokerImpl::keepDeliverable(Entity& entity, SubQueue subQueue, qint64 seq, Instant now,
+                                 Moment moment) {
     const MessageMeta* meta = entity.index(subQueue).find(seq);
     if (!meta)
         return false;
     if (subQueue != SubQueue::Main)
         return true; // no MaxDeliveryCount and no expiry inside a dead-letter queue (L7, T8)
     if (meta->deliveryCount >= quint32(entity.properties.maxDeliveryCount)) {
-        deadLetterLocked(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
+        moveToDeadLetter(entity, seq, QStringLiteral("MaxDeliveryCountExceeded"),
                          QStringLiteral("The message was delivered %1 times, the entity's "
                                         "MaxDeliveryCount.")
                              .arg(meta->deliveryCount),
@@ -71,14 +71,15 @@ bool BrokerImpl::keepDeliverableLocked(Entity& entity, SubQueue subQueue, qint64
     const bool expires = meta->state == MessageState::Active ||
                          (moment == Moment::HandOut && meta->state == MessageState::Deferred);
     if (expires && meta->expiresAt() <= now) {
-        expireLocked(entity, seq, now);
+        expire(entity, seq, now);
         return false;
     }
     return true;
 }
 
-BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                            const QString* lockHolder, Instant now, qint64 record) {
+BrokerImpl::Taken BrokerImpl::handOutMessage(Entity& entity, SubQueue subQueue, qint64 seq,
+                                             const QString* lockHolder, Instant now,
+                                             qint64 record) {
     MessageIndex& index = entity.index(subQueue);
     MessageMeta* meta = index.find(seq);
     ++entity.flow.received;
@@ -93,53 +94,48 @@ BrokerImpl::Taken BrokerImpl::handOutLocked(Entity& entity, SubQueue subQueue, q
     }
     // L4: deliveries under lock. The journal row `record` stores this one (D2).
     meta->deliveryCount = taken.deliveryCount;
-    LockInfo info{m_tokenSource.next(), *lockHolder,
+    LockInfo info{m_locks.newToken(), *lockHolder,
                   addSaturating(now, entity.properties.lockDuration), record};
     index.lock(seq, info);
-    m_lockTokens.insert(info.token, {entity.id, subQueue, seq});
+    m_locks.add(info.token, {entity.id, subQueue, seq});
     m_timers.push({info.lockedUntil, seq, static_cast<quint32>(entity.id), TimerKind::LockExpire,
                    static_cast<quint8>(subQueue)});
     taken.lock = info;
     return taken;
 }
 
-void BrokerImpl::recordDeliveriesLocked(const Entity& entity, SubQueue subQueue,
-                                        const std::vector<Taken>& taken, qint64 record) {
+void BrokerImpl::recordDeliveries(const Entity& entity, SubQueue subQueue,
+                                  const std::vector<Taken>& taken, qint64 record) {
     if (taken.empty())
         return;
     std::vector<qint64> seqs;
     seqs.reserve(taken.size());
     for (const Taken& item : taken)
         seqs.push_back(item.seq);
-    m_openDeliveryRecords.emplace(record, static_cast<int>(taken.size()));
+    m_locks.openRecord(record, static_cast<int>(taken.size()));
     m_store->log(op::RecordDeliveries{record, entity.id, subQueue, std::move(seqs)});
 }
 
-void BrokerImpl::endLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, LockEnd end) {
+void BrokerImpl::endMessageLock(Entity& entity, SubQueue subQueue, qint64 seq, LockEnd end) {
     MessageIndex& index = entity.index(subQueue);
     const LockInfo* lock = index.lockOf(seq);
     if (!lock)
         return;
     const qint64 record = lock->deliveryRecord;
-    m_lockTokens.remove(lock->token);
+    m_locks.remove(lock->token);
     index.unlock(seq);
     if (end == LockEnd::MessageStays) {
         if (const MessageMeta* meta = index.find(seq))
             m_store->log(
                 op::SetDeliveryCount{entity.id, subQueue, seq, meta->deliveryCount, record});
-        settleDeliveryRecordLocked(record);
+        settleDeliveryRecord(record);
     }
-    // A message that goes settles its row after its removal is logged (removeMessageLocked).
+    // A message that goes settles its row after its removal is logged (removeMessage).
 }
 
-void BrokerImpl::settleDeliveryRecordLocked(qint64 record) {
-    const auto it = m_openDeliveryRecords.find(record);
-    if (it == m_openDeliveryRecords.end())
-        return;
-    if (--it->second > 0)
-        return;
-    m_openDeliveryRecords.erase(it);
-    m_store->log(op::ForgetDeliveries{record});
+void BrokerImpl::settleDeliveryRecord(qint64 record) {
+    if (m_locks.settleRecord(record))
+        m_store->log(op::ForgetDeliveries{record});
 }
 
 Result<QList<MessageView>> BrokerImpl::handedOut(const HandOut& handOut) {
@@ -174,23 +170,18 @@ Result<QList<MessageView>> BrokerImpl::handedOut(const HandOut& handOut) {
     return out;
 }
 
-Result<QList<MessageView>> BrokerImpl::finishHandOut(const HandOut& handOut, quint64 ticket,
+Result<QList<MessageView>> BrokerImpl::finishHandOut(const HandOut& handOut, const Logged& logged,
                                                      ReceiveMode mode) {
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (auto durable = logged.durable(); !durable)
         return durable.error();
     auto out = handedOut(handOut);
     if (!out || mode == ReceiveMode::PeekLock || handOut.taken.empty())
         return out;
     // Receive-and-delete: the rows go once they have been read.
-    {
-        std::lock_guard lock(m_mutex);
-        for (const Taken& item : handOut.taken)
-            m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return out;
+    BrokerWrite write(*this);
+    for (const Taken& item : handOut.taken)
+        m_store->log(op::DeleteMessage{handOut.entityId, handOut.subQueue, item.seq});
+    return write.commit(*out);
 }
 
 Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
@@ -198,52 +189,48 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         return ok.error();
     const bool peekLock = options.mode == ReceiveMode::PeekLock;
     HandOut handOut;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        auto target = fireDueAndResolveLocked(path, handOut.now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (auto ok = checkReceivableLocked(entity); !ok)
-            return ok.error();
-        if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
-            return ok.error();
-        const Instant now = handOut.now;
-        handOut.entityId = entity.id;
-        handOut.subQueue = target->subQueue;
-        handOut.entityPath = entity.path;
-        touchLocked(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
-        MessageIndex& index = entity.index(handOut.subQueue);
-        const qint64 record = m_nextDeliveryRecord++;
-        while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
-            const auto next = index.firstReceivable();
-            if (!next)
-                break;
-            if (!keepDeliverableLocked(entity, handOut.subQueue, *next, now, Moment::HandOut))
-                continue;
-            handOut.taken.push_back(handOutLocked(entity, handOut.subQueue, *next,
-                                                  peekLock ? &options.receiver : nullptr, now,
-                                                  record));
-        }
-        if (peekLock)
-            recordDeliveriesLocked(entity, handOut.subQueue, handOut.taken, record);
-        if (!handOut.taken.empty()) {
-            m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
-                                                                   : entity.qualifiedDeadLetter());
-            m_feed->markCounts(entity.qualified());
-        }
-        // Everything logged so far: the rows handed out, their delivery counts, the activity,
-        // and what expired or was dead-lettered on the way.
-        ticket = m_store->ticket();
+    BrokerWrite write(*this);
+    auto target = fireDueAndResolve(path, handOut.now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (auto ok = checkReceivable(entity); !ok)
+        return ok.error();
+    if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
+        return ok.error();
+    const Instant now = handOut.now;
+    handOut.entityId = entity.id;
+    handOut.subQueue = target->subQueue;
+    handOut.entityPath = entity.path;
+    touch(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
+    MessageIndex& index = entity.index(handOut.subQueue);
+    const qint64 record = m_locks.takeRecordId();
+    while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
+        const auto next = index.firstReceivable();
+        if (!next)
+            break;
+        if (!keepDeliverable(entity, handOut.subQueue, *next, now, Moment::HandOut))
+            continue;
+        handOut.taken.push_back(handOutMessage(
+            entity, handOut.subQueue, *next, peekLock ? &options.receiver : nullptr, now, record));
     }
+    if (peekLock)
+        recordDeliveries(entity, handOut.subQueue, handOut.taken, record);
+    if (!handOut.taken.empty()) {
+        m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
+                                                               : entity.qualifiedDeadLetter());
+        m_feed->markCounts(entity.qualified());
+    }
+    // Everything logged so far: the rows handed out, their delivery counts, the activity,
+    // and what expired or was dead-lettered on the way.
+    const Logged logged = write.release();
     if (options.taken)
         options.taken();
-    return finishHandOut(handOut, ticket, options.mode);
+    return finishHandOut(handOut, logged, options.mode);
 }
 
-std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                                    const QString& receiver, HandOut& handOut) {
+std::optional<Error> BrokerImpl::takeDeferred(Entity& entity, SubQueue subQueue, qint64 seq,
+                                              const QString& receiver, HandOut& handOut) {
     const MessageMeta* meta = entity.index(subQueue).find(seq);
     if (!meta || meta->state != MessageState::Deferred)
         return makeError(ErrorCode::MessageNotFound,
@@ -255,15 +242,15 @@ std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue sub
         return makeError(
             ErrorCode::MessageNotFound,
             QStringLiteral("The deferred message %1 is locked by another receiver.").arg(seq));
-    if (!keepDeliverableLocked(entity, subQueue, seq, handOut.now, Moment::HandOut))
+    if (!keepDeliverable(entity, subQueue, seq, handOut.now, Moment::HandOut))
         // T8 (expired when asked for) or L6.
         return makeError(ErrorCode::MessageNotFound,
                          QStringLiteral("The deferred message %1 had expired or reached "
                                         "MaxDeliveryCount; it is no longer deferred.")
                              .arg(seq));
-    const qint64 record = m_nextDeliveryRecord++;
-    handOut.taken.push_back(handOutLocked(entity, subQueue, seq, &receiver, handOut.now, record));
-    recordDeliveriesLocked(entity, subQueue, handOut.taken, record);
+    const qint64 record = m_locks.takeRecordId();
+    handOut.taken.push_back(handOutMessage(entity, subQueue, seq, &receiver, handOut.now, record));
+    recordDeliveries(entity, subQueue, handOut.taken, record);
     m_feed->markCounts(entity.qualified());
     return std::nullopt;
 }
@@ -271,32 +258,28 @@ std::optional<Error> BrokerImpl::takeDeferredLocked(Entity& entity, SubQueue sub
 Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
                                                 const QString& receiver) {
     HandOut handOut;
-    quint64 ticket;
     std::optional<Error> failure;
-    {
-        std::lock_guard lock(m_mutex);
-        auto target = fireDueAndResolveLocked(path, handOut.now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        if (auto ok = checkReceivableLocked(entity); !ok)
-            return ok.error();
-        if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
-            return ok.error();
-        handOut.entityId = entity.id;
-        handOut.subQueue = target->subQueue;
-        handOut.entityPath = entity.path;
-        touchLocked(entity, handOut.now);
-        failure = takeDeferredLocked(entity, handOut.subQueue, seq, receiver, handOut);
-        ticket = m_store->ticket();
-    }
-    return finishDeferredHandOut(handOut, ticket, failure, seq);
+    BrokerWrite write(*this);
+    auto target = fireDueAndResolve(path, handOut.now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    if (auto ok = checkReceivable(entity); !ok)
+        return ok.error();
+    if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
+        return ok.error();
+    handOut.entityId = entity.id;
+    handOut.subQueue = target->subQueue;
+    handOut.entityPath = entity.path;
+    touch(entity, handOut.now);
+    failure = takeDeferred(entity, handOut.subQueue, seq, receiver, handOut);
+    return finishDeferredHandOut(handOut, write.release(), failure, seq);
 }
 
-Result<MessageView> BrokerImpl::finishDeferredHandOut(const HandOut& handOut, quint64 ticket,
+Result<MessageView> BrokerImpl::finishDeferredHandOut(const HandOut& handOut, const Logged& logged,
                                                       const std::optional<Error>& failure,
                                                       qint64 seq) {
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (auto durable = logged.durable(); !durable)
         return durable.error();
     if (failure)
         return *failure;

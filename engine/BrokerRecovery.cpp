@@ -2,26 +2,27 @@
 // the change notifications already sent) is ahead of the database. The broker rebuilds its
 // memory from the database, as opening it would, so that nothing the store did not keep is
 // shown, counted or handed out; every caller whose writes were discarded gets the failure.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include <QSet>
 
 namespace hourglass {
 
 void BrokerImpl::recoverFromFailedWrite() {
-    std::lock_guard lock(m_mutex);
+    // Memory changes and nothing is committed: the store answers the writes it discarded.
+    BrokerWrite write(*this);
     // The first waiter to find the failure does this; the others find nothing left to do.
     if (!m_store->resetAfterFailure())
         return;
-    reloadLocked();
+    reloadFromStore();
 }
 
-void BrokerImpl::reloadLocked() {
+void BrokerImpl::reloadFromStore() {
     // What survives a reload: the flow counts (in memory only, by entity), and what the window
     // was told exists, to tell it what changed.
     std::unordered_map<qint64, EntityFlow> flows;
     QSet<QString> before;
-    for (const auto& [id, entity] : m_entities) {
+    for (const auto& [id, entity] : m_registry.all()) {
         flows.emplace(id, entity->flow);
         before.insert(entity->qualified());
     }
@@ -30,21 +31,16 @@ void BrokerImpl::reloadLocked() {
     m_settings.clear();
     m_nextNamespaceOrdinal = 1;
     m_resolved.clear();
-    m_byKey.clear();
-    m_entities.clear();
-    m_nextEntityId = 1;
-    m_lockTokens.clear();
-    m_openDeliveryRecords.clear();
+    m_registry.clear();
+    m_locks.clear();
     m_timers.clear();
-    m_lostWithSession.clear();
-    m_lostWithSessionOrder.clear();
     if (auto loaded = load(); !loaded) {
         // The database cannot be read back: refuse every write rather than act on half a state.
         m_store->markFailed(loaded.error());
         return;
     }
     QSet<QString> after;
-    for (const auto& [id, entity] : m_entities) {
+    for (const auto& [id, entity] : m_registry.all()) {
         if (auto flow = flows.find(id); flow != flows.end())
             entity->flow = flow->second;
         const QString& path = entity->qualified();
@@ -69,12 +65,12 @@ void BrokerImpl::reloadLocked() {
     // Session waits on entities that are gone end; the others may be served now.
     std::vector<std::pair<qint64, QString>> gone;
     for (const auto& [waitId, wait] : m_acceptWaits) {
-        if (!entityByIdLocked(wait.entityId))
+        if (!m_registry.byId(wait.entityId))
             gone.emplace_back(wait.entityId, wait.path);
     }
     for (const auto& [entityId, path] : gone)
-        failAcceptWaitsLocked(entityId, path);
-    serveAcceptWaitsLocked(m_clock->now());
+        failAcceptWaits(entityId, path);
+    serveAcceptWaits(m_clock->now());
 }
 
 } // namespace hourglass

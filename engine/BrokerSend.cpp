@@ -1,6 +1,6 @@
 // Sending, scheduling, topics fan-out and auto-forwarding (service-bus-rules.md L1, L2, L11, L13,
 // T1-T4, R1, E3 ForwardTo).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 #include "RuleCopies.h"
 #include "hourglass/PropertyTypes.h"
@@ -22,18 +22,18 @@ constexpr int kMaxMessageIdLength = 128;
 const QString kSessionIdMissing = QStringLiteral("SessionIdMissing");
 } // namespace
 
-Millis BrokerImpl::effectiveTtlLocked(const Entity& entity, std::optional<Millis> own) const {
+Millis BrokerImpl::effectiveTtl(const Entity& entity, std::optional<Millis> own) const {
     const Millis entityDefault = entity.properties.defaultMessageTimeToLive;
     Millis ttl = own ? std::min(*own, entityDefault) : entityDefault; // T3
     if (entity.topic)
         ttl = std::min(ttl, entity.topic->properties.defaultMessageTimeToLive); // T4
-    if (tierOfLocked(entity.namespaceName) == Tier::Basic)
+    if (tierOf(entity.namespaceName) == Tier::Basic)
         ttl = std::min(ttl, days(14)); // E3: Basic caps every TTL
     return ttl;
 }
 
-Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const OutgoingMessage& message,
-                                             qint64 extraBytes) const {
+Result<void> BrokerImpl::checkSendable(const Entity& entity, const OutgoingMessage& message,
+                                       qint64 extraBytes) const {
     if (message.timeToLive && *message.timeToLive <= 0)
         return makeError(
             ErrorCode::InvalidArgument,
@@ -86,8 +86,7 @@ Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const Outgoin
     return {};
 }
 
-Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
-                                              const OutgoingMessage& message) {
+Result<void> BrokerImpl::checkMessageSession(const Entity& entity, const OutgoingMessage& message) {
     if (entity.hasSessions() && message.sessionId.isEmpty())
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("'%1' requires sessions: the message needs a "
@@ -98,51 +97,31 @@ Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
 
 Result<QList<SendResult>> BrokerImpl::sendBatch(const QString& path,
                                                 const QList<OutgoingMessage>& batch) {
-    std::optional<Result<QList<SendResult>>> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        results.emplace(sendBatchLocked(path, batch));
-        if (!*results)
-            return std::move(*results);
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return std::move(*results);
+    BrokerWrite write(*this);
+    auto results = enqueueBatch(path, batch);
+    if (!results)
+        return results.error();
+    return write.commit(std::move(*results));
 }
 
 QList<Result<SendResult>> BrokerImpl::sendEach(const QString& path,
                                                const QList<OutgoingMessage>& messages,
                                                const std::function<void()>& taken) {
     QList<Result<SendResult>> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        for (const OutgoingMessage& message : messages) {
-            auto sent = sendBatchLocked(path, {message});
-            results.append(sent ? Result<SendResult>(sent->front())
-                                : Result<SendResult>(sent.error()));
-        }
-        ticket = m_store->ticket();
+    BrokerWrite write(*this);
+    for (const OutgoingMessage& message : messages) {
+        auto sent = enqueueBatch(path, {message});
+        results.append(sent ? Result<SendResult>(sent->front()) : Result<SendResult>(sent.error()));
     }
-    if (taken)
-        taken();
     // One disk sync for all of them (L2); should it fail, none of them is acknowledged.
-    if (auto durable = m_store->waitDurable(ticket); !durable) {
-        for (auto& result : results) {
-            if (result)
-                result = durable.error();
-        }
-    }
-    return results;
+    return write.commitEach(std::move(results), taken);
 }
 
-Result<QList<SendResult>> BrokerImpl::sendBatchLocked(const QString& path,
-                                                      const QList<OutgoingMessage>& batch) {
+Result<QList<SendResult>> BrokerImpl::enqueueBatch(const QString& path,
+                                                   const QList<OutgoingMessage>& batch) {
     QList<SendResult> results;
     Instant now;
-    auto target = fireDueAndResolveLocked(path, now);
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -163,34 +142,34 @@ Result<QList<SendResult>> BrokerImpl::sendBatchLocked(const QString& path,
     // All or nothing: check every message before storing any.
     qint64 batchBytes = 0;
     for (const OutgoingMessage& message : batch) {
-        if (auto ok = checkSessionIdLocked(entity, message); !ok)
+        if (auto ok = checkMessageSession(entity, message); !ok)
             return ok.error();
-        if (auto ok = checkSendableLocked(entity, message, batchBytes); !ok)
+        if (auto ok = checkSendable(entity, message, batchBytes); !ok)
             return ok.error();
         batchBytes += messageSize(message);
     }
 
-    touchLocked(entity, now); // A2: a send (or a schedule) is activity
+    touch(entity, now); // A2: a send (or a schedule) is activity
     for (OutgoingMessage message : batch) {
         if (message.messageId.isEmpty())
             message.messageId = QUuid::createUuid().toString(QUuid::Id128);
-        if (seenBeforeLocked(entity, message.messageId, now)) {
+        if (seenBefore(entity, message.messageId, now)) {
             SendResult duplicate;
             duplicate.messageId = message.messageId;
             duplicate.duplicate = true; // L13: acknowledged and dropped
             results.append(duplicate);
             continue;
         }
-        results.append(scheduleOrDeliverLocked(entity, std::move(message), now));
+        results.append(scheduleOrDeliver(entity, std::move(message), now));
     }
-    logProgressLocked(entity);
-    serveAcceptWaitsLocked(now); // S3: a session may have messages now
+    logProgress(entity);
+    serveAcceptWaits(now); // S3: a session may have messages now
     return results;
 }
 
-QString BrokerImpl::forwardingFailureLocked(const QString& namespaceName,
-                                            const QString& forwardTo) const {
-    const Entity* target = findLocked(namespaceName, forwardTo);
+QString BrokerImpl::forwardingFailure(const QString& namespaceName,
+                                      const QString& forwardTo) const {
+    const Entity* target = m_registry.find(namespaceName, forwardTo);
     if (!target)
         return QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
     if (!acceptsSends(*target))
@@ -199,7 +178,7 @@ QString BrokerImpl::forwardingFailureLocked(const QString& namespaceName,
     return {};
 }
 
-bool BrokerImpl::seenBeforeLocked(Entity& entity, const QString& messageId, Instant now) {
+bool BrokerImpl::seenBefore(Entity& entity, const QString& messageId, Instant now) {
     if (!entity.properties.requiresDuplicateDetection)
         return false;
     // Forget what left the window first (oldest first in seenOrder).
@@ -223,32 +202,31 @@ bool BrokerImpl::seenBeforeLocked(Entity& entity, const QString& messageId, Inst
     return false;
 }
 
-qint64 BrokerImpl::takeSequenceNumberLocked(Entity& entity) {
+qint64 BrokerImpl::takeSequenceNumber(Entity& entity) {
     if (entity.kind != EntityKind::Subscription || !entity.topic)
         return entity.nextSeq++;
     Entity& topic = *entity.topic;
     topic.nextSeq = std::max(topic.nextSeq, entity.nextSeq);
     const qint64 seq = topic.nextSeq++;
     entity.nextSeq = seq + 1;
-    logProgressLocked(topic);
+    logProgress(topic);
     return seq;
 }
 
-SendResult BrokerImpl::scheduleOrDeliverLocked(Entity& entity, OutgoingMessage message,
-                                               Instant now) {
+SendResult BrokerImpl::scheduleOrDeliver(Entity& entity, OutgoingMessage message, Instant now) {
     SendResult result;
     result.messageId = message.messageId;
     ++entity.flow.sent; // a scheduled message counts when it is sent, not when it activates
     if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now) {
-        result.sequenceNumber = takeSequenceNumberLocked(entity);
+        result.sequenceNumber = takeSequenceNumber(entity);
         result.scheduled = true;
-        insertMessageLocked(entity, SubQueue::Main, result.sequenceNumber, message, now,
-                            MessageState::Scheduled, *message.scheduledEnqueueTime, {});
+        insertMessage(entity, SubQueue::Main, result.sequenceNumber, message, now,
+                      MessageState::Scheduled, *message.scheduledEnqueueTime, {});
         return result;
     }
     message.scheduledEnqueueTime.reset();
     const qint64 before = entity.nextSeq;
-    routeLocked(entity, message, now, {}, 0);
+    route(entity, message, now, {}, 0);
     // 0 when the entity forwarded it on (ForwardTo) without numbering it itself. A topic's
     // message has the first number it took: a subscription's dead-lettered copy
     // (ForwardingFailed) may take the next one from the topic's counter.
@@ -259,12 +237,12 @@ SendResult BrokerImpl::scheduleOrDeliverLocked(Entity& entity, OutgoingMessage m
     return result;
 }
 
-void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Instant now,
-                             const DeliveryExtras& extras, int hop) {
+void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant now,
+                       const DeliveryExtras& extras, int hop) {
     if (entity.kind == EntityKind::Topic) {
         // R1: one sequence number for the message, copied to every matching subscription.
-        const qint64 seq = takeSequenceNumberLocked(entity);
-        logProgressLocked(entity);
+        const qint64 seq = takeSequenceNumber(entity);
+        logProgress(entity);
         SqlBrokerFields fields;
         fields.sequenceNumber = seq;
         fields.enqueuedTime = now;
@@ -286,22 +264,22 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
                 ++subscription->flow.sent;
                 ++subscription->flow.deadLettered;
                 // A dead letter like any other: ForwardDeadLetteredMessagesTo takes it on.
-                if (Entity* target = deadLetterDestinationLocked(*subscription)) {
+                if (Entity* target = deadLetterDestination(*subscription)) {
                     dead.deadLetterSource = subscription->path;
-                    forwardDeadLetterLocked(*target, message, dead, now, hop + 1);
+                    forwardDeadLetter(*target, message, dead, now, hop + 1);
                     continue;
                 }
                 subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
-                insertMessageLocked(*subscription, SubQueue::DeadLetter, seq, message, now,
-                                    MessageState::Active, 0, dead);
-                logProgressLocked(*subscription);
+                insertMessage(*subscription, SubQueue::DeadLetter, seq, message, now,
+                              MessageState::Active, 0, dead);
+                logProgress(*subscription);
                 continue;
             }
             bool first = true;
             for (const OutgoingMessage& copy : routed.copies) {
                 ++subscription->flow.sent;
                 if (!subscription->properties.forwardTo.isEmpty()) {
-                    routeLocked(*subscription, copy, now, extras, hop);
+                    route(*subscription, copy, now, extras, hop);
                     continue;
                 }
                 // The first copy has the topic's number; each further copy takes its own.
@@ -309,42 +287,42 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
                 if (first)
                     subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
                 else
-                    copySeq = takeSequenceNumberLocked(*subscription);
+                    copySeq = takeSequenceNumber(*subscription);
                 first = false;
                 if (subscription->hasSessions() && copy.sessionId.isEmpty())
-                    deadLetterWithoutSessionLocked(*subscription, copySeq, copy, now, extras, hop);
+                    deadLetterWithoutSession(*subscription, copySeq, copy, now, extras, hop);
                 else
-                    insertMessageLocked(*subscription, SubQueue::Main, copySeq, copy, now,
-                                        MessageState::Active, 0, extras);
-                logProgressLocked(*subscription);
+                    insertMessage(*subscription, SubQueue::Main, copySeq, copy, now,
+                                  MessageState::Active, 0, extras);
+                logProgress(*subscription);
             }
         }
         return;
     }
     const QString& forwardTo = entity.properties.forwardTo;
     if (!forwardTo.isEmpty()) {
-        Entity* target = findLocked(entity.namespaceName, forwardTo);
+        Entity* target = m_registry.find(entity.namespaceName, forwardTo);
         QString failure;
         if (hop >= kMaxTransferHops)
             failure = QStringLiteral("MaxTransferHopCountExceeded");
         else
-            failure = forwardingFailureLocked(entity.namespaceName, forwardTo);
+            failure = forwardingFailure(entity.namespaceName, forwardTo);
         if (failure.isEmpty() && target->hasSessions() && message.sessionId.isEmpty())
             failure = QStringLiteral("The forwarding destination '%1' requires sessions and "
                                      "the message has no SessionId.")
                           .arg(forwardTo);
         if (failure.isEmpty()) {
-            touchLocked(*target, now); // a forwarded message is a send on the destination
+            touch(*target, now); // a forwarded message is a send on the destination
             // T3: the TTL this entity lowered the message to is its own from here on, so a
             // forward never lengthens its life.
             OutgoingMessage forwarded = message;
-            const Millis lowered = effectiveTtlLocked(entity, message.timeToLive);
+            const Millis lowered = effectiveTtl(entity, message.timeToLive);
             if (message.timeToLive || lowered != kInfinite)
                 forwarded.timeToLive = lowered;
-            if (seenBeforeLocked(*target, forwarded.messageId, now))
+            if (seenBefore(*target, forwarded.messageId, now))
                 return; // L13 at the destination: acknowledged and dropped
             ++target->flow.sent;
-            routeLocked(*target, forwarded, now, extras, hop + 1);
+            route(*target, forwarded, now, extras, hop + 1);
             return;
         }
         // What cannot be forwarded stays with the source, in its dead-letter queue.
@@ -353,45 +331,42 @@ void BrokerImpl::routeLocked(Entity& entity, const OutgoingMessage& message, Ins
                                     ? QStringLiteral("MaxTransferHopCountExceeded")
                                     : QStringLiteral("ForwardingFailed");
         dead.deadLetterDescription = failure;
-        const qint64 seq = takeSequenceNumberLocked(entity);
+        const qint64 seq = takeSequenceNumber(entity);
         ++entity.flow.deadLettered;
-        insertMessageLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active,
-                            0, dead);
-        logProgressLocked(entity);
+        insertMessage(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0,
+                      dead);
+        logProgress(entity);
         return;
     }
-    const qint64 seq = takeSequenceNumberLocked(entity);
+    const qint64 seq = takeSequenceNumber(entity);
     if (entity.hasSessions() && message.sessionId.isEmpty())
-        deadLetterWithoutSessionLocked(entity, seq, message, now, extras, hop);
+        deadLetterWithoutSession(entity, seq, message, now, extras, hop);
     else
-        insertMessageLocked(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0,
-                            extras);
-    logProgressLocked(entity);
+        insertMessage(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
+    logProgress(entity);
 }
 
-void BrokerImpl::deadLetterWithoutSessionLocked(Entity& entity, qint64 seq,
-                                                const OutgoingMessage& message, Instant now,
-                                                const DeliveryExtras& extras, int hop) {
+void BrokerImpl::deadLetterWithoutSession(Entity& entity, qint64 seq,
+                                          const OutgoingMessage& message, Instant now,
+                                          const DeliveryExtras& extras, int hop) {
     DeliveryExtras dead = extras;
     dead.deadLetterReason = kSessionIdMissing;
     dead.deadLetterDescription =
         QStringLiteral("'%1' requires sessions and the message has no SessionId.").arg(entity.path);
     ++entity.flow.deadLettered;
     // A dead letter like any other: ForwardDeadLetteredMessagesTo takes it on.
-    if (Entity* target = deadLetterDestinationLocked(entity)) {
+    if (Entity* target = deadLetterDestination(entity)) {
         dead.deadLetterSource = entity.path;
-        forwardDeadLetterLocked(*target, message, dead, now, hop + 1);
+        forwardDeadLetter(*target, message, dead, now, hop + 1);
         return;
     }
-    insertMessageLocked(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0,
-                        dead);
+    insertMessage(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
 }
 
-void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                     const OutgoingMessage& message, Instant now,
-                                     MessageState state, Instant scheduledAt,
-                                     const DeliveryExtras& extras) {
-    const Millis effective = effectiveTtlLocked(entity, message.timeToLive);
+void BrokerImpl::insertMessage(Entity& entity, SubQueue subQueue, qint64 seq,
+                               const OutgoingMessage& message, Instant now, MessageState state,
+                               Instant scheduledAt, const DeliveryExtras& extras) {
+    const Millis effective = effectiveTtl(entity, message.timeToLive);
     const bool scheduled = state == MessageState::Scheduled;
     const Instant enqueuedAt = scheduled ? scheduledAt : now;       // T2
     const Instant expiresAt = addSaturating(enqueuedAt, effective); // T1
@@ -437,38 +412,38 @@ void BrokerImpl::insertMessageLocked(Entity& entity, SubQueue subQueue, qint64 s
     m_feed->markCounts(entity.qualified());
 }
 
-void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
+void BrokerImpl::activate(Entity& entity, qint64 seq, Instant at) {
     MessageMeta* meta = entity.main.find(seq);
     if (!meta || meta->state != MessageState::Scheduled)
         return;
     // A4: the entity was not idle while it held the message; its idle time starts now.
-    touchLocked(entity, at);
-    const auto rearm = qScopeGuard([&] { scheduleAutoDeleteLocked(entity); });
+    touch(entity, at);
+    const auto rearm = qScopeGuard([&]() REQUIRES(m_mutex) { scheduleAutoDelete(entity); });
     if (entity.kind == EntityKind::Topic) {
         const OutgoingMessage message = entity.scheduledTopicMessages.value(seq);
-        removeMessageLocked(entity, SubQueue::Main, seq);
-        routeLocked(entity, message, at, {}, 0); // L11: a new sequence number, then R1
+        removeMessage(entity, SubQueue::Main, seq);
+        route(entity, message, at, {}, 0); // L11: a new sequence number, then R1
         return;
     }
     if (!entity.properties.forwardTo.isEmpty()) {
-        const auto whole = loadWholeLocked(entity, seq);
-        removeMessageLocked(entity, SubQueue::Main, seq);
+        const auto whole = loadWhole(entity, seq);
+        removeMessage(entity, SubQueue::Main, seq);
         if (whole)
-            routeLocked(entity, outgoingFromStored(*whole), at, {}, 0);
+            route(entity, outgoingFromStored(*whole), at, {}, 0);
         return;
     }
     MessageMeta active = *meta;
     entity.main.remove(seq);
-    const qint64 newSeq = takeSequenceNumberLocked(entity);
+    const qint64 newSeq = takeSequenceNumber(entity);
     const Millis effective =
-        effectiveTtlLocked(entity, active.ownTtl < 0 ? std::nullopt : std::optional(active.ownTtl));
+        effectiveTtl(entity, active.ownTtl < 0 ? std::nullopt : std::optional(active.ownTtl));
     active.state = MessageState::Active;
     active.activatesOrExpiresAt =
         addSaturating(at, effective); // T2: expires at scheduled time + TTL
     entity.main.insert(newSeq, active);
     entity.sessions.renumber(seq, newSeq);
     m_store->log(op::Activate{entity.id, seq, newSeq, at, active.activatesOrExpiresAt, effective});
-    logProgressLocked(entity);
+    logProgress(entity);
     if (active.activatesOrExpiresAt != kNever)
         m_timers.push({active.activatesOrExpiresAt, newSeq, static_cast<quint32>(entity.id),
                        TimerKind::Expire, 0});
@@ -478,45 +453,40 @@ void BrokerImpl::activateLocked(Entity& entity, qint64 seq, Instant at) {
 }
 
 Result<void> BrokerImpl::cancelScheduled(const QString& path, qint64 seq) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto target = fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        Entity& entity = *target->entity;
-        const MessageMeta* meta =
-            target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
-        if (!meta || meta->state != MessageState::Scheduled)
-            return makeError(ErrorCode::MessageNotFound,
-                             QStringLiteral("No scheduled message with sequence number %1 in '%2'.")
-                                 .arg(seq)
-                                 .arg(entity.path));
-        removeMessageLocked(entity, SubQueue::Main, seq);
-        touchLocked(entity, now);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto target = fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    Entity& entity = *target->entity;
+    const MessageMeta* meta = target->subQueue == SubQueue::Main ? entity.main.find(seq) : nullptr;
+    if (!meta || meta->state != MessageState::Scheduled)
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("No scheduled message with sequence number %1 in '%2'.")
+                             .arg(seq)
+                             .arg(entity.path));
+    removeMessage(entity, SubQueue::Main, seq);
+    touch(entity, now);
+    return write.commit();
 }
 
-void BrokerImpl::removeMessageLocked(Entity& entity, SubQueue subQueue, qint64 seq) {
+void BrokerImpl::removeMessage(Entity& entity, SubQueue subQueue, qint64 seq) {
     MessageIndex& index = entity.index(subQueue);
     const LockInfo* lock = index.lockOf(seq);
     const qint64 record = lock ? lock->deliveryRecord : 0;
-    endLockLocked(entity, subQueue, seq, LockEnd::MessageGoes);
+    endMessageLock(entity, subQueue, seq, LockEnd::MessageGoes);
     const auto removed = index.remove(seq);
     if (!removed)
         return;
     if (removed->state == MessageState::Scheduled)
-        scheduleAutoDeleteLocked(entity); // A4: it may be idle again from its last activity
+        scheduleAutoDelete(entity); // A4: it may be idle again from its last activity
     if (subQueue == SubQueue::Main) {
         entity.scheduledTopicMessages.remove(seq);
         entity.sessions.removeMessage(seq);
     }
     m_store->log(op::DeleteMessage{entity.id, subQueue, seq});
     if (record != 0)
-        settleDeliveryRecordLocked(record); // after the removal, so a crash never loses both
+        settleDeliveryRecord(record); // after the removal, so a crash never loses both
     m_feed->markRemoved(subQueue == SubQueue::Main ? entity.qualified()
                                                    : entity.qualifiedDeadLetter());
     m_feed->markCounts(entity.qualified());

@@ -1,7 +1,7 @@
 // The explorer's reads of sessions (service-bus-rules.md S2, S4): each session's messages by state,
 // its lock and its state, paged in session id order like the message lists. They take no lock,
 // change nothing and are no activity (A2).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -16,8 +16,7 @@ Result<void> checkSessionsPath(const BrokerImpl::Target& target, const QString& 
 }
 } // namespace
 
-SessionInfo BrokerImpl::sessionInfoLocked(const Entity& entity,
-                                          const SessionRecord& session) const {
+SessionInfo BrokerImpl::sessionInfoOf(const Entity& entity, const SessionRecord& session) const {
     SessionInfo info;
     info.sessionId = session.id;
     for (qint64 seq : session.messages) {
@@ -49,25 +48,24 @@ Result<QList<SessionInfo>> Broker::listSessions(const QString& path, const QStri
     if (maxCount < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
-    const auto& d = *m_impl;
-    auto listed = m_impl->readTarget(
-        path, [&](const BrokerImpl::Target& target) -> Result<QList<SessionInfo>> {
-            if (auto ok = checkSessionsPath(target, path); !ok)
-                return ok.error();
-            const auto& sessions = target.entity->sessions.sessions();
-            QList<SessionInfo> out;
-            for (auto it = sessions.lower_bound(fromSessionId);
-                 it != sessions.end() && out.size() < maxCount; ++it) {
-                const SessionRecord& session = it->second;
-                if (stateSetSince && (!session.hasState || session.stateSetAt < *stateSetSince))
-                    continue;
-                out.append(d.sessionInfoLocked(*target.entity, session));
-            }
-            return out;
-        });
-    if (!listed)
-        return listed.error();
-    return *listed;
+    auto& d = *m_impl;
+    BrokerRead read(d);
+    Instant now;
+    auto target = d.fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    if (auto ok = checkSessionsPath(*target, path); !ok)
+        return ok.error();
+    const auto& sessions = target->entity->sessions.sessions();
+    QList<SessionInfo> out;
+    for (auto it = sessions.lower_bound(fromSessionId);
+         it != sessions.end() && out.size() < maxCount; ++it) {
+        const SessionRecord& session = it->second;
+        if (stateSetSince && (!session.hasState || session.stateSetAt < *stateSetSince))
+            continue;
+        out.append(d.sessionInfoOf(*target->entity, session));
+    }
+    return out;
 }
 
 bool Broker::holdsSession(const SessionRef& ref) const {
@@ -85,21 +83,18 @@ Result<SessionInfo> Broker::session(const QString& path, const QString& sessionI
     auto& d = *m_impl;
     std::optional<SessionInfo> info;
     qint64 entityId = 0;
-    quint64 ticket;
-    {
-        std::lock_guard lock(d.m_mutex);
-        Instant now;
-        auto target = d.fireDueAndResolveLocked(path, now);
-        if (!target)
-            return target.error();
-        if (auto ok = checkSessionsPath(*target, path); !ok)
-            return ok.error();
-        const Entity& entity = *target->entity;
-        entityId = entity.id;
-        if (const SessionRecord* session = entity.sessions.find(sessionId))
-            info = d.sessionInfoLocked(entity, *session);
-        ticket = d.m_store->readTicket(); // only earlier writes need to be readable
-    }
+    BrokerRead read(d);
+    Instant now;
+    auto target = d.fireDueAndResolve(path, now);
+    if (!target)
+        return target.error();
+    if (auto ok = checkSessionsPath(*target, path); !ok)
+        return ok.error();
+    const Entity& entity = *target->entity;
+    entityId = entity.id;
+    if (const SessionRecord* session = entity.sessions.find(sessionId))
+        info = d.sessionInfoOf(entity, *session);
+    const Logged readable = read.release();
     if (!info) {
         SessionInfo unused; // any id names a session; one nobody used is empty (S3)
         unused.sessionId = sessionId;
@@ -107,7 +102,7 @@ Result<SessionInfo> Broker::session(const QString& path, const QString& sessionI
     }
     if (!info->hasState)
         return *info;
-    if (auto durable = d.m_store->waitDurable(ticket); !durable)
+    if (auto durable = readable.durable(); !durable)
         return durable.error();
     auto state = d.m_store->readSessionState(entityId, sessionId);
     if (!state)

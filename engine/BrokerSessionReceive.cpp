@@ -2,7 +2,7 @@
 // sequence order, each under its own message lock (or removed at once in receive-and-delete), and
 // its deferred messages by sequence number. The hand-out is the one receive() uses, so delivery
 // counts, L6, T5/T6/T8 and durability (D2) are the same.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -12,82 +12,74 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
         return ok.error();
     const bool peekLock = mode == ReceiveMode::PeekLock;
     HandOut handOut;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        auto held = checkSessionLocked(ref, handOut.now);
-        if (!held)
-            return held.error();
-        Entity& entity = *held->entity;
-        // The session holds its lock throughout, so it is never forgotten here even when the
-        // hand-out empties it.
-        SessionRecord& session = *held->session;
-        const Instant now = handOut.now;
-        handOut.entityId = entity.id;
-        handOut.subQueue = SubQueue::Main;
-        handOut.entityPath = entity.path;
-        touchLocked(entity, now); // A2, an empty receive too
-        const qint64 record = m_nextDeliveryRecord++;
-        qint64 from = 0;
-        while (static_cast<int>(handOut.taken.size()) < maxCount) {
-            // The next receivable message of the session from `from` on. The set may change
-            // under a hand-out (dead-lettered, expired, removed): look it up again each time.
-            std::optional<qint64> next;
-            for (auto it = session.messages.lower_bound(from); it != session.messages.end(); ++it) {
-                const MessageMeta* meta = entity.main.find(*it);
-                if (meta && meta->state == MessageState::Active && !meta->locked) {
-                    next = *it;
-                    break;
-                }
-            }
-            if (!next)
+    BrokerWrite write(*this);
+    auto held = checkSessionHeld(ref, handOut.now);
+    if (!held)
+        return held.error();
+    Entity& entity = *held->entity;
+    // The session holds its lock throughout, so it is never forgotten here even when the
+    // hand-out empties it.
+    SessionRecord& session = *held->session;
+    const Instant now = handOut.now;
+    handOut.entityId = entity.id;
+    handOut.subQueue = SubQueue::Main;
+    handOut.entityPath = entity.path;
+    touch(entity, now); // A2, an empty receive too
+    const qint64 record = m_locks.takeRecordId();
+    qint64 from = 0;
+    while (static_cast<int>(handOut.taken.size()) < maxCount) {
+        // The next receivable message of the session from `from` on. The set may change
+        // under a hand-out (dead-lettered, expired, removed): look it up again each time.
+        std::optional<qint64> next;
+        for (auto it = session.messages.lower_bound(from); it != session.messages.end(); ++it) {
+            const MessageMeta* meta = entity.main.find(*it);
+            if (meta && meta->state == MessageState::Active && !meta->locked) {
+                next = *it;
                 break;
-            from = *next + 1;
-            if (!keepDeliverableLocked(entity, SubQueue::Main, *next, now, Moment::HandOut))
-                continue;
-            handOut.taken.push_back(handOutLocked(entity, SubQueue::Main, *next,
-                                                  peekLock ? &ref.receiver : nullptr, now, record));
+            }
         }
-        if (peekLock)
-            recordDeliveriesLocked(entity, SubQueue::Main, handOut.taken, record);
-        if (!handOut.taken.empty()) {
-            m_feed->markRemoved(entity.qualified());
-            m_feed->markCounts(entity.qualified());
-            m_feed->markSessions(entity.qualified());
-        }
-        ticket = m_store->ticket();
+        if (!next)
+            break;
+        from = *next + 1;
+        if (!keepDeliverable(entity, SubQueue::Main, *next, now, Moment::HandOut))
+            continue;
+        handOut.taken.push_back(handOutMessage(entity, SubQueue::Main, *next,
+                                               peekLock ? &ref.receiver : nullptr, now, record));
     }
-    return finishHandOut(handOut, ticket, mode);
+    if (peekLock)
+        recordDeliveries(entity, SubQueue::Main, handOut.taken, record);
+    if (!handOut.taken.empty()) {
+        m_feed->markRemoved(entity.qualified());
+        m_feed->markCounts(entity.qualified());
+        m_feed->markSessions(entity.qualified());
+    }
+    return finishHandOut(handOut, write.release(), mode);
 }
 
 Result<MessageView> BrokerImpl::receiveDeferredFromSession(const SessionRef& ref, qint64 seq) {
     HandOut handOut;
-    quint64 ticket;
     std::optional<Error> failure;
-    {
-        std::lock_guard lock(m_mutex);
-        auto held = checkSessionLocked(ref, handOut.now);
-        if (!held)
-            return held.error();
-        Entity& entity = *held->entity;
-        handOut.entityId = entity.id;
-        handOut.subQueue = SubQueue::Main;
-        handOut.entityPath = entity.path;
-        touchLocked(entity, handOut.now);
-        const QString* owner = entity.sessions.sessionOf(seq);
-        if (!owner || *owner != ref.sessionId)
-            failure = makeError(ErrorCode::MessageNotFound,
-                                QStringLiteral("No deferred message with sequence number %1 in "
-                                               "the session '%2' of '%3'.")
-                                    .arg(seq)
-                                    .arg(ref.sessionId, entity.path));
-        else
-            failure = takeDeferredLocked(entity, SubQueue::Main, seq, ref.receiver, handOut);
-        if (!failure)
-            m_feed->markSessions(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return finishDeferredHandOut(handOut, ticket, failure, seq);
+    BrokerWrite write(*this);
+    auto held = checkSessionHeld(ref, handOut.now);
+    if (!held)
+        return held.error();
+    Entity& entity = *held->entity;
+    handOut.entityId = entity.id;
+    handOut.subQueue = SubQueue::Main;
+    handOut.entityPath = entity.path;
+    touch(entity, handOut.now);
+    const QString* owner = entity.sessions.sessionOf(seq);
+    if (!owner || *owner != ref.sessionId)
+        failure = makeError(ErrorCode::MessageNotFound,
+                            QStringLiteral("No deferred message with sequence number %1 in "
+                                           "the session '%2' of '%3'.")
+                                .arg(seq)
+                                .arg(ref.sessionId, entity.path));
+    else
+        failure = takeDeferred(entity, SubQueue::Main, seq, ref.receiver, handOut);
+    if (!failure)
+        m_feed->markSessions(entity.qualified());
+    return finishDeferredHandOut(handOut, write.release(), failure, seq);
 }
 
 } // namespace hourglass

@@ -5,7 +5,7 @@
 // A session lock is volatile like a message lock (L9): it is kept in memory only, so a restart
 // loses it. The message locks taken under it are ordinary message locks (L4-L10) that end with
 // it; their tokens are remembered for a while so that settling one says SessionLockLost.
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -45,8 +45,8 @@ SessionRef SessionRef::of(const AcceptedSession& session) {
 
 // ---- Finding sessions and checking their locks
 
-Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& now) {
-    auto target = fireDueAndResolveLocked(path, now);
+Result<Entity*> BrokerImpl::sessionEntity(const QString& path, Instant& now) {
+    auto target = fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -54,7 +54,7 @@ Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& no
         return invalid(QStringLiteral("A dead-letter queue has no sessions: receive from '%1' "
                                       "without one.")
                            .arg(path));
-    if (auto ok = checkReceivableLocked(entity); !ok)
+    if (auto ok = checkReceivable(entity); !ok)
         return ok.error();
     if (!entity.hasSessions())
         return invalid(QStringLiteral("'%1' does not require sessions: receive from it "
@@ -63,12 +63,11 @@ Result<Entity*> BrokerImpl::sessionEntityLocked(const QString& path, Instant& no
     return &entity;
 }
 
-Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionLocked(const SessionRef& ref,
-                                                               Instant& now) {
-    auto entity = sessionEntityLocked(ref.entityPath, now);
+Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionHeld(const SessionRef& ref, Instant& now) {
+    auto entity = sessionEntity(ref.entityPath, now);
     if (!entity)
         return entity.error();
-    // Locks that ran out are gone: fireDueAndResolveLocked fired their expiry.
+    // Locks that ran out are gone: fireDueAndResolve fired their expiry.
     SessionRecord* session = (*entity)->sessions.find(ref.sessionId);
     if (!session || !session->lock)
         return sessionLockLost(QStringLiteral("the session '%1' is not locked; its lock ran out, "
@@ -83,7 +82,7 @@ Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionLocked(const SessionRef&
     return HeldSession{*entity, session};
 }
 
-SessionRecord* BrokerImpl::nextAvailableSessionLocked(Entity& entity) {
+SessionRecord* BrokerImpl::nextAvailableSession(Entity& entity) {
     SessionRecord* found = nullptr;
     // S3: the receivable messages in sequence order give the sessions oldest message first.
     entity.main.findReceivable([&](qint64 seq) {
@@ -97,19 +96,19 @@ SessionRecord* BrokerImpl::nextAvailableSessionLocked(Entity& entity) {
     return found;
 }
 
-AcceptedSession BrokerImpl::grantSessionLocked(Entity& entity, SessionRecord& session,
-                                               const QString& receiver, Instant at) {
+AcceptedSession BrokerImpl::grantSession(Entity& entity, SessionRecord& session,
+                                         const QString& receiver, Instant at) {
     const Instant lockedUntil = addSaturating(at, entity.properties.lockDuration);
-    session.lock = SessionLock{receiver, m_tokenSource.next(), lockedUntil};
+    session.lock = SessionLock{receiver, m_locks.newToken(), lockedUntil};
     m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
                    TimerKind::SessionLockExpire, 0});
-    touchLocked(entity, at); // A2: taking a session is receiving
+    touch(entity, at); // A2: taking a session is receiving
     m_feed->markSessions(entity.qualified());
     return {entity.path, session.id, receiver, lockedUntil, at};
 }
 
-void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, Instant at,
-                                      SessionEnd end) {
+void BrokerImpl::endSessionLock(Entity& entity, const QString& sessionId, Instant at,
+                                SessionEnd end) {
     SessionRecord* session = entity.sessions.find(sessionId);
     if (!session || !session->lock)
         return;
@@ -121,8 +120,8 @@ void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, 
     // The message locks go first, while the session is still locked: a release may move a
     // message away (L6, T6), and a session that still holds its lock is never forgotten.
     for (qint64 seq : locked) {
-        rememberLostWithSessionLocked(entity.main.lockOf(seq)->token);
-        releaseLockLocked(entity, SubQueue::Main, seq, at);
+        m_locks.rememberLostWithSession(entity.main.lockOf(seq)->token);
+        releaseMessageLock(entity, SubQueue::Main, seq, at);
     }
     session = entity.sessions.find(sessionId);
     session->lock.reset();
@@ -132,25 +131,14 @@ void BrokerImpl::endSessionLockLocked(Entity& entity, const QString& sessionId, 
     m_feed->markSessions(entity.qualified());
 }
 
-void BrokerImpl::dropSessionLocksLocked(Entity& entity, Instant at) {
+void BrokerImpl::dropSessionLocks(Entity& entity, Instant at) {
     std::vector<QString> held;
     for (const auto& [id, session] : entity.sessions.sessions()) {
         if (session.lock)
             held.push_back(id);
     }
     for (const QString& id : held)
-        endSessionLockLocked(entity, id, at, SessionEnd::Lost);
-}
-
-void BrokerImpl::rememberLostWithSessionLocked(const QUuid& token) {
-    if (m_lostWithSession.contains(token))
-        return;
-    m_lostWithSession.insert(token);
-    m_lostWithSessionOrder.push_back(token);
-    while (m_lostWithSessionOrder.size() > kLostSessionLocks) {
-        m_lostWithSession.remove(m_lostWithSessionOrder.front());
-        m_lostWithSessionOrder.pop_front();
-    }
+        endSessionLock(entity, id, at, SessionEnd::Lost);
 }
 
 // ---- Accepting
@@ -161,52 +149,46 @@ Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
         if (auto ok = checkSessionId(*options.sessionId); !ok)
             return ok.error();
     std::optional<Result<AcceptedSession>> result;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto entity = sessionEntityLocked(path, now);
-        if (!entity)
-            return entity.error();
-        // A refused accept changes nothing; a granted one is activity (grantSessionLocked).
-        SessionRecord* session = nullptr;
-        if (options.sessionId) {
-            session = (*entity)->sessions.find(*options.sessionId);
-            if (session && session->lock)
-                result = makeError(ErrorCode::SessionCannotBeLocked,
-                                   QStringLiteral("The requested session '%1' cannot be "
-                                                  "accepted. It may be locked by another "
-                                                  "receiver.")
-                                       .arg(*options.sessionId));
-            else
-                session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
-        } else {
-            session = nextAvailableSessionLocked(**entity);
-            if (!session)
-                result = noSessionAvailable(path);
-        }
-        if (!result) {
-            AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
-            granted.entityPath = path; // as given: it resolves the same way again
-            result = granted;
-        }
-        ticket = m_store->ticket();
+    BrokerWrite write(*this);
+    Instant now;
+    auto entity = sessionEntity(path, now);
+    if (!entity)
+        return entity.error();
+    // A refused accept changes nothing; a granted one is activity (grantSession).
+    SessionRecord* session = nullptr;
+    if (options.sessionId) {
+        session = (*entity)->sessions.find(*options.sessionId);
+        if (session && session->lock)
+            result = makeError(ErrorCode::SessionCannotBeLocked,
+                               QStringLiteral("The requested session '%1' cannot be "
+                                              "accepted. It may be locked by another "
+                                              "receiver.")
+                                   .arg(*options.sessionId));
+        else
+            session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
+    } else {
+        session = nextAvailableSession(**entity);
+        if (!session)
+            result = noSessionAvailable(path);
     }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (!result) {
+        AcceptedSession granted = grantSession(**entity, *session, options.receiver, now);
+        granted.entityPath = path; // as given: it resolves the same way again
+        result = granted;
+    }
+    if (auto durable = write.commit(); !durable)
         return durable.error();
     return *result;
 }
 
 quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
                                        Millis timeout, SessionAcceptCallback done) {
-    std::lock_guard lock(m_mutex);
+    // Answered on the callback thread, never to the caller: nothing is waited for here.
+    BrokerWrite write(*this);
     const auto id = m_nextAcceptWait++;
     const auto answer = [&](Result<AcceptedSession> result) {
-        const quint64 ticket = m_store->ticket();
-        m_callbacks.post([this, ticket, done = std::move(done), result = std::move(result)] {
-            (void)m_store->waitDurable(ticket); // what the grant logged (A2), off the caller
-            done(result);
-        });
+        // Once what the grant logged (A2) is durable, off the caller.
+        answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
         return id;
     };
     if (options.sessionId)
@@ -217,13 +199,13 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
         return answer(
             invalid(QStringLiteral("A wait cannot be negative; got %1 ms.").arg(timeout)));
     Instant now;
-    auto entity = sessionEntityLocked(path, now);
+    auto entity = sessionEntity(path, now);
     if (!entity)
         return answer(entity.error());
     // Older waits on the entity would have taken an available session already: it is served
     // after every change that can make one available.
-    if (SessionRecord* session = nextAvailableSessionLocked(**entity)) {
-        AcceptedSession granted = grantSessionLocked(**entity, *session, options.receiver, now);
+    if (SessionRecord* session = nextAvailableSession(**entity)) {
+        AcceptedSession granted = grantSession(**entity, *session, options.receiver, now);
         granted.entityPath = path;
         return answer(granted);
     }
@@ -238,55 +220,51 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
 }
 
 bool BrokerImpl::cancelAcceptSession(quint64 waitId) {
-    std::lock_guard lock(m_mutex);
+    BrokerWrite write(*this); // nothing logged: nothing to wait for
     return m_acceptWaits.erase(waitId) > 0;
 }
 
-void BrokerImpl::endAcceptWaitLocked(std::map<quint64, AcceptWait>::iterator wait,
-                                     Result<AcceptedSession> result) {
+void BrokerImpl::endAcceptWait(std::map<quint64, AcceptWait>::iterator wait,
+                               Result<AcceptedSession> result) {
     SessionAcceptCallback done = std::move(wait->second.done);
     m_acceptWaits.erase(wait);
-    const quint64 ticket = m_store->ticket();
-    m_callbacks.post([this, ticket, done = std::move(done), result = std::move(result)] {
-        (void)m_store->waitDurable(ticket);
-        done(result);
-    });
+    answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
 }
 
-void BrokerImpl::serveAcceptWaitsLocked(Instant at) {
+void BrokerImpl::serveAcceptWaits(Instant at) {
     if (m_acceptWaits.empty())
         return;
     // An entity with nothing available stays so for the rest of this pass: look once.
     std::vector<qint64> exhausted;
     for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
         const qint64 entityId = it->second.entityId;
-        Entity* entity = entityByIdLocked(entityId);
+        Entity* entity = m_registry.byId(entityId);
         SessionRecord* session = nullptr;
         if (entity && std::find(exhausted.begin(), exhausted.end(), entityId) == exhausted.end() &&
-            entity->hasSessions() && checkReceivableLocked(*entity).ok())
-            session = nextAvailableSessionLocked(*entity);
+            entity->hasSessions() && checkReceivable(*entity).ok())
+            session = nextAvailableSession(*entity);
         if (!session) {
             exhausted.push_back(entityId);
             ++it;
             continue;
         }
-        AcceptedSession granted = grantSessionLocked(*entity, *session, it->second.receiver, at);
+        AcceptedSession granted = grantSession(*entity, *session, it->second.receiver, at);
         granted.entityPath = it->second.path;
         const auto next = std::next(it);
-        endAcceptWaitLocked(it, granted);
+        endAcceptWait(it, granted);
         it = next;
     }
 }
 
-void BrokerImpl::failAcceptWaitsLocked(qint64 entityId, const QString& path) {
+void BrokerImpl::failAcceptWaits(qint64 entityId, const QString& path) {
     for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
         const auto next = std::next(it);
         if (it->second.entityId == entityId)
-            endAcceptWaitLocked(it, makeError(ErrorCode::MessagingEntityNotFound,
-                                              QStringLiteral("The messaging entity '%1' was "
-                                                             "deleted while waiting for a "
-                                                             "session.")
-                                                  .arg(path)));
+            endAcceptWait(it, makeError(ErrorCode::MessagingEntityNotFound,
+                                        QStringLiteral("The messaging entity '%1' was "
+                                                       "deleted while waiting for a "
+                                                       "session.")
+                                            .arg(path)));
         it = next;
     }
 }
@@ -295,67 +273,53 @@ void BrokerImpl::failAcceptWaitsLocked(qint64 entityId, const QString& path) {
 
 Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
     Instant lockedUntil;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        Entity& entity = *held->entity;
-        SessionRecord& session = *held->session;
-        lockedUntil = addSaturating(now, entity.properties.lockDuration); // S2, as L10
-        session.lock->lockedUntil = lockedUntil;
-        m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
-                       TimerKind::SessionLockExpire, 0});
-        touchLocked(entity, now);
-        m_feed->markSessions(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return lockedUntil;
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionHeld(ref, now);
+    if (!held)
+        return held.error();
+    Entity& entity = *held->entity;
+    SessionRecord& session = *held->session;
+    lockedUntil = addSaturating(now, entity.properties.lockDuration); // S2, as L10
+    session.lock->lockedUntil = lockedUntil;
+    m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
+                   TimerKind::SessionLockExpire, 0});
+    touch(entity, now);
+    m_feed->markSessions(entity.qualified());
+    return write.commit(lockedUntil);
 }
 
 Result<void> BrokerImpl::releaseSession(const SessionRef& ref) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        touchLocked(*held->entity, now);
-        endSessionLockLocked(*held->entity, ref.sessionId, now, SessionEnd::Released);
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionHeld(ref, now);
+    if (!held)
+        return held.error();
+    touch(*held->entity, now);
+    endSessionLock(*held->entity, ref.sessionId, now, SessionEnd::Released);
+    serveAcceptWaits(now);
+    return write.commit();
 }
 
 int BrokerImpl::releaseSessionsOf(const QString& receiver) {
     int released = 0;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        for (auto& [id, entity] : m_entities) {
-            if (!entity->hasSessions())
-                continue;
-            std::vector<QString> held;
-            for (const auto& [sessionId, session] : entity->sessions.sessions()) {
-                if (session.lock && session.lock->holder == receiver)
-                    held.push_back(sessionId);
-            }
-            for (const QString& sessionId : held)
-                endSessionLockLocked(*entity, sessionId, now, SessionEnd::Lost);
-            released += static_cast<int>(held.size());
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDue(now);
+    for (auto& [id, entity] : m_registry.all()) {
+        if (!entity->hasSessions())
+            continue;
+        std::vector<QString> held;
+        for (const auto& [sessionId, session] : entity->sessions.sessions()) {
+            if (session.lock && session.lock->holder == receiver)
+                held.push_back(sessionId);
         }
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
+        for (const QString& sessionId : held)
+            endSessionLock(*entity, sessionId, now, SessionEnd::Lost);
+        released += static_cast<int>(held.size());
     }
-    (void)m_store->waitDurable(ticket);
+    serveAcceptWaits(now);
+    (void)write.commit();
     return released;
 }
 
@@ -364,20 +328,16 @@ int BrokerImpl::releaseSessionsOf(const QString& receiver) {
 Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref) {
     qint64 entityId;
     bool hasState;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        touchLocked(*held->entity, now);
-        entityId = held->entity->id;
-        hasState = held->session->hasState;
-        ticket = m_store->ticket();
-    }
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionHeld(ref, now);
+    if (!held)
+        return held.error();
+    touch(*held->entity, now);
+    entityId = held->entity->id;
+    hasState = held->session->hasState;
     // The state is read from the store once every state set before is committed there.
-    if (auto durable = m_store->waitDurable(ticket); !durable)
+    if (auto durable = write.commit(); !durable)
         return durable.error();
     if (!hasState)
         return std::optional<QByteArray>();
@@ -386,33 +346,29 @@ Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref
 
 Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
                                          const std::optional<QByteArray>& state) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        Instant now;
-        auto held = checkSessionLocked(ref, now);
-        if (!held)
-            return held.error();
-        Entity& entity = *held->entity;
-        SessionRecord& session = *held->session;
-        const qint64 limit = qint64(entity.properties.maxMessageSizeInKilobytes) * 1024;
-        if (state && state->size() > limit)
-            return makeError(ErrorCode::MessageSizeExceeded,
-                             QStringLiteral("The session state is %1 bytes; '%2' accepts at most "
-                                            "%3 bytes (MaxMessageSizeInKilobytes=%4).")
-                                 .arg(state->size())
-                                 .arg(entity.path)
-                                 .arg(limit)
-                                 .arg(entity.properties.maxMessageSizeInKilobytes));
-        touchLocked(entity, now);
-        session.hasState = state.has_value();
-        session.stateSize = state ? state->size() : 0;
-        session.stateSetAt = state ? now : 0;
-        m_store->log(op::SetSessionState{entity.id, session.id, state, now});
-        m_feed->markSessions(entity.qualified());
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    Instant now;
+    auto held = checkSessionHeld(ref, now);
+    if (!held)
+        return held.error();
+    Entity& entity = *held->entity;
+    SessionRecord& session = *held->session;
+    const qint64 limit = qint64(entity.properties.maxMessageSizeInKilobytes) * 1024;
+    if (state && state->size() > limit)
+        return makeError(ErrorCode::MessageSizeExceeded,
+                         QStringLiteral("The session state is %1 bytes; '%2' accepts at most "
+                                        "%3 bytes (MaxMessageSizeInKilobytes=%4).")
+                             .arg(state->size())
+                             .arg(entity.path)
+                             .arg(limit)
+                             .arg(entity.properties.maxMessageSizeInKilobytes));
+    touch(entity, now);
+    session.hasState = state.has_value();
+    session.stateSize = state ? state->size() : 0;
+    session.stateSetAt = state ? now : 0;
+    m_store->log(op::SetSessionState{entity.id, session.id, state, now});
+    m_feed->markSessions(entity.qualified());
+    return write.commit();
 }
 
 // ---- Broker facade (the observed calls are in BrokerObserved.cpp)

@@ -1,6 +1,6 @@
 // Settlement and what follows a lock: complete, abandon, dead-letter, defer, renew, lock loss,
 // max delivery count and expiry (service-bus-rules.md L5-L10, L6, T6, T7).
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
@@ -11,29 +11,29 @@ Error lockLost(const QString& why) {
 }
 } // namespace
 
-Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now) const {
-    auto target = resolveLocked(ref.entityPath);
+Result<LockLocation> BrokerImpl::checkMessageLock(const LockRef& ref, Instant now) const {
+    auto target = resolve(ref.entityPath);
     if (!target)
         return target.error();
     if (ref.lockToken.isNull())
         return lockLost(QStringLiteral("no lock token was given."));
-    const auto it = m_lockTokens.constFind(ref.lockToken);
-    if (it == m_lockTokens.cend() && m_lostWithSession.contains(ref.lockToken))
+    const LockLocation* found = m_locks.find(ref.lockToken);
+    if (!found && m_locks.lostWithSession(ref.lockToken))
         return makeError(ErrorCode::SessionLockLost,
                          QStringLiteral("The lock supplied was lost with its session's lock: it "
                                         "ran out, was released, or was lost (an update of the "
                                         "entity or the holder's connection broke)."));
     // A token of an earlier run: the restart ended the session it was taken under (S5).
-    if (it == m_lockTokens.cend() && target->entity->hasSessions() &&
-        target->subQueue == SubQueue::Main && !m_tokenSource.issuedHere(ref.lockToken))
+    if (!found && target->entity->hasSessions() && target->subQueue == SubQueue::Main &&
+        !m_locks.issuedHere(ref.lockToken))
         return makeError(ErrorCode::SessionLockLost,
                          QStringLiteral("The lock supplied was lost with its session's lock: "
                                         "the broker restarted since the message was received, "
                                         "and a restart ends every session."));
-    if (it == m_lockTokens.cend())
+    if (!found)
         return lockLost(QStringLiteral("it expired, the message was already settled, or the lock "
                                        "was lost (an update of the entity or a restart)."));
-    const LockLocation location = it.value();
+    const LockLocation location = *found;
     if (location.entityId != target->entity->id || location.subQueue != target->subQueue)
         return lockLost(
             QStringLiteral("it belongs to another entity than '%1'.").arg(ref.entityPath));
@@ -50,47 +50,33 @@ Result<LockLocation> BrokerImpl::checkLockLocked(const LockRef& ref, Instant now
 
 Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
                                 const DeadLetterOptions& options) {
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        if (auto settled = settleLocked(ref, action, options, now); !settled)
-            return settled;
-        serveAcceptWaitsLocked(now); // an abandoned message may free a session (S3)
-        ticket = m_store->ticket();
-    }
-    return m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDue(now);
+    if (auto settled = settleOne(ref, action, options, now); !settled)
+        return settled;
+    serveAcceptWaits(now); // an abandoned message may free a session (S3)
+    return write.commit();
 }
 
 QList<Result<void>> BrokerImpl::settleBatch(const QList<LockRef>& locks, Settle action) {
     QList<Result<void>> results;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        for (const LockRef& ref : locks)
-            results.append(settleLocked(ref, action, {}, now));
-        serveAcceptWaitsLocked(now);
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable) {
-        for (auto& result : results) {
-            if (result)
-                result = durable.error();
-        }
-    }
-    return results;
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDue(now);
+    for (const LockRef& ref : locks)
+        results.append(settleOne(ref, action, {}, now));
+    serveAcceptWaits(now);
+    return write.commitEach(std::move(results));
 }
 
-Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
-                                      const DeadLetterOptions& options, Instant now) {
+Result<void> BrokerImpl::settleOne(const LockRef& ref, Settle action,
+                                   const DeadLetterOptions& options, Instant now) {
     {
-        auto location = checkLockLocked(ref, now);
+        auto location = checkMessageLock(ref, now);
         if (!location)
             return location.error();
-        Entity& entity = *entityByIdLocked(location->entityId);
+        Entity& entity = *m_registry.byId(location->entityId);
         const SubQueue subQueue = location->subQueue;
         const qint64 seq = location->seq;
         MessageIndex& index = entity.index(subQueue);
@@ -99,26 +85,25 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
                              QStringLiteral("A message in a dead-letter queue cannot be "
                                             "dead-lettered again; complete or abandon it."));
         if (!options.propertiesToModify.isEmpty()) {
-            if (auto modified =
-                    modifyPropertiesLocked(entity, subQueue, seq, options.propertiesToModify);
+            if (auto modified = modifyProperties(entity, subQueue, seq, options.propertiesToModify);
                 !modified)
                 return modified.error();
         }
-        touchLocked(entity, now); // settling is part of receiving (A2)
+        touch(entity, now); // settling is part of receiving (A2)
         switch (action) {
         case Settle::Complete:
-            removeMessageLocked(entity, subQueue, seq); // L5
+            removeMessage(entity, subQueue, seq); // L5
             ++entity.flow.completed;
             break;
         case Settle::Abandon:
-            releaseLockLocked(entity, subQueue, seq, now); // L5, then L6 / T6
+            releaseMessageLock(entity, subQueue, seq, now); // L5, then L6 / T6
             break;
         case Settle::DeadLetter:
-            endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
-            deadLetterLocked(entity, seq, options.reason, options.description, now); // L7
+            endMessageLock(entity, subQueue, seq, LockEnd::MessageStays);
+            moveToDeadLetter(entity, seq, options.reason, options.description, now); // L7
             break;
         case Settle::Defer:
-            endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
+            endMessageLock(entity, subQueue, seq, LockEnd::MessageStays);
             if (index.find(seq)->state != MessageState::Deferred) {
                 index.setState(seq, MessageState::Deferred); // L8
                 m_store->log(op::SetState{entity.id, subQueue, seq, MessageState::Deferred});
@@ -134,60 +119,54 @@ Result<void> BrokerImpl::settleLocked(const LockRef& ref, Settle action,
 
 Result<Instant> BrokerImpl::renewLock(const LockRef& ref) {
     Instant lockedUntil;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        const Instant now = m_clock->now();
-        processDueLocked(now);
-        auto location = checkLockLocked(ref, now);
-        if (!location)
-            return location.error();
-        Entity& entity = *entityByIdLocked(location->entityId);
-        LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
-        info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
-        lockedUntil = info->lockedUntil;
-        m_timers.push({lockedUntil, location->seq, static_cast<quint32>(entity.id),
-                       TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
-        touchLocked(entity, now);
-        // Locks are volatile (L9) and not stored; the activity is (D2).
-        ticket = m_store->ticket();
-    }
-    if (auto durable = m_store->waitDurable(ticket); !durable)
-        return durable.error();
-    return lockedUntil;
+    BrokerWrite write(*this);
+    const Instant now = m_clock->now();
+    processDue(now);
+    auto location = checkMessageLock(ref, now);
+    if (!location)
+        return location.error();
+    Entity& entity = *m_registry.byId(location->entityId);
+    LockInfo* info = entity.index(location->subQueue).lockOf(location->seq);
+    info->lockedUntil = addSaturating(now, entity.properties.lockDuration); // L10
+    lockedUntil = info->lockedUntil;
+    m_timers.push({lockedUntil, location->seq, static_cast<quint32>(entity.id),
+                   TimerKind::LockExpire, static_cast<quint8>(location->subQueue)});
+    touch(entity, now);
+    // Locks are volatile (L9) and not stored; the activity is (D2).
+    return write.commit(lockedUntil);
 }
 
-void BrokerImpl::releaseLockLocked(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {
-    endLockLocked(entity, subQueue, seq, LockEnd::MessageStays);
+void BrokerImpl::releaseMessageLock(Entity& entity, SubQueue subQueue, qint64 seq, Instant now) {
+    endMessageLock(entity, subQueue, seq, LockEnd::MessageStays);
     if (!entity.index(subQueue).find(seq))
         return;
     m_feed->markCounts(entity.qualified());
     m_feed->markAdded(subQueue == SubQueue::Main ? entity.qualified()
                                                  : entity.qualifiedDeadLetter());
-    keepDeliverableLocked(entity, subQueue, seq, now, Moment::Release); // L6, T6
+    keepDeliverable(entity, subQueue, seq, now, Moment::Release); // L6, T6
 }
 
-void BrokerImpl::expireLocked(Entity& entity, qint64 seq, Instant now) {
+void BrokerImpl::expire(Entity& entity, qint64 seq, Instant now) {
     ++entity.flow.expired;
     if (entity.properties.deadLetteringOnMessageExpiration)
-        deadLetterLocked(entity, seq, QStringLiteral("TTLExpiredException"),
+        moveToDeadLetter(entity, seq, QStringLiteral("TTLExpiredException"),
                          QStringLiteral("The message expired and was dead lettered."), now);
     else
-        removeMessageLocked(entity, SubQueue::Main, seq); // T7: dropped
+        removeMessage(entity, SubQueue::Main, seq); // T7: dropped
 }
 
-void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& reason,
+void BrokerImpl::moveToDeadLetter(Entity& entity, qint64 seq, const QString& reason,
                                   const QString& description, Instant now) {
     const MessageMeta* found = entity.main.find(seq);
     if (!found)
         return;
-    endLockLocked(entity, SubQueue::Main, seq, LockEnd::MessageStays);
+    endMessageLock(entity, SubQueue::Main, seq, LockEnd::MessageStays);
     ++entity.flow.deadLettered;
-    if (Entity* target = deadLetterDestinationLocked(entity)) {
-        if (const auto whole = loadWholeLocked(entity, seq)) {
-            removeMessageLocked(entity, SubQueue::Main, seq);
-            forwardDeadLetterLocked(*target, outgoingFromStored(*whole),
-                                    {reason, description, entity.path}, now, 1);
+    if (Entity* target = deadLetterDestination(entity)) {
+        if (const auto whole = loadWhole(entity, seq)) {
+            removeMessage(entity, SubQueue::Main, seq);
+            forwardDeadLetter(*target, outgoingFromStored(*whole),
+                              {reason, description, entity.path}, now, 1);
             return;
         }
     }
@@ -202,33 +181,33 @@ void BrokerImpl::deadLetterLocked(Entity& entity, qint64 seq, const QString& rea
     m_feed->markCounts(entity.qualified());
 }
 
-Entity* BrokerImpl::deadLetterDestinationLocked(const Entity& entity) const {
+Entity* BrokerImpl::deadLetterDestination(const Entity& entity) const {
     const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
     if (forwardTo.isEmpty())
         return nullptr;
-    Entity* target = findLocked(entity.namespaceName, forwardTo);
+    Entity* target = m_registry.find(entity.namespaceName, forwardTo);
     return target && acceptsSends(*target) ? target : nullptr;
 }
 
-void BrokerImpl::forwardDeadLetterLocked(Entity& target, const OutgoingMessage& message,
-                                         const DeliveryExtras& dead, Instant now, int hop) {
-    touchLocked(target, now);
-    if (seenBeforeLocked(target, message.messageId, now))
+void BrokerImpl::forwardDeadLetter(Entity& target, const OutgoingMessage& message,
+                                   const DeliveryExtras& dead, Instant now, int hop) {
+    touch(target, now);
+    if (seenBefore(target, message.messageId, now))
         return; // L13 at the destination: dropped
     ++target.flow.sent;
-    routeLocked(target, message, now, dead, hop);
+    route(target, message, now, dead, hop);
 }
 
-std::optional<StoredMessage> BrokerImpl::loadWholeLocked(const Entity& entity, qint64 seq) {
+std::optional<StoredMessage> BrokerImpl::loadWhole(const Entity& entity, qint64 seq) {
     auto row = m_store->readLatest(entity.id, seq);
     if (!row)
         return std::nullopt;
     return *row;
 }
 
-Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueue, qint64 seq,
-                                                const QVariantMap& changes) {
-    const auto whole = loadWholeLocked(entity, seq);
+Result<void> BrokerImpl::modifyProperties(Entity& entity, SubQueue subQueue, qint64 seq,
+                                          const QVariantMap& changes) {
+    const auto whole = loadWhole(entity, seq);
     if (!whole)
         return makeError(ErrorCode::GeneralError,
                          QStringLiteral("The message %1 could not be read to modify its "
@@ -238,7 +217,7 @@ Result<void> BrokerImpl::modifyPropertiesLocked(Entity& entity, SubQueue subQueu
     for (auto it = changes.cbegin(); it != changes.cend(); ++it)
         probe.applicationProperties.insert(it.key(), it.value());
     const qint64 oldSize = whole->size;
-    if (auto ok = checkSendableLocked(entity, probe, -oldSize);
+    if (auto ok = checkSendable(entity, probe, -oldSize);
         !ok && ok.error().code != ErrorCode::QuotaExceeded)
         return ok.error();
     // The quota counts the message at its new size.

@@ -1,15 +1,15 @@
 // Time: firing due events in time order, each at its own instant (scheduled activation, lock
 // expiry, message expiry, auto-delete-on-idle), and the virtual clock's "advance".
-#include "BrokerImpl.h"
+#include "BrokerWrite.h"
 
 namespace hourglass {
 
-bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
+bool BrokerImpl::eventLive(const TimerEvent& event) const {
     if (event.kind == TimerKind::AcceptTimeout) {
         const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
         return wait != m_acceptWaits.end() && wait->second.deadline == event.due;
     }
-    const Entity* entity = entityByIdLocked(event.entityId);
+    const Entity* entity = m_registry.byId(event.entityId);
     if (!entity)
         return false;
     switch (event.kind) {
@@ -40,47 +40,46 @@ bool BrokerImpl::eventLiveLocked(const TimerEvent& event) const {
     return false;
 }
 
-bool BrokerImpl::handleEventLocked(const TimerEvent& event) {
-    if (!eventLiveLocked(event))
+bool BrokerImpl::handleEvent(const TimerEvent& event) {
+    if (!eventLive(event))
         return false;
     if (event.kind == TimerKind::AcceptTimeout) {
         const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
-        const Entity* waited = entityByIdLocked(wait->second.entityId);
-        endAcceptWaitLocked(wait,
-                            makeError(ErrorCode::ServiceTimeout,
+        const Entity* waited = m_registry.byId(wait->second.entityId);
+        endAcceptWait(wait, makeError(ErrorCode::ServiceTimeout,
                                       QStringLiteral("No session of '%1' became available in time.")
                                           .arg(waited ? waited->path : wait->second.path)));
         return true;
     }
-    Entity& entity = *entityByIdLocked(event.entityId);
+    Entity& entity = *m_registry.byId(event.entityId);
     // Everything an event does happens at the event's own instant, not at "now": advancing the
     // clock by an hour replays the hour in order.
     const Instant at = event.due;
     switch (event.kind) {
     case TimerKind::Activate:
-        activateLocked(entity, event.seq, at);
+        activate(entity, event.seq, at);
         break;
     case TimerKind::Expire:
-        expireLocked(entity, event.seq, at);
+        expire(entity, event.seq, at);
         break;
     case TimerKind::LockExpire:
-        releaseLockLocked(entity, static_cast<SubQueue>(event.subQueue), event.seq, at);
+        releaseMessageLock(entity, static_cast<SubQueue>(event.subQueue), event.seq, at);
         break;
     case TimerKind::AutoDelete: {
         entity.autoDeleteEventAt = kNever;
-        const Instant deleteAt = autoDeleteAtLocked(entity);
+        const Instant deleteAt = autoDeleteAt(entity);
         if (deleteAt == kNever)
             break;
         if (deleteAt > at) {
-            scheduleAutoDeleteLocked(entity); // activity moved the instant: re-arm
+            scheduleAutoDelete(entity); // activity moved the instant: re-arm
             break;
         }
-        deleteEntityLocked(&entity); // A1
+        eraseEntity(&entity); // A1
         break;
     }
     case TimerKind::SessionLockExpire: {
         const QString id = entity.sessions.byOrdinal(event.seq)->id;
-        endSessionLockLocked(entity, id, at, SessionEnd::Expired); // S5
+        endSessionLock(entity, id, at, SessionEnd::Expired); // S5
         break;
     }
     case TimerKind::AcceptTimeout:
@@ -89,44 +88,40 @@ bool BrokerImpl::handleEventLocked(const TimerEvent& event) {
     return true;
 }
 
-void BrokerImpl::maybeCompactTimersLocked() {
+void BrokerImpl::maybeCompactTimers() {
     if (m_timers.size() <= m_timerCompactionMark)
         return;
-    m_timers.compact([this](const TimerEvent& event) { return eventLiveLocked(event); });
+    m_timers.compact([this](const TimerEvent& event)
+                         REQUIRES(m_mutex) { return eventLive(event); });
     m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
 }
 
-int BrokerImpl::processDueLocked(Instant now) {
-    maybeCompactTimersLocked();
+int BrokerImpl::processDue(Instant now) {
+    maybeCompactTimers();
     int handled = 0;
     while (m_timers.nextDue() <= now) {
         const TimerEvent event = m_timers.pop();
-        if (handleEventLocked(event)) {
+        if (handleEvent(event)) {
             ++handled;
             // S3: what the event freed goes to the waits at the event's own instant, before any
             // later wait runs out.
-            serveAcceptWaitsLocked(event.due);
+            serveAcceptWaits(event.due);
         }
     }
     return handled;
 }
 
 int BrokerImpl::runDue() {
-    int handled;
-    quint64 ticket;
-    {
-        std::lock_guard lock(m_mutex);
-        handled = processDueLocked(m_clock->now());
-        if (handled == 0)
-            return 0;
-        ticket = m_store->ticket();
-    }
-    (void)m_store->waitDurable(ticket);
+    BrokerWrite write(*this);
+    const int handled = processDue(m_clock->now());
+    if (handled == 0)
+        return 0;
+    (void)write.commit();
     return handled;
 }
 
 Instant Broker::nextDueAt() const {
-    std::lock_guard lock(m_impl->m_mutex);
+    BrokerRead lock(*m_impl);
     return m_impl->m_timers.nextDue();
 }
 

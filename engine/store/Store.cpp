@@ -76,7 +76,7 @@ QString checkHeader(const QString& path) {
 }
 } // namespace
 
-Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durability,
+Result<std::unique_ptr<Store>> Store::open(const QString& path, Sync sync,
                                            std::unique_ptr<DatabaseOwner> owner) {
     if (path.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("no database path given"));
@@ -93,12 +93,12 @@ Result<std::unique_ptr<Store>> Store::open(const QString& path, Durability durab
     const QString opened = store->m_write.open(path, SqliteConnection::Mode::ReadWriteCreate);
     if (!opened.isEmpty())
         return storeError(QStringLiteral("cannot open %1: %2").arg(path, opened));
-    if (auto initialised = store->initialise(durability); !initialised)
+    if (auto initialised = store->initialise(sync); !initialised)
         return initialised.error();
     return store;
 }
 
-Result<void> Store::initialise(Durability durability) {
+Result<void> Store::initialise(Sync sync) {
     QString why;
     const auto appId = m_write.queryInt("PRAGMA application_id", &why);
     const auto version = m_write.queryInt("PRAGMA user_version", &why);
@@ -124,9 +124,7 @@ Result<void> Store::initialise(Durability durability) {
     // From here on the file is ours (or new): configuring it may write to it.
     if (const auto mode = m_write.exec("PRAGMA journal_mode=WAL"); !mode.isEmpty())
         return storeError(QStringLiteral("cannot use WAL on %1: %2").arg(m_path, mode));
-    const char* sync = durability == Durability::PowerSafe ? "PRAGMA synchronous=FULL"
-                                                           : "PRAGMA synchronous=NORMAL";
-    m_write.exec(sync);
+    m_write.exec(sync == Sync::Full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     m_write.exec("PRAGMA cache_size=-65536");
     m_write.exec("PRAGMA temp_store=MEMORY");
     std::vector<const char*> change;

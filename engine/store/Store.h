@@ -17,7 +17,8 @@
 #include "DatabaseOwner.h"
 #include "PropertyEncoding.h"
 #include "SqliteStatement.h"
-#include "hourglass/Broker.h"
+#include "hourglass/EntityProperties.h"
+#include "hourglass/Message.h"
 #include "hourglass/Status.h"
 #include "hourglass/Time.h"
 
@@ -177,12 +178,16 @@ using WriteOp =
 
 class Store {
 public:
+    // How a commit reaches the disk (SQLite's synchronous setting in WAL mode): Full survives a
+    // power loss, Normal a crash of the process only. Broker::open maps its Durability to it.
+    enum class Sync { Full, Normal };
+
     // Opens (creating when missing) and checks the database: a file that is not SQLite, not
     // ours, or written by a newer schema is refused with GeneralError and left untouched.
     // `owner` is the claim on the database (DatabaseOwner.h) that Broker::open takes before
     // anything reads the file; the store keeps it until its connections are closed. Tests of
     // the store alone open it without one.
-    static Result<std::unique_ptr<Store>> open(const QString& path, Durability durability,
+    static Result<std::unique_ptr<Store>> open(const QString& path, Sync sync,
                                                std::unique_ptr<DatabaseOwner> owner = nullptr);
     ~Store();
 
@@ -282,7 +287,7 @@ public:
 
 private:
     Store() = default;
-    Result<void> initialise(Durability durability);
+    Result<void> initialise(Sync sync);
     // Runs the statements in one transaction and stamps the current schema version; empty on
     // success, else why it failed (and nothing changed).
     QString changeSchema(const std::vector<const char*>& statements);

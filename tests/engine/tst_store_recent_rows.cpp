@@ -79,7 +79,7 @@ private:
 private slots:
     void D1_rowsKeptInMemoryReadLikeTheCommittedDatabase() {
         QVERIFY(m_dir.isValid());
-        auto opened = Store::open(path(), Durability::PowerSafe);
+        auto opened = Store::open(path(), Store::Sync::Full);
         QVERIFY(opened.ok());
         Store& store = **opened;
         StoredEntity entity;
@@ -104,7 +104,7 @@ private slots:
                 op::SetDeliveryCount{kEntity, SubQueue::Main, 1, 3, 0}});
 
         const QString fromMemory = readAll(store, 7);
-        auto fresh = Store::open(path(), Durability::PowerSafe);
+        auto fresh = Store::open(path(), Store::Sync::Full);
         QVERIFY(fresh.ok());
         QCOMPARE(fromMemory, readAll(**fresh, 7));
         QVERIFY(fromMemory.contains(QStringLiteral("state=1"))); // the changes are there

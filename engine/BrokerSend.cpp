@@ -89,10 +89,9 @@ Result<void> BrokerImpl::checkSendableLocked(const Entity& entity, const Outgoin
 Result<void> BrokerImpl::checkSessionIdLocked(const Entity& entity,
                                               const OutgoingMessage& message) {
     if (entity.hasSessions() && message.sessionId.isEmpty())
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("'%1' requires sessions (S1): the message needs a "
-                                        "SessionId.")
-                             .arg(entity.path));
+        return makeWrongEntityKindError(QStringLiteral("'%1' requires sessions (S1): the message "
+                                                       "needs a SessionId.")
+                                            .arg(entity.path));
     return {};
 }
 

@@ -1,7 +1,6 @@
 #include "SessionLinks.h"
 
 #include "AmqpValue.h"
-#include "PeerLimits.h"
 
 #include <proton/codec.h>
 #include <proton/terminus.h>
@@ -41,25 +40,6 @@ std::optional<SessionRequest> requestedSession(pn_link_t* link) {
     if (isNumber && timeout.typeId() != QMetaType::QString && ms >= 0)
         request.timeout = std::chrono::milliseconds(ms);
     return request;
-}
-
-bool requiresSessions(const EntityInfo& entity, const QString& linkPath) {
-    return entity.properties.requiresSession &&
-           !linkPath.endsWith(QStringLiteral("/$deadletterqueue"), Qt::CaseInsensitive);
-}
-
-std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,
-                                       const QString& linkPath) {
-    const bool sessionReceiver = requestedSession(link).has_value();
-    if (sessionReceiver && !sessionEntity)
-        return QStringLiteral("'%1' does not require sessions: receive from it without a "
-                              "session (S1).")
-            .arg(quoted(linkPath));
-    if (!sessionReceiver && sessionEntity)
-        return QStringLiteral("'%1' requires sessions: accept a session to receive from it "
-                              "(S1).")
-            .arg(quoted(linkPath));
-    return std::nullopt;
 }
 
 void describeGrantedSession(pn_link_t* link, const AcceptedSession& session) {

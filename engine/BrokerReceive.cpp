@@ -15,13 +15,34 @@ constexpr int kMaxBatch = 10000;
 // S1: a session entity hands its messages out through session locks only.
 Result<void> checkWithoutSession(const Entity& entity, SubQueue subQueue) {
     if (subQueue == SubQueue::Main && entity.hasSessions())
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("'%1' requires sessions: accept a session and "
-                                        "receive through it.")
-                             .arg(entity.path));
+        return makeWrongEntityKindError(QStringLiteral("'%1' requires sessions: accept a "
+                                                       "session and receive through it.")
+                                            .arg(entity.path));
+    return {};
+}
+
+// A topic hands its messages to its subscriptions, which are received from.
+Result<void> checkNotTopic(const Entity& entity) {
+    if (entity.kind == EntityKind::Topic)
+        return makeWrongEntityKindError(QStringLiteral("Messages are received from the "
+                                                       "subscriptions of '%1', not from the "
+                                                       "topic.")
+                                            .arg(entity.path));
     return {};
 }
 } // namespace
+
+Result<void> Broker::checkReceiver(const QString& path) const {
+    auto& d = *m_impl;
+    auto checked = d.readTarget(path, [](const BrokerImpl::Target& target) -> Result<void> {
+        if (auto ok = checkNotTopic(*target.entity); !ok)
+            return ok;
+        return checkWithoutSession(*target.entity, target.subQueue);
+    });
+    if (!checked)
+        return checked.error();
+    return *checked;
+}
 
 Result<void> BrokerImpl::checkBatchSize(int maxCount) {
     if (maxCount < 1 || maxCount > kMaxBatch)
@@ -33,11 +54,8 @@ Result<void> BrokerImpl::checkBatchSize(int maxCount) {
 }
 
 Result<void> BrokerImpl::checkReceivable(const Entity& entity) {
-    if (entity.kind == EntityKind::Topic)
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("Messages are received from the subscriptions of '%1', "
-                                        "not from the topic.")
-                             .arg(entity.path));
+    if (auto ok = checkNotTopic(entity); !ok)
+        return ok;
     const EntityStatus status = entity.properties.status;
     if (status == EntityStatus::Disabled || status == EntityStatus::ReceiveDisabled)
         return makeError(ErrorCode::MessagingEntityDisabled,

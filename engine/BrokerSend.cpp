@@ -88,10 +88,9 @@ Result<void> BrokerImpl::checkSendable(const Entity& entity, const OutgoingMessa
 
 Result<void> BrokerImpl::checkMessageSession(const Entity& entity, const OutgoingMessage& message) {
     if (entity.hasSessions() && message.sessionId.isEmpty())
-        return makeError(ErrorCode::InvalidArgument,
-                         QStringLiteral("'%1' requires sessions: the message needs a "
-                                        "SessionId.")
-                             .arg(entity.path));
+        return makeWrongEntityKindError(QStringLiteral("'%1' requires sessions: the message "
+                                                       "needs a SessionId.")
+                                            .arg(entity.path));
     return {};
 }
 

@@ -51,15 +51,15 @@ Result<Entity*> BrokerImpl::sessionEntity(const QString& path, Instant& now) {
         return target.error();
     Entity& entity = *target->entity;
     if (target->subQueue == SubQueue::DeadLetter)
-        return invalid(QStringLiteral("A dead-letter queue has no sessions: receive from '%1' "
-                                      "without one.")
-                           .arg(path));
+        return makeWrongEntityKindError(QStringLiteral("A dead-letter queue has no sessions: "
+                                                       "receive from '%1' without one.")
+                                            .arg(path));
     if (auto ok = checkReceivable(entity); !ok)
         return ok.error();
     if (!entity.hasSessions())
-        return invalid(QStringLiteral("'%1' does not require sessions: receive from it "
-                                      "without a session.")
-                           .arg(entity.path));
+        return makeWrongEntityKindError(QStringLiteral("'%1' does not require sessions: "
+                                                       "receive from it without a session.")
+                                            .arg(entity.path));
     return &entity;
 }
 

@@ -176,8 +176,7 @@ void Connection::releaseAllLocks() {
     QList<LockRef> locks;
     for (const HeldLock& lock : held)
         locks.append(lock.ref);
-    Broker& broker = m_context.broker;
-    m_context.workers.submit([&broker, locks] {
+    m_context.workers.submit([locks](Broker& broker) {
         for (const LockRef& lock : locks)
             (void)broker.abandon(lock);
     });
@@ -270,54 +269,73 @@ void Connection::linkOpened(pn_link_t* pnLink) {
     // An authorized attach is answered with the client's own source and target.
     pn_terminus_copy(pn_link_source(pnLink), pn_link_remote_source(pnLink));
     pn_terminus_copy(pn_link_target(pnLink), pn_link_remote_target(pnLink));
-    if (link->address.kind != EntityAddress::Kind::Cbs) {
-        const auto entity = m_context.broker.entity(link->address.brokerPath);
-        if (!entity) {
-            refuseLink(pnLink, wireCondition(entity.error().code),
-                       QStringLiteral("The messaging entity '%1' could not be found.")
-                           .arg(quoted(link->address.entityPath)));
-            return;
-        }
-        if (link->address.kind == EntityAddress::Kind::Entity && clientReceives &&
-            entity->kind == EntityKind::Topic) {
-            refuseLink(pnLink, kNotAllowed,
-                       QStringLiteral("'%1' is a topic: receive from one of its subscriptions.")
-                           .arg(quoted(link->address.entityPath)));
-            return;
-        }
-        if (link->address.kind == EntityAddress::Kind::Entity) {
-            const bool sessionEntity = requiresSessions(*entity, link->address.entityPath);
-            if (!clientReceives) {
-                link->requiresSession = sessionEntity;
-            } else if (const auto refusal =
-                           sessionMismatch(pnLink, sessionEntity, link->address.entityPath)) {
-                describeRefusedSession(pnLink, Refusal::NoFilter); // amqp-endpoint.md: never echoed
-                refuseLink(pnLink, kNotAllowed, *refusal);
-                return;
-            }
-        }
-    }
-
     if (clientReceives) {
         pn_link_set_snd_settle_mode(pnLink, pn_link_remote_snd_settle_mode(pnLink));
         pn_link_set_rcv_settle_mode(pnLink, pn_link_remote_rcv_settle_mode(pnLink));
         link->mode = pn_link_remote_snd_settle_mode(pnLink) == PN_SND_SETTLED
                          ? ReceiveMode::ReceiveAndDelete
                          : ReceiveMode::PeekLock;
-        if (const auto filter = requestedSession(pnLink)) {
-            attachSessionReceiver(std::move(link), filter->sessionId, filter->timeout);
-            return;
-        }
     } else {
         link->maxMessageSize = kDefaultMaxMessageSize;
         pn_link_set_max_message_size(pnLink, link->maxMessageSize);
     }
-    pn_link_open(pnLink);
-    Link& opened = *link;
-    m_linksById.insert(opened.id, link.get());
+    Link& added = *link;
+    m_linksById.insert(added.id, link.get());
     m_links.emplace(pnLink, std::move(link));
-    if (!clientReceives)
-        replenishCredit(opened);
+    if (added.address.kind == EntityAddress::Kind::Cbs) {
+        openLink(added); // put-token is the endpoint's own: nothing to ask the broker
+        return;
+    }
+    const bool receiver = clientReceives && added.address.kind == EntityAddress::Kind::Entity;
+    if (receiver) {
+        if (const auto filter = requestedSession(pnLink)) {
+            // The broker's accept decides whether the entity takes session receivers.
+            attachSessionReceiver(added, filter->sessionId, filter->timeout);
+            return;
+        }
+    }
+    // The broker decides whether the link may attach: the entity exists (and, for a receiver,
+    // is one a plain receiver takes messages from). The attach waits for its answer.
+    added.attaching = true;
+    submit(
+        [path = added.address.brokerPath, receiver](Broker& broker) -> Result<void> {
+            if (receiver)
+                return broker.checkReceiver(path);
+            if (auto entity = broker.entity(path); !entity)
+                return entity.error();
+            return {};
+        },
+        [linkId = added.id](Connection& connection, Result<void> checked) {
+            connection.attachChecked(linkId, checked);
+        });
+}
+
+void Connection::attachChecked(quint64 linkId, const Result<void>& checked) {
+    Link* link = findLink(linkId);
+    if (!link || !link->attaching)
+        return; // the client detached meanwhile
+    link->attaching = false;
+    if (checked) {
+        openLink(*link);
+        return;
+    }
+    pn_link_t* pnLink = link->link;
+    const QString description = attachRefusalDescription(checked.error(), link->address.entityPath);
+    m_linksById.remove(linkId);
+    m_links.erase(pnLink); // link is gone from here on
+    if (checked.error().wrongEntityKind)
+        describeRefusedSession(pnLink, Refusal::NoFilter); // amqp-endpoint.md: never echoed
+    refuseLink(pnLink, refusalCondition(checked.error()), description);
+}
+
+void Connection::openLink(Link& link) {
+    pn_link_open(link.link);
+    if (link.role == Role::Inbound) {
+        replenishCredit(link);
+        return;
+    }
+    flushReplies(link); // answers that waited for the attach
+    pump(link);         // credit the client gave while it waited
 }
 
 void Connection::linkClosed(pn_link_t* pnLink) {

@@ -9,11 +9,11 @@
 
 #include "Claims.h"
 #include "EndpointContext.h"
-#include "hourglass/amqp/EndpointSnapshot.h"
 #include "EntityAddress.h"
 #include "Mailbox.h"
 #include "ManagementMessages.h"
 #include "TakeOrder.h"
+#include "hourglass/amqp/EndpointSnapshot.h"
 
 #include "hourglass/Broker.h"
 
@@ -146,8 +146,9 @@ private:
         std::deque<QByteArray> queuedReplies; // responses waiting for credit
         quint64 nextTag = 0;
         quint64 messagesThrough = 0;
-        // Inbound to a session entity: every message needs a SessionId (S1).
-        bool requiresSession = false;
+        // The attach waits for the broker's answer (Connection::linkOpened): the link takes no
+        // credit and sends nothing until then.
+        bool attaching = false;
         // Outbound session receivers (ConnectionSessions.cpp): the attach is answered once the
         // broker grants a session; until then the link takes no credit.
         bool acceptingSession = false;
@@ -168,6 +169,9 @@ private:
 
     // ---- Connection.cpp
     void linkOpened(pn_link_t* link);
+    // The broker's answer to an attach: the link opens, or is refused with the broker's reason.
+    void attachChecked(quint64 linkId, const Result<void>& checked);
+    void openLink(Link& link);
     void linkClosed(pn_link_t* link);
     void runCompletions();
     void retryWaitingReceivers();
@@ -183,8 +187,9 @@ private:
     void dropTransport();
     void publishSnapshot();
     void applyLimitClose(); // ConnectionLimitClose.cpp
-    // Runs `work` (returning R) on a worker; `done` runs on the proactor thread with its result,
-    // unless the connection has closed by then.
+    // Runs `work(broker)` (returning R) on a worker; `done` runs on the proactor thread with its
+    // result, unless the connection has closed by then. The broker is reached only this way (or
+    // by m_context.workers.submit when nothing comes back): never on the proactor thread.
     template <typename Work, typename Done> void submit(Work work, Done done);
 
     // ---- ConnectionSends.cpp
@@ -207,9 +212,10 @@ private:
     void flushSends(Link& link);
 
     // ---- ConnectionSessions.cpp
-    // A receiver attach on a session entity, asking for `sessionId` (none: the next available
-    // one). Keeps the link, unanswered, until the broker grants or refuses a session.
-    void attachSessionReceiver(std::unique_ptr<Link> link, std::optional<QString> sessionId,
+    // A receiver attach with a session filter, asking for `sessionId` (none: the next available
+    // one). Keeps the link (added already), unanswered, until the broker grants or refuses a
+    // session; the broker also refuses an entity without sessions.
+    void attachSessionReceiver(Link& link, std::optional<QString> sessionId,
                                std::chrono::milliseconds timeout);
     // `namespaceName`: the link's, so that a grant for a link gone meanwhile goes back there.
     void sessionAnswered(quint64 linkId, const QString& namespaceName,
@@ -274,8 +280,9 @@ private:
 
 template <typename Work, typename Done> void Connection::submit(Work work, Done done) {
     std::shared_ptr<Mailbox> mailbox = m_mailbox;
-    m_context.workers.submit([mailbox, work = std::move(work), done = std::move(done)]() mutable {
-        auto result = work();
+    m_context.workers.submit([mailbox, work = std::move(work),
+                              done = std::move(done)](Broker& broker) mutable {
+        auto result = work(broker);
         mailbox->post([result = std::move(result), done = std::move(done)](
                           Connection& connection) mutable { done(connection, std::move(result)); });
     });

@@ -87,7 +87,7 @@ void Connection::retryWaitingReceivers() {
 
 void Connection::pump(Link& link) {
     if (link.role != Role::Outbound || link.address.kind != EntityAddress::Kind::Entity ||
-        link.acceptingSession)
+        link.acceptingSession || link.attaching)
         return;
     // A session receiver's calls stay one at a time: receiveFromSession has no taken hook.
     const int callsAllowed = link.session ? 1 : kCallsPerLink;
@@ -106,12 +106,11 @@ void Connection::pump(Link& link) {
         const QString namespaceName = link.address.namespaceName;
         const quint64 linkId = link.id;
         const std::optional<SessionRef> session = link.session; // a session receiver's (S2)
-        Broker& broker = m_context.broker;
         std::shared_ptr<TakeOrder> order = link.takeOrder;
         // The messages are encoded on the worker too: the proactor thread, which serves every
         // connection, only hands the bytes over.
         submit(
-            [&broker, path, namespaceName, options, session, order, call]() mutable {
+            [path, namespaceName, options, session, order, call](Broker& broker) mutable {
                 order->waitTurn(call);
                 options.taken = [order, call] { order->taken(call); };
                 ReceivedBatch batch{
@@ -147,8 +146,7 @@ void Connection::deliverMessages(quint64 linkId, quint64 call, ReceivedBatch bat
             }
         }
         if (!locks.isEmpty()) {
-            Broker& broker = m_context.broker;
-            m_context.workers.submit([&broker, locks] {
+            m_context.workers.submit([locks](Broker& broker) {
                 for (const LockRef& lock : locks)
                     (void)broker.abandon(lock);
             });
@@ -233,21 +231,22 @@ void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
                              ? held->ref
                              : LockRef{link.address.brokerPath, token, link.receiverName};
     pn_disposition_t* remote = pn_delivery_remote(delivery);
-    Broker& broker = m_context.broker;
-    std::function<Result<void>()> settle;
+    std::function<Result<void>(Broker&)> settle;
     switch (state) {
     case PN_ACCEPTED:
         m_completes.push_back({link.id, delivery, token, lock}); // sent at endOfBatch
         return;
     case PN_RELEASED:
-        settle = [&broker, lock] { return broker.abandon(lock); };
+        settle = [lock](Broker& broker) { return broker.abandon(lock); };
         break;
     case PN_MODIFIED: {
         const QVariantMap properties = mapOf(pn_disposition_annotations(remote));
         if (pn_disposition_is_undeliverable(remote))
-            settle = [&broker, lock, properties] { return broker.defer(lock, properties); };
+            settle = [lock, properties](Broker& broker) { return broker.defer(lock, properties); };
         else
-            settle = [&broker, lock, properties] { return broker.abandon(lock, properties); };
+            settle = [lock, properties](Broker& broker) {
+                return broker.abandon(lock, properties);
+            };
         break;
     }
     case PN_REJECTED: {
@@ -259,11 +258,11 @@ void Connection::dispositionArrived(Link& link, pn_delivery_t* delivery) {
         if (options.reason.isEmpty() && pn_condition_get_description(condition))
             options.description = QString::fromUtf8(pn_condition_get_description(condition));
         options.propertiesToModify = info;
-        settle = [&broker, lock, options] { return broker.deadLetter(lock, options); };
+        settle = [lock, options](Broker& broker) { return broker.deadLetter(lock, options); };
         break;
     }
     default:
-        settle = [&broker, lock] { return broker.abandon(lock); };
+        settle = [lock](Broker& broker) { return broker.abandon(lock); };
         break;
     }
     const quint64 linkId = link.id;
@@ -299,8 +298,7 @@ void Connection::flushCompletes() {
     QList<LockRef> locks;
     for (const PendingComplete& pending : batch)
         locks.append(pending.lock);
-    Broker& broker = m_context.broker;
-    submit([&broker, locks] { return broker.completeBatch(locks); },
+    submit([locks](Broker& broker) { return broker.completeBatch(locks); },
            [batch = std::move(batch)](Connection& connection, QList<Result<void>> results) {
                for (qsizetype i = 0; i < results.size() && size_t(i) < batch.size(); ++i) {
                    const PendingComplete& done = batch[size_t(i)];
@@ -313,6 +311,8 @@ void Connection::flushCompletes() {
 }
 
 void Connection::flushReplies(Link& link) {
+    if (link.attaching)
+        return; // sent once the link is attached
     while (!link.queuedReplies.empty() && linkCredit(link.link) > 0) {
         const QByteArray encoded = std::move(link.queuedReplies.front());
         link.queuedReplies.pop_front();

@@ -8,8 +8,8 @@
 #include "ManagementOperations.h"
 #include "MessageCodec.h"
 #include "PeerLimits.h"
-#include "hourglass/amqp/SasToken.h"
 #include "WireErrors.h"
+#include "hourglass/amqp/SasToken.h"
 
 #include <QDateTime>
 
@@ -70,7 +70,8 @@ void Connection::settleInbound(pn_delivery_t* delivery, const Result<void>& outc
         pn_delivery_settle(delivery);
         return;
     }
-    reject(delivery, wireCondition(outcome.error().code), wireDescription(outcome.error(), {}));
+    // The broker decides (a message without SessionId to a session entity included).
+    reject(delivery, refusalCondition(outcome.error()), wireDescription(outcome.error(), {}));
 }
 
 void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByteArray& bytes) {
@@ -100,16 +101,6 @@ void Connection::entityTransfer(Link& link, pn_delivery_t* delivery, const QByte
         messages.append(std::move(*message));
     }
 
-    if (link.requiresSession) {
-        for (const OutgoingMessage& message : messages) {
-            if (message.sessionId.isEmpty()) {
-                reject(delivery, kNotAllowed,
-                       QStringLiteral("'%1' requires sessions: every message needs a SessionId.")
-                           .arg(quoted(link.address.entityPath)));
-                return;
-            }
-        }
-    }
     link.queuedSends.push_back({delivery, std::move(messages), batch});
     dueAtBatchEnd(link); // with the other transfers of this read: one call, one disk sync
 }
@@ -163,10 +154,9 @@ void Connection::flushSends(Link& link) {
     ++link.sendCallsOut;
     const quint64 call = link.nextSendCall++;
     const quint64 linkId = link.id;
-    Broker& broker = m_context.broker;
     submit(
-        [&broker, path = link.address.brokerPath, transfers = std::move(transfers),
-         batches = std::move(batches), order = link.sendOrder, call] {
+        [path = link.address.brokerPath, transfers = std::move(transfers),
+         batches = std::move(batches), order = link.sendOrder, call](Broker& broker) {
             order->waitTurn(call);
             auto outcomes = storeTransfers(broker, path, transfers, batches,
                                            [order, call] { order->taken(call); });
@@ -254,9 +244,8 @@ void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QB
         if (const auto it = m_locks.constFind(token.toUuid()); it != m_locks.cend())
             context.knownLocks.insert(it.key(), it->ref);
     }
-    Broker& broker = m_context.broker;
     submit(
-        [&broker, request = *request, context]() {
+        [request = *request, context](Broker& broker) {
             return std::make_pair(request, runManagementOperation(broker, request, context));
         },
         [](Connection& connection, std::pair<ManagementRequest, ManagementOutcome> done) {

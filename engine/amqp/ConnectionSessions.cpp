@@ -27,13 +27,9 @@
 
 namespace hourglass::amqp {
 
-void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
-                                       std::optional<QString> sessionId,
+void Connection::attachSessionReceiver(Link& link, std::optional<QString> sessionId,
                                        std::chrono::milliseconds timeout) {
-    Link& link = *owned;
     link.acceptingSession = true;
-    m_linksById.insert(link.id, owned.get());
-    m_links.emplace(link.link, std::move(owned));
 
     SessionAcceptOptions options;
     options.receiver = link.receiverName;
@@ -41,9 +37,8 @@ void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
     const QString path = link.address.brokerPath;
     const QString namespaceName = link.address.namespaceName;
     const quint64 linkId = link.id;
-    Broker& broker = m_context.broker;
     if (sessionId) {
-        submit([&broker, path, options] { return broker.acceptSession(path, options); },
+        submit([path, options](Broker& broker) { return broker.acceptSession(path, options); },
                [linkId, namespaceName](Connection& connection, Result<AcceptedSession> accepted) {
                    connection.sessionAnswered(linkId, namespaceName, accepted);
                });
@@ -53,7 +48,7 @@ void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
     std::shared_ptr<Mailbox> mailbox = m_mailbox;
     const QString receiver = link.receiverName;
     submit(
-        [&broker, path, namespaceName, options, timeout, mailbox, linkId] {
+        [path, namespaceName, options, timeout, mailbox, linkId](Broker& broker) {
             return broker.acceptSessionAsync(
                 path, options, Millis(timeout.count()),
                 [mailbox, linkId, namespaceName](const Result<AcceptedSession>& accepted) {
@@ -72,8 +67,7 @@ void Connection::attachSessionReceiver(std::unique_ptr<Link> owned,
                 return; // answered already
             // The client gave up before the wait was known: end it, and give back a session
             // it may have granted meanwhile.
-            Broker& broker = connection.m_context.broker;
-            connection.m_context.workers.submit([&broker, waitId, receiver] {
+            connection.m_context.workers.submit([waitId, receiver](Broker& broker) {
                 broker.cancelAcceptSession(waitId);
                 broker.releaseSessionsOf(receiver);
             });
@@ -87,9 +81,9 @@ void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
         // The client gave up (its link closed): never attach now. linkClosed already asked
         // for the receiver's sessions back; a grant that came after that goes back here.
         if (accepted) {
-            Broker& broker = m_context.broker;
             const SessionRef session = sessionIn(namespaceName, *accepted);
-            m_context.workers.submit([&broker, session] { (void)broker.releaseSession(session); });
+            m_context.workers.submit(
+                [session](Broker& broker) { (void)broker.releaseSession(session); });
         }
         return;
     }
@@ -98,7 +92,11 @@ void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
     pn_link_t* pnLink = link->link;
     if (!accepted) {
         const Error& error = accepted.error();
-        QString description = wireDescription(error, link->address.entityPath);
+        // A missing entity reads as any refused attach does (quoting a short prefix of the
+        // address); the broker's own words otherwise.
+        QString description = error.code == ErrorCode::MessagingEntityNotFound
+                                  ? attachRefusalDescription(error, link->address.entityPath)
+                                  : wireDescription(error, link->address.entityPath);
         Refusal refusal = Refusal::NoFilter;
         if (error.code == ErrorCode::SessionCannotBeLocked)
             description = QStringLiteral("The requested session '%1' cannot be accepted. It may be "
@@ -111,7 +109,7 @@ void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
         describeRefusedSession(pnLink, refusal);
         m_linksById.remove(link->id);
         m_links.erase(pnLink); // link is gone from here on
-        refuseLink(pnLink, wireCondition(error.code), description);
+        refuseLink(pnLink, refusalCondition(error), description);
         return;
     }
     link->session = sessionIn(namespaceName, *accepted);
@@ -123,10 +121,9 @@ void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
 void Connection::releaseSessionOf(const Link& link) {
     if (!link.acceptingSession && !link.session)
         return;
-    Broker& broker = m_context.broker;
     const quint64 waitId = link.acceptWaitId;
     const QString receiver = link.receiverName;
-    m_context.workers.submit([&broker, waitId, receiver] {
+    m_context.workers.submit([waitId, receiver](Broker& broker) {
         if (waitId != 0)
             broker.cancelAcceptSession(waitId);
         broker.releaseSessionsOf(receiver);
@@ -145,7 +142,6 @@ void Connection::checkSessionLocks() {
     const QSet<QString> paths = std::exchange(m_sessionChanges, {});
     if (paths.isEmpty())
         return;
-    Broker& broker = m_context.broker;
     for (auto& [pnLink, link] : m_links) {
         if (!link->session || !paths.contains(link->address.brokerPath.toLower()))
             continue;
@@ -158,7 +154,7 @@ void Connection::checkSessionLocks() {
         // Asked of the broker on a worker (the proactor thread never waits on it); a link
         // that closed meanwhile, or took another session, is left alone.
         const SessionRef session = *link->session;
-        submit([&broker, session] { return broker.holdsSession(session); },
+        submit([session](Broker& broker) { return broker.holdsSession(session); },
                [linkId = link->id, session](Connection& connection, bool held) {
                    Link* still = connection.findLink(linkId);
                    if (!still)

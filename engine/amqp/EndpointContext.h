@@ -1,23 +1,19 @@
 #pragma once
-// What every connection of the endpoint shares: the broker it turns frames into calls on, the
-// worker threads those calls run on, the namespaces' keys tokens are checked against and the
-// hosts their audiences may name. Owned by the
-// endpoint's loop; connections hold a reference.
+// What every connection of the endpoint shares: the worker threads its broker calls run on (the
+// only way to the broker: a worker job is handed it), the namespaces' keys tokens are checked
+// against and the hosts their audiences may name. Owned by the endpoint's loop; connections
+// hold a reference.
 
 #include "AudienceHosts.h"
+#include "WorkerPool.h"
 #include "hourglass/amqp/EndpointSnapshot.h"
 #include "hourglass/amqp/NamespaceKeys.h"
 #include "hourglass/amqp/SasToken.h"
-#include "WorkerPool.h"
 
 #include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
-
-namespace hourglass {
-class Broker;
-}
 
 namespace hourglass::amqp {
 
@@ -28,7 +24,6 @@ struct SnapshotBoard {
 };
 
 struct EndpointContext {
-    Broker& broker;
     WorkerPool& workers;
     SasKey key;
     SnapshotBoard& board;

@@ -2,9 +2,9 @@
 
 #include "PeerLimits.h"
 
-#include "hourglass/Broker.h"
 #include "Connection.h"
 #include "SaslMechanisms.h"
+#include "hourglass/Broker.h"
 
 #include <proton/condition.h>
 #include <proton/listener.h>
@@ -34,8 +34,8 @@ EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options,
     : m_broker(broker)
     , m_options(options)
     , m_proactor(pn_proactor())
-    , m_workers(std::make_unique<WorkerPool>(qMax(1, options.workerThreads)))
-    , m_context(std::make_unique<EndpointContext>(broker, *m_workers, options.key, m_board))
+    , m_workers(std::make_unique<WorkerPool>(broker, qMax(1, options.workerThreads)))
+    , m_context(std::make_unique<EndpointContext>(*m_workers, options.key, m_board))
     , m_arrivals(std::make_shared<ArrivalBox>())
     , m_limits(admissionLimits(options, descriptorLimit))
     , m_admission(m_limits) {
@@ -62,14 +62,13 @@ Result<quint16> EndpointLoop::listen() {
     std::shared_ptr<ArrivalBox> arrivals = m_arrivals;
     m_feedConnection = QObject::connect(
         m_broker.changes(), &ChangeFeed::changed, m_broker.changes(),
-        [arrivals, keys = m_context->keys, workers = m_workers.get(),
-         broker = &m_broker](const ChangeBatch& batch) {
+        [arrivals, keys = m_context->keys, workers = m_workers.get()](const ChangeBatch& batch) {
             std::lock_guard lock(arrivals->mutex);
             if (!arrivals->proactor)
                 return;
             // A new namespace gets its key (kept on disk: a worker makes it).
             if (batch.namespacesChanged)
-                workers->submit([keys, broker] { (void)keys->refresh(*broker); });
+                workers->submit([keys](Broker& broker) { (void)keys->refresh(broker); });
             for (const QString& path : batch.messagesAdded)
                 arrivals->paths.insert(lowerQualified(path));
             for (const QString& path : batch.countsChanged)

@@ -57,6 +57,8 @@ quint64 Connection::inboundBytesSpoken() const {
 }
 
 void Connection::replenishCredit(Link& link) {
+    if (link.attaching)
+        return; // credit comes with the attach
     // The window covers what this end still holds of the link's transfers too: messages waiting
     // for their send call or in it. A sender faster than the disk is held back by its credit
     // instead of piling transfers up here.

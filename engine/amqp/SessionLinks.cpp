@@ -1,8 +1,6 @@
 #include "SessionLinks.h"
 
 #include "AmqpValue.h"
-#include "PeerLimits.h"
-#include "hourglass/EntityPath.h"
 
 #include <proton/codec.h>
 #include <proton/terminus.h>
@@ -42,23 +40,6 @@ std::optional<SessionRequest> requestedSession(pn_link_t* link) {
     if (isNumber && timeout.typeId() != QMetaType::QString && ms >= 0)
         request.timeout = std::chrono::milliseconds(ms);
     return request;
-}
-
-bool requiresSessions(const EntityInfo& entity, const QString& linkPath) {
-    return entity.properties.requiresSession && !EntityPath::of(linkPath).isDeadLetterQueue();
-}
-
-std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,
-                                       const QString& linkPath) {
-    const bool sessionReceiver = requestedSession(link).has_value();
-    if (sessionReceiver && !sessionEntity)
-        return QStringLiteral("'%1' does not require sessions: receive from it without a "
-                              "session.")
-            .arg(quoted(linkPath));
-    if (!sessionReceiver && sessionEntity)
-        return QStringLiteral("'%1' requires sessions: accept a session to receive from it.")
-            .arg(quoted(linkPath));
-    return std::nullopt;
 }
 
 void describeGrantedSession(pn_link_t* link, const AcceptedSession& session) {

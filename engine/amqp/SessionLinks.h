@@ -3,7 +3,8 @@
 // source filter `com.microsoft:session-filter` (a session id, or null for the next available one),
 // the attach properties `com.microsoft:timeout` (ms) and, in the answer, the granted id in the
 // filter and `com.microsoft:locked-until-utc` as .NET ticks. Proactor thread only (it touches
-// Proton links); no broker calls.
+// Proton links); no broker calls, and no decisions of the broker's: whether the entity takes
+// session receivers is the broker's answer to the accept.
 
 #include "hourglass/Broker.h"
 
@@ -23,15 +24,6 @@ struct SessionRequest {
 
 // The session a receiver attach asks for; none when its source carries no session filter.
 std::optional<SessionRequest> requestedSession(pn_link_t* link);
-
-// Whether receivers of `entity` (reached through `linkPath`) must hold sessions: a session
-// entity's main queue does, its dead-letter queue does not.
-bool requiresSessions(const EntityInfo& entity, const QString& linkPath);
-
-// Why a receiver attach does not fit the entity (a session filter on a plain entity, or none on
-// a session entity); none when it fits.
-std::optional<QString> sessionMismatch(pn_link_t* link, bool sessionEntity,
-                                       const QString& linkPath);
 
 // The attach that grants `session`: the filter holds its id, the properties its lock's end.
 void describeGrantedSession(pn_link_t* link, const AcceptedSession& session);

@@ -37,6 +37,20 @@ QByteArray wireCondition(ErrorCode code) {
     return QByteArrayLiteral("amqp:internal-error");
 }
 
+QByteArray refusalCondition(const Error& error) {
+    if (error.code == ErrorCode::InvalidArgument && error.wrongEntityKind)
+        return kNotAllowed;
+    return wireCondition(error.code);
+}
+
+QString attachRefusalDescription(const Error& error, const QString& entityPath) {
+    const bool unreadable = error.code == ErrorCode::InvalidArgument && !error.wrongEntityKind;
+    if (error.code == ErrorCode::MessagingEntityNotFound || unreadable)
+        return QStringLiteral("The messaging entity '%1' could not be found.")
+            .arg(quoted(entityPath));
+    return error.toString();
+}
+
 QString wireDescription(const Error& error, const QString& entityPath) {
     if (error.code != ErrorCode::MessagingEntityNotFound)
         return error.toString();

@@ -13,6 +13,16 @@ namespace hourglass::amqp {
 // e.g. MessagingEntityNotFound -> "amqp:not-found", MessageLockLost ->
 // "com.microsoft:message-lock-lost".
 QByteArray wireCondition(ErrorCode code);
+// The condition of a link's attach or a transfer the broker refused: amqp:not-allowed when the
+// link or message does not fit the kind of entity (Error::wrongEntityKind: a plain receiver on a
+// session entity, a session receiver on a plain one, a receiver on a topic, a message without
+// SessionId to a session entity), as the SDKs expect; otherwise wireCondition(code).
+QByteArray refusalCondition(const Error& error);
+// A refused attach's description. A missing entity (or an address the broker cannot read as a
+// path) reads "The messaging entity '<path>' could not be found." with a short prefix of the
+// address only, as the JavaScript SDK recognises it; a link that does not fit the entity gets
+// the broker's words.
+QString attachRefusalDescription(const Error& error, const QString& entityPath);
 // e.g. MessagingEntityNotFound -> 404, MessageLockLost -> 410.
 int wireStatusCode(ErrorCode code);
 

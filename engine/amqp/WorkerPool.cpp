@@ -2,7 +2,8 @@
 
 namespace hourglass::amqp {
 
-WorkerPool::WorkerPool(int threads) {
+WorkerPool::WorkerPool(Broker& broker, int threads)
+    : m_broker(broker) {
     for (int i = 0; i < threads; ++i)
         m_threads.emplace_back([this] { run(); });
 }
@@ -17,7 +18,7 @@ WorkerPool::~WorkerPool() {
         thread.join();
 }
 
-void WorkerPool::submit(std::function<void()> job) {
+void WorkerPool::submit(Job job) {
     {
         std::lock_guard lock(m_mutex);
         m_jobs.push_back(std::move(job));
@@ -39,11 +40,11 @@ void WorkerPool::run() {
                 return;
             continue;
         }
-        std::function<void()> job = std::move(m_jobs.front());
+        Job job = std::move(m_jobs.front());
         m_jobs.pop_front();
         ++m_running;
         lock.unlock();
-        job();
+        job(m_broker);
         lock.lock();
         --m_running;
         if (m_jobs.empty() && m_running == 0)

@@ -8,6 +8,8 @@
 // they come back from evaluation as an Error whose description the broker puts in the
 // dead-letter queue with DeadLetterReason FilterException.
 
+#include "hourglass/SqlCheck.h"
+#include "hourglass/SqlTokens.h"
 #include "hourglass/Status.h"
 
 #include <QString>
@@ -16,25 +18,11 @@
 
 namespace hourglass {
 
-// Where a token starts in the text: line and column are 1-based, columns count UTF-16 units.
-struct SqlPosition {
-    int line = 1;
-    int column = 1;
-};
+// SqlPosition (hourglass/SqlTokens.h) and sqlParseErrorLocation (hourglass/SqlCheck.h) are
+// public: the rule dialog underlines the token in error.
 
 // InvalidArgument in the service's parse-error shape, pointing at `token` at `position`.
 Error sqlParseError(SqlPosition position, const QString& token, const QString& details);
-// Where sqlParseError said a parse error is: its position and the token in error as written
-// ("<end of text>" past the last token).
-struct SqlErrorLocation {
-    SqlPosition position;
-    QString token;
-};
-// Reads back the position and token of an error in the shape sqlParseError writes, wherever it
-// sits in the description (Rule::validate puts "rule 'name': " before it); nullopt for an error
-// of another shape (a text too long, an evaluation error). A token that itself contains
-// ", Additional details= " is cut there.
-std::optional<SqlErrorLocation> sqlParseErrorLocation(const Error& error);
 
 // An error met while a filter or action runs against one message (GeneralError; the text is the
 // description a FilterException dead-letter carries).

@@ -1,7 +1,8 @@
 #pragma once
-// Cuts a filter or action text into tokens (service-bus-rules.md R3): plain, [bracketed] (`]]` for
-// `]`) and "quoted" (`""` for `"`) identifiers, 64-bit integers, decimals and exponents, 'strings'
-// (`''` for a quote), operators. Positions are 1-based lines and columns for error messages.
+// The compiler's reading of a filter or action text (service-bus-rules.md R3): the tokens of
+// sqlTokens (hourglass/SqlTokens.h, the one cut the rule dialog highlights too) with each number's
+// value (integers of 64 bits, decimals as doubles), or the refusal of the first token it cannot
+// read. Positions are 1-based lines and columns for error messages.
 
 #include "SqlToken.h"
 #include "hourglass/Status.h"

@@ -349,6 +349,7 @@ private:
         case SqlTokenKind::String:
             return constant(at, QVariant(at.text));
         case SqlTokenKind::End:
+        case SqlTokenKind::Invalid: // never read: the lexer refuses it
             return unexpected(QStringLiteral("Expected an expression."));
         case SqlTokenKind::Operator:
             if (at.isOperator("(")) {

@@ -1,22 +1,13 @@
 #pragma once
-// The tokens of the SQL filter and action language (service-bus-rules.md R3), as SqlLexer cuts
-// them.
+// The tokens of the SQL filter and action language (service-bus-rules.md R3) as the compiler
+// reads them: the cut of hourglass/SqlTokens.h with each number's value (SqlLexer).
 
 #include "SqlError.h"
+#include "hourglass/SqlTokens.h"
 
 #include <QString>
 
 namespace hourglass {
-
-enum class SqlTokenKind {
-    Identifier,       // plain: color, sys, SET (keywords are plain identifiers too)
-    QuotedIdentifier, // [bracketed] or "quoted"; never a keyword
-    Integer,          // 64-bit
-    Decimal,          // with a point or an exponent: a double
-    String,           // 'text'
-    Operator,         // = <> != > >= < <= + - * / % ( ) , . ;
-    End,              // after the last token
-};
 
 struct SqlToken {
     SqlTokenKind kind = SqlTokenKind::End;
@@ -37,8 +28,5 @@ struct SqlToken {
         return kind == SqlTokenKind::Operator && text == QLatin1String(op);
     }
 };
-
-// The reserved words: a plain identifier spelled like one is not a property name (bracket it).
-bool isSqlReservedWord(const QString& word);
 
 } // namespace hourglass

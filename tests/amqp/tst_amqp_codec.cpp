@@ -8,8 +8,8 @@
 #include "LockTokenBytes.h"
 #include "MessageCodec.h"
 #include "PeerLimits.h"
-#include "hourglass/amqp/SasToken.h"
 #include "WireErrors.h"
+#include "hourglass/amqp/SasToken.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -480,6 +480,25 @@ private slots:
         QFETCH(int, status);
         QCOMPARE(wireCondition(ErrorCode(code)), condition);
         QCOMPARE(wireStatusCode(ErrorCode(code)), status);
+    }
+
+    // A link or transfer the broker refused: amqp:not-allowed when it does not fit the kind of
+    // entity (the broker says so), the code's condition otherwise; a missing entity's attach
+    // quotes a short prefix of the address only.
+    void refusalConditions() {
+        const Error wrongKind = makeWrongEntityKindError(QStringLiteral("'q' requires sessions."));
+        QCOMPARE(refusalCondition(wrongKind), QByteArray("amqp:not-allowed"));
+        const Error badValue = makeError(ErrorCode::InvalidArgument, QStringLiteral("bad"));
+        QCOMPARE(refusalCondition(badValue), QByteArray("com.microsoft:argument-error"));
+        const Error missing = makeError(ErrorCode::MessagingEntityNotFound, QStringLiteral("no"));
+        QCOMPARE(refusalCondition(missing), QByteArray("amqp:not-found"));
+        const QString longAddress(1000, QLatin1Char('a'));
+        const QString description = attachRefusalDescription(missing, longAddress);
+        QVERIFY(description.startsWith(QStringLiteral("The messaging entity '")));
+        QVERIFY(description.endsWith(QStringLiteral("' could not be found.")));
+        QVERIFY2(description.count(QLatin1Char('a')) <= kMaxQuotedChars + 10,
+                 qPrintable(description));
+        QVERIFY(attachRefusalDescription(wrongKind, longAddress).contains(wrongKind.description));
     }
 };
 

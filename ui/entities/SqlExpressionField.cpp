@@ -2,9 +2,7 @@
 
 #include "common/FixedPitchFont.h"
 #include "common/InlineError.h"
-#include "sql/SqlAction.h"
-#include "sql/SqlError.h"
-#include "sql/SqlFilter.h"
+#include "hourglass/SqlCheck.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -77,17 +75,16 @@ void SqlExpressionField::check() {
     m_valid.clear();
     if (!text.isEmpty()) {
         if (m_language == Language::Filter) {
-            if (auto filter = SqlFilter::compile(text); !filter)
+            if (auto filter = checkSqlFilter(text); !filter)
                 m_problem = filter.error();
             else
                 m_valid = tr("Valid");
         } else {
-            if (auto action = SqlAction::compile(text); !action)
-                m_problem = action.error();
+            if (auto statements = checkSqlAction(text); !statements)
+                m_problem = statements.error();
             else
-                m_valid = action->statementCount() == 1
-                              ? tr("Valid · 1 statement")
-                              : tr("Valid · %1 statements").arg(action->statementCount());
+                m_valid = *statements == 1 ? tr("Valid · 1 statement")
+                                           : tr("Valid · %1 statements").arg(*statements);
         }
     }
     showOutcome();

@@ -1,12 +1,12 @@
 #pragma once
 // An SQL filter or rule action as it is typed (service-bus-rules.md R3-R5): a plain-text editor
 // with the language highlighted (SqlHighlighter), checked a moment after each edit with the
-// engine's own compiler (SqlFilter::compile or SqlAction::compile; pure, and a text is at most
-// 1,024 characters, so it runs on the GUI thread). A refusal shows under the editor with its code
-// and description, as the engine words it, and the token in error gets a wavy underline at the line
-// and column the description names (sqlParseErrorLocation). A valid text shows a calm "Valid";
-// an empty one shows nothing (an empty action is no action; the engine refuses an empty filter
-// when the rule is added).
+// engine's own compiler (hourglass/SqlCheck.h: checkSqlFilter or checkSqlAction; pure, and a text
+// is at most 1,024 characters, so it runs on the GUI thread). A refusal shows under the editor with
+// its code and description, as the engine words it, and the token in error gets a wavy underline at
+// the line and column the description names (sqlParseErrorLocation). A valid text shows a calm
+// "Valid"; an empty one shows nothing (an empty action is no action; the engine refuses an empty
+// filter when the rule is added).
 //
 // Object names, from the `name` given: the editor `name` (QPlainTextEdit), the status line
 // `name + "Status"`, the debounce timer `name + "CheckTimer"`.

@@ -1,31 +1,11 @@
 #include "entities/SqlHighlighter.h"
 
-#include "sql/SqlToken.h"
-
 #include <QEvent>
 #include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextDocument>
 
 namespace hourglass::ui {
-
-namespace {
-
-bool isIdentifierStart(QChar c) {
-    return c.isLetter() || c == u'_';
-}
-
-bool isIdentifierPart(QChar c) {
-    return c.isLetterOrNumber() || c == u'_';
-}
-
-bool isDigit(QChar c) {
-    return c >= u'0' && c <= u'9';
-}
-
-QChar at(const QString& text, int i) {
-    return i >= 0 && i < text.size() ? text.at(i) : QChar();
-}
-
-} // namespace
 
 SqlHighlighter::SqlHighlighter(QPlainTextEdit* editor, Language language)
     : QSyntaxHighlighter(editor->document())
@@ -77,17 +57,6 @@ void SqlHighlighter::updateFormats() {
     m_scope = make(TokenKind::Scope, dark ? QColor(0xc7, 0x92, 0xea) : QColor(0x7b, 0x3f, 0xb8));
 }
 
-int SqlHighlighter::closingIndex(const QString& text, int from, QChar close) {
-    for (int i = from; i < text.size(); ++i) {
-        if (text.at(i) != close)
-            continue;
-        if (at(text, i + 1) != close)
-            return i + 1;
-        ++i; // doubled: the character itself
-    }
-    return -1;
-}
-
 bool SqlHighlighter::isKeyword(const QString& word) const {
     if (isSqlReservedWord(word))
         return true;
@@ -96,84 +65,79 @@ bool SqlHighlighter::isKeyword(const QString& word) const {
             word.compare(QLatin1String("REMOVE"), Qt::CaseInsensitive) == 0);
 }
 
+void SqlHighlighter::cutDocument() {
+    // A rule's text is short (the engine takes 1,024 characters): cutting it whole on each change
+    // is cheap, and a string that opens on one line and closes on another is then one token.
+    const QString text = document()->toPlainText();
+    if (text == m_cutText && !m_tokens.isEmpty())
+        return;
+    m_cutText = text;
+    m_tokens = sqlTokens(text);
+}
+
+bool SqlHighlighter::isDot(qsizetype i) const {
+    return i >= 0 && i < m_tokens.size() && m_tokens.at(i).kind == SqlTokenKind::Operator &&
+           m_tokens.at(i).text == QLatin1String(".");
+}
+
+bool SqlHighlighter::isScope(qsizetype i) const {
+    const SqlTextToken& token = m_tokens.at(i);
+    return token.kind == SqlTokenKind::Identifier && !isDot(i - 1) && isDot(i + 1) &&
+           m_tokens.at(i + 1).start == token.start + token.length &&
+           (token.text.compare(QLatin1String("sys"), Qt::CaseInsensitive) == 0 ||
+            token.text.compare(QLatin1String("user"), Qt::CaseInsensitive) == 0);
+}
+
+std::optional<SqlHighlighter::TokenKind> SqlHighlighter::kindOf(qsizetype i) const {
+    const SqlTextToken& token = m_tokens.at(i);
+    switch (token.kind) {
+    case SqlTokenKind::String:
+        return TokenKind::String;
+    case SqlTokenKind::Integer:
+    case SqlTokenKind::Decimal:
+        return TokenKind::Number;
+    case SqlTokenKind::Identifier:
+        if (isScope(i))
+            return TokenKind::Scope;
+        // A name after a '.' is a name, whatever it spells (user.in).
+        if (!isDot(i - 1) && isKeyword(token.text))
+            return TokenKind::Keyword;
+        return std::nullopt;
+    case SqlTokenKind::Operator:
+        if (isDot(i) && i > 0 && isScope(i - 1))
+            return TokenKind::Scope; // a scope's '.' is shown with it
+        return std::nullopt;
+    case SqlTokenKind::QuotedIdentifier:
+    case SqlTokenKind::Invalid:
+    case SqlTokenKind::End:
+        break;
+    }
+    return std::nullopt;
+}
+
 void SqlHighlighter::highlightBlock(const QString& text) {
-    setCurrentBlockState(Normal);
-    int i = 0;
-    // A string or delimited name that the line before left open.
-    if (const int state = previousBlockState(); state != Normal) {
-        const QChar close = state == InString ? u'\'' : state == InBracketName ? u']' : u'"';
-        const int end = closingIndex(text, 0, close);
-        if (state == InString)
-            setFormat(0, end < 0 ? int(text.size()) : end, m_string);
-        if (end < 0) {
-            setCurrentBlockState(state);
-            return;
+    cutDocument();
+    const qsizetype blockStart = currentBlock().position();
+    const qsizetype blockEnd = blockStart + text.size();
+    int state = Normal;
+    for (qsizetype i = 0; i < m_tokens.size(); ++i) {
+        const SqlTextToken& token = m_tokens.at(i);
+        const qsizetype end = token.start + token.length;
+        if (token.start >= blockEnd)
+            break;
+        if (end <= blockStart)
+            continue;
+        if (end > blockEnd) { // runs on into the next line: a string or a delimited name
+            const QChar open = m_cutText.at(token.start);
+            state = open == u'\'' ? InString : open == u'[' ? InBracketName : InQuotedName;
         }
-        i = end;
+        const auto kind = kindOf(i);
+        if (!kind)
+            continue;
+        const qsizetype from = qMax(token.start, blockStart);
+        setFormat(int(from - blockStart), int(qMin(end, blockEnd) - from), format(*kind));
     }
-    bool afterDot = false; // a name after a scope's '.' is a name, whatever it spells
-    while (i < text.size()) {
-        const QChar c = text.at(i);
-        if (c.isSpace()) {
-            ++i;
-            continue;
-        }
-        const int start = i;
-        if (c == u'\'' || c == u'[' || c == u'"') {
-            const QChar close = c == u'[' ? u']' : c;
-            const int end = closingIndex(text, i + 1, close);
-            if (c == u'\'')
-                setFormat(start, (end < 0 ? int(text.size()) : end) - start, m_string);
-            if (end < 0) {
-                setCurrentBlockState(c == u'\''  ? InString
-                                     : c == u'[' ? InBracketName
-                                                 : InQuotedName);
-                return;
-            }
-            i = end;
-            afterDot = false;
-            continue;
-        }
-        if (isDigit(c) || (c == u'.' && isDigit(at(text, i + 1)))) {
-            while (isDigit(at(text, i)))
-                ++i;
-            if (at(text, i) == u'.' && !isIdentifierStart(at(text, i + 1))) {
-                ++i;
-                while (isDigit(at(text, i)))
-                    ++i;
-            }
-            const QChar sign = at(text, i + 1);
-            if ((at(text, i) == u'e' || at(text, i) == u'E') &&
-                (isDigit(sign) || ((sign == u'+' || sign == u'-') && isDigit(at(text, i + 2))))) {
-                i += 2;
-                while (isDigit(at(text, i)))
-                    ++i;
-            }
-            setFormat(start, i - start, m_number);
-            afterDot = false;
-            continue;
-        }
-        if (isIdentifierStart(c)) {
-            while (isIdentifierPart(at(text, i)))
-                ++i;
-            const QString word = text.mid(start, i - start);
-            const bool scope = at(text, i) == u'.' &&
-                               (word.compare(QLatin1String("sys"), Qt::CaseInsensitive) == 0 ||
-                                word.compare(QLatin1String("user"), Qt::CaseInsensitive) == 0);
-            if (scope && !afterDot) {
-                setFormat(start, i - start + 1, m_scope); // with its '.'
-                ++i;
-                afterDot = true;
-                continue;
-            }
-            if (!afterDot && isKeyword(word))
-                setFormat(start, i - start, m_keyword);
-            afterDot = false;
-            continue;
-        }
-        afterDot = c == u'.';
-        ++i;
-    }
+    setCurrentBlockState(state);
 }
 
 } // namespace hourglass::ui

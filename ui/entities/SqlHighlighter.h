@@ -2,14 +2,20 @@
 // Highlights the SQL filter and action language (service-bus-rules.md R3, R4) in a plain-text
 // editor: keywords (AND OR NOT LIKE ESCAPE IN IS NULL EXISTS TRUE FALSE, and SET REMOVE in an
 // action), 'string' constants (across lines too), numbers, and the sys./user. scopes. A [bracketed]
-// or "quoted" name is a name, never a keyword, and so is any name after a scope (user.in). The
-// colours follow the editor's palette (light or dark), and change with it.
+// or "quoted" name is a name, never a keyword, and so is any name after a '.' (user.in). The
+// tokens are the engine's own cut (hourglass/SqlTokens.h, what its compiler reads), so a string
+// or a number is coloured exactly where the compiler reads one. The colours follow the editor's
+// palette (light or dark), and change with it.
 //
 // Each highlighted range's format carries its kind under kSqlTokenProperty (a TokenKind), so a
 // test can tell a keyword from a string without knowing the colours.
 
+#include "hourglass/SqlTokens.h"
+
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
+
+#include <optional>
 
 class QPlainTextEdit;
 
@@ -32,13 +38,20 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    // Block states: inside a construct that continues on the next line.
+    // Block states: inside a token that continues on the next line. A change that leaves a
+    // line's state as it was leaves every later line's tokens as they were.
     enum State { Normal = -1, InString = 1, InBracketName, InQuotedName };
 
     void updateFormats();
-    // From `from` (just past the opening character, or 0 when continuing a line), the index just
-    // past the closing `close`, a doubled one standing for itself; -1 when the line ends first.
-    static int closingIndex(const QString& text, int from, QChar close);
+    // The document cut into tokens, again only when its text changed.
+    void cutDocument();
+    // How token `i` of the cut is shown; none for plain text (names, operators, quoted names).
+    std::optional<TokenKind> kindOf(qsizetype i) const;
+    // Whether token `i` of the cut is the operator '.' (false out of range).
+    bool isDot(qsizetype i) const;
+    // Whether token `i` is a plain identifier "sys" or "user" right before its '.', not itself
+    // after one.
+    bool isScope(qsizetype i) const;
     bool isKeyword(const QString& word) const;
 
     QPlainTextEdit* m_editor;
@@ -47,6 +60,8 @@ private:
     QTextCharFormat m_string;
     QTextCharFormat m_number;
     QTextCharFormat m_scope;
+    QString m_cutText;            // the document's text as last cut
+    QList<SqlTextToken> m_tokens; // its tokens
 };
 
 } // namespace hourglass::ui

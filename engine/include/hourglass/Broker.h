@@ -263,6 +263,11 @@ public:
     // ---- Receiving (L3-L6, L8, T5, T8)
     // Up to maxCount messages; fewer (possibly none) when fewer are receivable. Never blocks.
     Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options);
+    // Whether `path` is something a plain receiver can take messages from, as receive() finds it:
+    // refused as receive() refuses a missing entity, a topic, or an entity that requires
+    // sessions (its dead-letter queue does not). The entity's status is not looked at: it may
+    // change before the first receive, which says so. A read: no activity (A2), not observed.
+    Result<void> checkReceiver(const QString& path) const;
     // A deferred message by its sequence number, under a peek-lock (L8, T8).
     Result<MessageView> receiveDeferred(const QString& path, qint64 sequenceNumber,
                                         const QString& receiver = {});

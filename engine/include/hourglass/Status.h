@@ -42,6 +42,12 @@ struct Error {
     QString description;
     QString trackingId;
     bool retryable = false;
+    // InvalidArgument only: the call does not fit the kind of entity it names (a receive from a
+    // topic, a plain receive from an entity that requires sessions or a session accepted on one
+    // that does not, a message without SessionId to one that requires it) rather than carrying a
+    // bad value. Service Bus reports these as an invalid operation, and the AMQP endpoint refuses
+    // such a link or transfer with amqp:not-allowed.
+    bool wrongEntityKind = false;
 
     // Builds an error with a fresh tracking id and the code's default retryability.
     static Error make(ErrorCode code, const QString& description);
@@ -88,6 +94,14 @@ private:
 
 inline Error makeError(ErrorCode code, const QString& description) {
     return Error::make(code, description);
+}
+
+// InvalidArgument for a call that does not fit the kind of entity it names
+// (Error::wrongEntityKind).
+inline Error makeWrongEntityKindError(const QString& description) {
+    Error error = Error::make(ErrorCode::InvalidArgument, description);
+    error.wrongEntityKind = true;
+    return error;
 }
 
 } // namespace hourglass

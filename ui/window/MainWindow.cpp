@@ -48,6 +48,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace hourglass::ui {
 
 template <typename Source> void MainWindow::reportFrom(Source* source, const QString& name) {
@@ -353,6 +355,18 @@ QDialog* MainWindow::openAmqpSettings() {
     });
     dialog->open();
     return dialog;
+}
+
+void MainWindow::showError(const Error& error, const QString& context) {
+    m_messageBar->showError(error, context);
+}
+
+void MainWindow::giveTreeItsWidth() {
+    if (m_splitter->sizes().size() != 2)
+        return;
+    const int total = m_splitter->sizes().at(0) + m_splitter->sizes().at(1);
+    const int tree = std::min(360, total * 2 / 5);
+    m_splitter->setSizes({tree, total - tree});
 }
 
 void MainWindow::showStatus(const QString& text) {

@@ -3,7 +3,6 @@
 // (keyboard shortcuts). Split from MainWindow.cpp, which arranges the panels.
 #include "window/MainWindow.h"
 
-#include "hourglass/EntityPath.h"
 #include "common/Theme.h"
 #include "connections/AmqpService.h"
 #include "deadletter/DeadLetterPanel.h"
@@ -12,6 +11,7 @@
 #include "demo/ScenarioController.h"
 #include "demo/ScenarioRecording.h"
 #include "entities/EntityActions.h"
+#include "hourglass/EntityPath.h"
 #include "messages/MessageListActions.h"
 #include "messages/MessageListPanel.h"
 #include "messages/PeekPanel.h"
@@ -108,6 +108,8 @@ void MainWindow::buildMenus() {
 
     m_scenarioMenu = menuBar()->addMenu(tr("&Scenario"));
     m_scenarios = new ScenarioController(*this);
+    // Another database opened by the user ends the scenario (its database is left behind).
+    connect(this, &MainWindow::databaseOpened, m_scenarios, &ScenarioController::databaseOpened);
     connect(m_scenarios, &ScenarioController::sessionChanged, this, &MainWindow::fillScenarioMenu);
     fillScenarioMenu();
     buildViewMenu();
@@ -163,7 +165,7 @@ void MainWindow::buildViewMenu() {
             filter->setFocus(Qt::ShortcutFocusReason);
     });
     focusTree->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    m_presentation = new PresentationMode(*this);
+    m_presentation = new PresentationMode(*this, *m_scenarios);
     view->addAction(m_presentation->action());
     view->addSeparator();
     m_amqpAction = view->addAction(tr("&AMQP endpoint…"), this, [this] { openAmqpSettings(); });

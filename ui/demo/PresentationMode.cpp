@@ -112,10 +112,7 @@ void PresentationMode::bindScenarioKeys() {
         return;
     ScenarioPanel* panel = m_scenarios.panel();
     // The scenario drives the clock while it plays: Space then plays or pauses the scenario.
-    for (QAction* action : m_view->actions()) {
-        if (action->objectName() == QLatin1String("presentationPlayPause"))
-            action->setEnabled(panel == nullptr);
-    }
+    m_view->playPauseAction()->setEnabled(panel == nullptr);
     for (QAction* old : m_view->QWidget::actions()) {
         if (!old->property("scenarioKey").toBool())
             continue;

@@ -209,6 +209,25 @@ std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
     }
 }
 
+QWidget* EntityWorkspace::currentPanel() const {
+    switch (m_tabs->currentIndex()) {
+    case MessagesTab:
+        return m_messages;
+    case PeekTab:
+        return m_peek;
+    case ReceiveTab:
+        return m_locks;
+    case DeadLettersTab:
+        return m_deadLetters;
+    case ChartsTab:
+        return m_charts;
+    case SessionsTab:
+        return m_sessions;
+    default:
+        return nullptr;
+    }
+}
+
 void EntityWorkspace::sizeTabsToCurrent() {
     // A tab widget is as tall as its tallest page needs, shown or not: the three held locks of
     // Receive & settle would take the message detail's room on the Messages tab too. The pages

@@ -57,6 +57,8 @@ public:
     void focusTab(Tab tab);
 
     QTabWidget* tabs() const { return m_tabs; }
+    // The panel of the visible tab (Receive & settle's is inside its scroll area).
+    QWidget* currentPanel() const;
     QSplitter* splitter() const { return m_splitter; }
     MessageListPanel* messages() const { return m_messages; }
     PeekPanel* peek() const { return m_peek; }

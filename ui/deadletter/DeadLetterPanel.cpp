@@ -65,7 +65,7 @@ struct DeadLetterPanel::Snapshot {
 };
 
 DeadLetterPanel::DeadLetterPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_model(new MessageViewModel(client, this))
     , m_proxy(new ReasonFilterProxy(this))

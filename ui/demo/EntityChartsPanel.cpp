@@ -1,6 +1,5 @@
 #include "demo/EntityChartsPanel.h"
 
-#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
@@ -9,6 +8,7 @@
 #include "demo/CountsHistory.h"
 #include "demo/EngineTimeCharts.h"
 #include "demo/SessionSummary.h"
+#include "hourglass/ChangeFeed.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -52,7 +52,7 @@ QString picturesFolder() {
 } // namespace
 
 EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_histories(ChartHistories::of(client))
     , m_reasons(new DeadLetterReasonsModel(client, this))

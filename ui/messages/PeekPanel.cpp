@@ -26,7 +26,7 @@
 namespace hourglass::ui {
 
 PeekPanel::PeekPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_model(new MessageViewModel(client, this))
     , m_sort(new QSortFilterProxyModel(this))

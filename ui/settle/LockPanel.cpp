@@ -50,7 +50,7 @@ QToolButton* toolButtonFor(QAction* action, QWidget* parent) {
 } // namespace
 
 LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_locks(new HeldLocks(client, this))
     , m_sessions(new HeldSessions(client, this))

@@ -1,4 +1,5 @@
 #include "hourglass/scenario/EmulatorConfig.h"
+#include "EmulatorConfigParsers.h"
 
 #include "JsonReader.h"
 #include "hourglass/EntityPath.h"

@@ -1,4 +1,5 @@
 #include "hourglass/scenario/ScenarioFile.h"
+#include "EmulatorConfigParsers.h"
 
 #include "ScenarioStepParsers.h"
 

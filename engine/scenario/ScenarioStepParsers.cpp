@@ -1,4 +1,5 @@
 #include "ScenarioStepParsers.h"
+#include "EmulatorConfigParsers.h"
 
 #include "hourglass/PropertyJson.h"
 

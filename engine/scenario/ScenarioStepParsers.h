@@ -2,6 +2,7 @@
 // Parsers for the body of each scenario step type (the object under "Send", "Receive", ...).
 // Internal to ScenarioFile.cpp; each records the first problem in the reader's ParseError.
 
+#include "EmulatorConfigParsers.h"
 #include "hourglass/scenario/ScenarioFile.h"
 
 namespace hourglass::scenario_parsing {

@@ -48,22 +48,6 @@ struct UserConfig {
     QList<ConfigNamespace> namespaces;
 };
 
-// Whether the parsers check E3 bounds and rule sanity. A scenario step that expects an error
-// skips the check so that the broker's own refusal can be observed.
-enum class BoundsCheck { Check, Skip };
-
-// ---- Parsing. Each records the first problem in `error` with its JSON path.
-UserConfig parseUserConfig(const QJsonObject& json, const QString& path, ParseError& error);
-ConfigQueue parseConfigQueue(const QJsonObject& json, const QString& path, Tier tier,
-                             BoundsCheck check, ParseError& error);
-ConfigTopic parseConfigTopic(const QJsonObject& json, const QString& path, Tier tier,
-                             BoundsCheck check, ParseError& error);
-// With an empty `topic` the object must name its topic in a "Topic" member (the scenario Create
-// step); inside a topic's "Subscriptions" array it must not.
-ConfigSubscription parseConfigSubscription(const QJsonObject& json, const QString& path,
-                                           const QString& topic, Tier tier, BoundsCheck check,
-                                           ParseError& error);
-
 // A whole config.json document: { "UserConfig": { ... } }. Bad JSON is reported with its line
 // and column.
 Result<UserConfig> parseEmulatorConfigDocument(const QByteArray& document);

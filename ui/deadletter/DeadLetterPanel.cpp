@@ -138,6 +138,10 @@ std::optional<MessageRef> DeadLetterPanel::currentMessage() const {
     return MessageRef{deadLetterPath(), m_model->messageAt(source.row()).sequenceNumber};
 }
 
+qint64 DeadLetterPanel::selectedCount() const {
+    return selectedRowCountOf(*m_view);
+}
+
 QString DeadLetterPanel::deadLetterPath() const {
     return m_entityPath.isEmpty() ? QString() : deadletter::queuePathOf(m_entityPath);
 }

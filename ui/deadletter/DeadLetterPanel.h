@@ -94,7 +94,7 @@ public:
     // The message of the selected current row (common/CurrentMessage.h): the dead-letter panel
     // shows reasons, and its messages open in the workspace's shared detail panel.
     std::optional<MessageRef> currentMessage() const override;
-    qint64 selectedCount() const override { return selectedRowCountOf(*m_view); }
+    qint64 selectedCount() const override;
 
 signals:
     // A bulk job was created and is about to start (tests and the main window can follow it).

@@ -131,6 +131,10 @@ std::optional<MessageRef> PeekPanel::currentMessage() const {
     return MessageRef{m_path, m_model->messageAt(row).sequenceNumber};
 }
 
+qint64 PeekPanel::selectedCount() const {
+    return selectedRowCountOf(*m_view);
+}
+
 void PeekPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_path = holdsMessages(kind) ? qualifiedPath : QString();
     ++m_generation;

@@ -59,7 +59,7 @@ public:
     QList<QAction*> actions() const { return m_actions; }
     // The message of the selected current row (common/CurrentMessage.h).
     std::optional<MessageRef> currentMessage() const override;
-    qint64 selectedCount() const override { return selectedRowCountOf(*m_view); }
+    qint64 selectedCount() const override;
 
 private:
     void peekFrom(qint64 fromSequenceNumber);

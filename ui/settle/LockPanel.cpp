@@ -556,6 +556,10 @@ std::optional<MessageRef> LockPanel::currentMessage() const {
     return MessageRef{m_locks->lockRef(sequenceNumber).entityPath, sequenceNumber};
 }
 
+qint64 LockPanel::selectedCount() const {
+    return selectedRowCountOf(*m_view);
+}
+
 void LockPanel::showResult(const QString& text) {
     m_status->setStyleSheet(QString());
     m_status->setText(text);

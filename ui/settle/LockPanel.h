@@ -73,7 +73,7 @@ public:
     QList<QAction*> actions() const;
     // The message of the selected current row (common/CurrentMessage.h).
     std::optional<MessageRef> currentMessage() const override;
-    qint64 selectedCount() const override { return selectedRowCountOf(*m_view); }
+    qint64 selectedCount() const override;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

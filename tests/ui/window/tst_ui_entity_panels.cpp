@@ -5,6 +5,8 @@
 
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
+#include "messages/MessageListPanel.h"
+#include "sessions/SessionsPanel.h"
 #include "tree/EntityPanel.h"
 #include "tree/NamespaceTreeModel.h"
 #include "window/EntityWorkspace.h"
@@ -100,7 +102,7 @@ private slots:
         QCOMPARE(workspace->sessions()->path(), QStringLiteral("test:orders"));
         // The Messages tab's panel: the path to list.
         workspace->panel(EntityWorkspace::MessagesTab)
-            ->setEntity(QStringLiteral("test:orders"), NodeKind::Queue);
+            ->setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
         QCOMPARE(workspace->messages()->path(), QStringLiteral("test:orders"));
     }
 };

@@ -1,6 +1,7 @@
 // The Message menu's Move to… and Copy to… in the real window: they act on the messages selected
 // in the current tab, through the entity picker, and report in the status bar.
 #include "ColumnsTestEnv.h"
+#include "tree/EntityPanel.h"
 #include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"
 #include "window/MessageBar.h"

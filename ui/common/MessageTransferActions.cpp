@@ -1,5 +1,6 @@
 #include "common/MessageTransferActions.h"
 
+#include "common/ActionRegistry.h"
 #include "common/EntityPickerDialog.h"
 #include "common/MessageTransfer.h"
 
@@ -45,6 +46,9 @@ void MessageTransferActions::addToContextMenu(QWidget* panel) {
         panel->addAction(action);
         m_view->addAction(action);
     }
+    if (m_move)
+        actions::add(panel, QString::fromLatin1(kMoveToCommand), m_move);
+    actions::add(panel, QString::fromLatin1(kCopyToCommand), m_copy);
 }
 
 void MessageTransferActions::setEnabled(bool enabled) {

@@ -8,13 +8,14 @@
 // sequence numbers; the view enables the actions when something is selected.
 //
 // Object names for tests: "moveMessagesAction", "copyMessagesAction"; the picker's own
-// (EntityPickerDialog.h).
+// (EntityPickerDialog.h). Menus find them by id (kMoveToCommand, kCopyToCommand) in the panel's
+// commands (ActionRegistry.h).
 //
 // Threads: GUI thread only.
 
-#include "hourglass/Status.h"
 #include "common/EntityPickerDialog.h"
 #include "common/MessageDrag.h"
+#include "hourglass/Status.h"
 
 #include <QList>
 #include <QObject>
@@ -36,6 +37,9 @@ public:
     // Calls back (on the GUI thread, now or later, unless `context` is gone) with the selection.
     using ResolveSelection = std::function<void(QObject* context, Done done)>;
     enum class Offer { MoveAndCopy, CopyOnly };
+    // The ids under which addToContextMenu registers the actions as the panel's commands.
+    static constexpr char kMoveToCommand[] = "messages.moveTo";
+    static constexpr char kCopyToCommand[] = "messages.copyTo";
 
     // The actions go on `view`'s context menu (and on `view` for their shortcuts); the picker
     // opens over `view`.
@@ -44,7 +48,8 @@ public:
 
     QList<QAction*> actions() const;
     // Puts the actions on the view's context menu (after a separator when the menu has entries
-    // already) and on `panel`, so that their shortcuts work while the panel has focus.
+    // already) and on `panel`, so that their shortcuts work while the panel has focus, and
+    // registers them as `panel`'s commands.
     void addToContextMenu(QWidget* panel);
     void setEnabled(bool enabled);
     // The picker opened by the last command, while it is open (for tests).

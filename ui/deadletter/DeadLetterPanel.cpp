@@ -66,7 +66,7 @@ struct DeadLetterPanel::Snapshot {
 };
 
 DeadLetterPanel::DeadLetterPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_model(new MessageViewModel(client, this))
     , m_proxy(new ReasonFilterProxy(this))
@@ -137,6 +137,10 @@ std::optional<MessageRef> DeadLetterPanel::currentMessage() const {
     if (!source.isValid() || source.row() >= m_model->rowCount())
         return std::nullopt;
     return MessageRef{deadLetterPath(), m_model->messageAt(source.row()).sequenceNumber};
+}
+
+qint64 DeadLetterPanel::selectedCount() const {
+    return selectedRowCountOf(*m_view);
 }
 
 QString DeadLetterPanel::deadLetterPath() const {

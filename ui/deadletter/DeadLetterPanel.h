@@ -21,6 +21,7 @@
 #include "common/CoalescedRefresh.h"
 #include "common/CurrentMessage.h"
 #include "hourglass/Status.h"
+#include "tree/EntityPanel.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QPointer>
@@ -46,7 +47,7 @@ class MessageTransferActions;
 class DeadLetterReasonsModel;
 class MessageViewModel;
 
-class DeadLetterPanel : public QWidget {
+class DeadLetterPanel : public EntityPanel {
     Q_OBJECT
 public:
     static constexpr int kPageSize = 500;
@@ -57,7 +58,7 @@ public:
 
     // A queue or subscription shows its dead-letter queue, a DeadLetterQueue node its own; a
     // topic or namespace shows why there is nothing here; an empty path shows nothing.
-    void setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind);
+    void setEntity(const QString& qualifiedPath, NodeKind kind) override;
     // The entity whose dead-letter queue is shown ("ns:orders"), empty when none.
     QString entityPath() const { return m_entityPath; }
     QString deadLetterPath() const;
@@ -92,13 +93,10 @@ public:
     QTableView* view() const { return m_view; }
     // The message of the selected current row (common/CurrentMessage.h): the dead-letter panel
     // shows reasons, and its messages open in the workspace's shared detail panel.
-    std::optional<MessageRef> currentMessage() const;
+    std::optional<MessageRef> currentMessage() const override;
+    qint64 selectedCount() const override;
 
 signals:
-    // What currentMessage() answers may have changed.
-    void currentMessageChanged();
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
     // A bulk job was created and is about to start (tests and the main window can follow it).
     void jobStarted(hourglass::ui::BulkJob* job);
 

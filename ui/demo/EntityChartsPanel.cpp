@@ -53,7 +53,7 @@ QString picturesFolder() {
 } // namespace
 
 EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_histories(ChartHistories::of(client))
     , m_reasons(new DeadLetterReasonsModel(client, this))

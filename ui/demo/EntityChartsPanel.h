@@ -31,6 +31,7 @@
 
 #include "hourglass/Status.h"
 #include "hourglass/Time.h"
+#include "tree/EntityPanel.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
@@ -57,12 +58,12 @@ class CountsHistory;
 class DeadLetterReasonsModel;
 class SessionSummary;
 
-class EntityChartsPanel : public QWidget {
+class EntityChartsPanel : public EntityPanel {
     Q_OBJECT
 public:
     explicit EntityChartsPanel(BrokerClient& client, QWidget* parent = nullptr);
 
-    void setEntity(const QString& qualifiedPath, NamespaceTreeModel::NodeKind kind);
+    void setEntity(const QString& qualifiedPath, NodeKind kind) override;
     // The entity charted ("ns:orders"), empty when none.
     QString entityPath() const { return m_path; }
     // The history charted (shared with presentation mode), null when none.
@@ -83,10 +84,6 @@ public:
     Millis timeWindow() const;
 
     QList<QAction*> actions() const { return {m_saveAction}; }
-
-signals:
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -1,31 +1,31 @@
 #include "demo/PresentationMode.h"
 
+#include "demo/DemoHost.h"
 #include "demo/PresentationView.h"
 #include "demo/ScenarioController.h"
 #include "demo/ScenarioPanel.h"
 #include "demo/ScenarioSession.h"
-#include "window/MainWindow.h"
-#include "window/MessageBar.h"
 
 #include <QAction>
+#include <QMainWindow>
 
 #include <utility>
 
 namespace hourglass::ui {
 
-PresentationMode::PresentationMode(MainWindow& window)
-    : QObject(&window)
-    , m_window(window)
+PresentationMode::PresentationMode(DemoHost& host, ScenarioController& scenarios)
+    : QObject(&host.hostWindow())
+    , m_host(host)
+    , m_scenarios(scenarios)
     , m_action(new QAction(tr("&Presentation mode"), this)) {
     m_action->setObjectName(QStringLiteral("presentationModeAction"));
     m_action->setShortcut(QKeySequence(Qt::Key_F11));
     m_action->setToolTip(tr("The selected entity full screen, in large type (Esc leaves)"));
     connect(m_action, &QAction::triggered, this, &PresentationMode::enter);
-    connect(window.scenarios(), &ScenarioController::sessionChanged, this,
+    connect(&scenarios, &ScenarioController::sessionChanged, this,
             &PresentationMode::bindScenarioKeys);
-    connect(window.scenarios(), &ScenarioController::captionChanged, this,
-            &PresentationMode::setCaption);
-    connect(window.scenarios(), &ScenarioController::clockBadgeChanged, this,
+    connect(&scenarios, &ScenarioController::captionChanged, this, &PresentationMode::setCaption);
+    connect(&scenarios, &ScenarioController::clockBadgeChanged, this,
             &PresentationMode::setClockBadge);
 }
 
@@ -38,13 +38,13 @@ PresentationView* PresentationMode::view() const {
 }
 
 void PresentationMode::enter() {
-    if (!m_window.client())
+    if (!m_host.client())
         return;
     if (m_view) {
         m_view->activateWindow();
         return;
     }
-    open(m_window.selectedPath(), m_window.selectedKind());
+    open(m_host.selectedPath(), m_host.selectedKind());
 }
 
 void PresentationMode::enterWhenSelected() {
@@ -53,22 +53,22 @@ void PresentationMode::enterWhenSelected() {
 }
 
 void PresentationMode::selectionChanged() {
-    if (!m_pending || m_window.selectedPath().isEmpty() || !m_window.client())
+    if (!m_pending || m_host.selectedPath().isEmpty() || !m_host.client())
         return;
     m_pending = false;
     enter();
 }
 
 void PresentationMode::open(const QString& path, NamespaceTreeModel::NodeKind kind) {
-    m_view = new PresentationView(*m_window.client());
+    m_view = new PresentationView(*m_host.client());
     m_view->setAttribute(Qt::WA_DeleteOnClose);
     m_view->setWindowTitle(tr("Hourglass — presentation"));
     m_view->setEntity(path, kind);
     m_view->setCaption(m_caption);
     m_view->setClockBadge(m_clockBadge);
     connect(m_view, &PresentationView::exitRequested, this, &PresentationMode::leave);
-    connect(m_view, &PresentationView::errorOccurred, &m_window,
-            [this](const Error& error) { m_window.messageBar()->showError(error); });
+    connect(m_view, &PresentationView::errorOccurred, &m_host.hostWindow(),
+            [this](const Error& error) { m_host.showError(error); });
     bindScenarioKeys();
     m_view->showFullScreen();
 }
@@ -77,7 +77,7 @@ void PresentationMode::leave() {
     m_returning = false;
     if (m_view)
         m_view->close();
-    m_window.activateWindow();
+    m_host.hostWindow().activateWindow();
 }
 
 void PresentationMode::clientClosing() {
@@ -90,7 +90,7 @@ void PresentationMode::clientClosing() {
 }
 
 void PresentationMode::clientReady() {
-    if (!std::exchange(m_returning, false) || !m_window.client())
+    if (!std::exchange(m_returning, false) || !m_host.client())
         return;
     open(m_returnPath, m_returnKind);
 }
@@ -110,12 +110,9 @@ void PresentationMode::setClockBadge(const QString& badge) {
 void PresentationMode::bindScenarioKeys() {
     if (!m_view)
         return;
-    ScenarioPanel* panel = m_window.scenarios()->panel();
+    ScenarioPanel* panel = m_scenarios.panel();
     // The scenario drives the clock while it plays: Space then plays or pauses the scenario.
-    for (QAction* action : m_view->actions()) {
-        if (action->objectName() == QLatin1String("presentationPlayPause"))
-            action->setEnabled(panel == nullptr);
-    }
+    m_view->playPauseAction()->setEnabled(panel == nullptr);
     for (QAction* old : m_view->QWidget::actions()) {
         if (!old->property("scenarioKey").toBool())
             continue;

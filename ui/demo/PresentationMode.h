@@ -17,13 +17,15 @@ class QAction;
 
 namespace hourglass::ui {
 
-class MainWindow;
+class DemoHost;
 class PresentationView;
+class ScenarioController;
 
 class PresentationMode : public QObject {
     Q_OBJECT
 public:
-    explicit PresentationMode(MainWindow& window);
+    // Over the window `host`; `scenarios` plays in the same window.
+    PresentationMode(DemoHost& host, ScenarioController& scenarios);
     ~PresentationMode() override;
 
     QAction* action() const { return m_action; }
@@ -48,7 +50,8 @@ private:
     void open(const QString& path, NamespaceTreeModel::NodeKind kind);
     void bindScenarioKeys();
 
-    MainWindow& m_window;
+    DemoHost& m_host;
+    ScenarioController& m_scenarios;
     QAction* m_action;
     QPointer<PresentationView> m_view;
     QString m_caption;

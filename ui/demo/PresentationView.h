@@ -20,8 +20,8 @@
 // "presentationChart", "presentationEmpty" (unknown entity), "presentationHint", actions
 // "presentationExit", "presentationPrevious", "presentationNext", "presentationPlayPause".
 
-#include "hourglass/Status.h"
 #include "common/CoalescedRefresh.h"
+#include "hourglass/Status.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
@@ -70,6 +70,8 @@ public:
     // The history charted (shared with the Charts tab), null when none.
     CountsHistory* history() const;
     QList<QAction*> actions() const { return {m_exit, m_previous, m_next, m_playPause}; }
+    // Space: plays or pauses the clock (off while a scenario drives it: PresentationMode).
+    QAction* playPauseAction() const { return m_playPause; }
 
 signals:
     void exitRequested();

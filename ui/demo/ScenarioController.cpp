@@ -1,21 +1,20 @@
 #include "demo/ScenarioController.h"
 
-#include "hourglass/Clock.h"
 #include "common/BrokerClient.h"
+#include "demo/DemoHost.h"
 #include "demo/ScenarioGallery.h"
 #include "demo/ScenarioPanel.h"
 #include "demo/ScenarioSession.h"
 #include "demo/TimeControlBar.h"
+#include "hourglass/Clock.h"
 #include "tree/NamespaceTreePanel.h"
-#include "window/MainWindow.h"
-#include "window/MessageBar.h"
 
 #include <QAction>
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QMainWindow>
 #include <QMenu>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QThreadPool>
 #include <QTimer>
@@ -41,13 +40,13 @@ QString firstEntityOfTheStory(const Scenario& scenario) {
 }
 } // namespace
 
-ScenarioController::ScenarioController(MainWindow& window)
-    : QObject(&window)
-    , m_window(window)
+ScenarioController::ScenarioController(DemoHost& host)
+    : QObject(&host.hostWindow())
+    , m_host(host)
     , m_galleryAction(new QAction(tr("Scenario &gallery…"), this))
     , m_openAction(new QAction(tr("&Open scenario file…"), this))
     , m_closeAction(new QAction(tr("&Close scenario"), this))
-    , m_dock(new QDockWidget(tr("Scenario"), &window)) {
+    , m_dock(new QDockWidget(tr("Scenario"), &host.hostWindow())) {
     m_galleryAction->setObjectName(QStringLiteral("scenarioGalleryAction"));
     m_galleryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     m_openAction->setObjectName(QStringLiteral("scenarioOpenAction"));
@@ -60,14 +59,13 @@ ScenarioController::ScenarioController(MainWindow& window)
     m_dock->setObjectName(QStringLiteral("scenarioDock"));
     m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     m_dock->hide();
-    window.addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    host.hostWindow().addDockWidget(Qt::RightDockWidgetArea, m_dock);
+}
 
-    // Another database opened by the user ends the scenario (its database is left behind).
-    connect(&window, &MainWindow::databaseOpened, this, [this] {
-        m_previousDatabase.clear();
-        m_showing = false;
-        endSession();
-    });
+void ScenarioController::databaseOpened() {
+    m_previousDatabase.clear();
+    m_showing = false;
+    endSession();
 }
 
 ScenarioController::~ScenarioController() {
@@ -89,7 +87,7 @@ void ScenarioController::fillMenu(QMenu* menu) {
 }
 
 QDialog* ScenarioController::openGallery() {
-    auto* gallery = new ScenarioGallery(&m_window);
+    auto* gallery = new ScenarioGallery(&m_host.hostWindow());
     gallery->setAttribute(Qt::WA_DeleteOnClose);
     connect(gallery, &ScenarioGallery::chosen, this,
             [this](const QString& path, double speed) { openFile(path, speed); });
@@ -98,7 +96,7 @@ QDialog* ScenarioController::openGallery() {
 }
 
 void ScenarioController::chooseFile() {
-    auto* dialog = new QFileDialog(&m_window, tr("Open scenario"), QString(),
+    auto* dialog = new QFileDialog(&m_host.hostWindow(), tr("Open scenario"), QString(),
                                    tr("Scenario files (*.json);;All files (*)"));
     dialog->setObjectName(QStringLiteral("scenarioFileDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -127,12 +125,12 @@ void ScenarioController::openFile(const QString& path, double autoPlaySpeed, Sta
 }
 
 void ScenarioController::play(Scenario scenario, double autoPlaySpeed, Start start) {
-    if (!m_session && m_window.client())
-        m_previousDatabase = m_window.client()->databasePath();
+    if (!m_session && m_host.client())
+        m_previousDatabase = m_host.client()->databasePath();
     // The window lets go of the old scenario's broker before its session (and its temporary
     // folder) goes away, as close() does.
     if (m_showing) {
-        m_window.setClient(nullptr);
+        m_host.setClient(nullptr);
         m_showing = false;
     }
     endSession();
@@ -146,23 +144,16 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed, Start sta
         // Room for the step texts, taken from the message workspace rather than the tree: once
         // the dock has its place, the tree gets back a width that shows its names and counts.
         // A third of the window at most, so that a 1024-pixel window keeps room for the tree.
-        m_window.resizeDocks({m_dock}, {std::clamp(m_window.width() / 4, 280, 400)},
-                             Qt::Horizontal);
-        QTimer::singleShot(0, this, [this] {
-            auto* split = m_window.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
-            if (!split || split->sizes().size() != 2)
-                return;
-            const int total = split->sizes().at(0) + split->sizes().at(1);
-            const int tree = std::min(360, total * 2 / 5);
-            split->setSizes({tree, total - tree});
-        });
+        QMainWindow& window = m_host.hostWindow();
+        window.resizeDocks({m_dock}, {std::clamp(window.width() / 4, 280, 400)}, Qt::Horizontal);
+        QTimer::singleShot(0, this, [this] { m_host.giveTreeItsWidth(); });
     }
 
     connect(m_session, &ScenarioSession::ready, this, &ScenarioController::showBroker);
     connect(m_session, &ScenarioSession::brokerClosing, this, [this] {
         // The broker is about to be replaced (restart): every panel lets go of it now.
         m_showing = false;
-        m_window.setClient(nullptr);
+        m_host.setClient(nullptr);
     });
     connect(m_session, &ScenarioSession::failed, this,
             [this](const Error& error) { reportError(error, tr("The scenario stopped")); });
@@ -175,7 +166,7 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed, Start sta
     });
     connect(m_session, &ScenarioSession::finished, this, [this] {
         const bool live = handClockBack();
-        m_window.statusBar()->showMessage(
+        m_host.hostWindow().statusBar()->showMessage(
             (live ? tr("Scenario finished: %1. The clock is yours again: back to LIVE.")
                   : tr("Scenario finished: %1. The clock is yours again: it runs on in real time "
                        "from where the story ended."))
@@ -195,11 +186,11 @@ void ScenarioController::play(Scenario scenario, double autoPlaySpeed, Start sta
 void ScenarioController::close() {
     const bool hadSession = m_session != nullptr;
     if (m_showing)
-        m_window.setClient(nullptr);
+        m_host.setClient(nullptr);
     m_showing = false;
     endSession();
     if (hadSession && !m_previousDatabase.isEmpty())
-        m_window.openDatabase(m_previousDatabase);
+        m_host.openDatabase(m_previousDatabase);
     m_previousDatabase.clear();
 }
 
@@ -219,9 +210,9 @@ void ScenarioController::endSession() {
 }
 
 void ScenarioController::showBroker(std::shared_ptr<Broker> broker) {
-    m_window.showScenarioClient(std::make_unique<BrokerClient>(std::move(broker)),
-                                m_session->scenario().title);
-    if (NamespaceTreePanel* tree = m_window.tree())
+    m_host.showScenarioClient(std::make_unique<BrokerClient>(std::move(broker)),
+                              m_session->scenario().title);
+    if (NamespaceTreePanel* tree = m_host.tree())
         tree->setPreferredSelection(firstEntityOfTheStory(m_session->scenario()));
     m_showing = true;
     updateClockBadge();
@@ -248,10 +239,10 @@ void ScenarioController::relayCaption() {
 bool ScenarioController::handClockBack() {
     // The session kept the clock paused to move it step by step; the story is over, so the
     // clock runs again at 1x and the toolbar's controls take over (updateClockBadge).
-    if (!m_showing || !m_window.client())
+    if (!m_showing || !m_host.client())
         return false;
     bool live = false;
-    if (VirtualClock* clock = m_window.client()->virtualClock()) {
+    if (VirtualClock* clock = m_host.client()->virtualClock()) {
         // Back to LIVE when the story ended at or before the real time (a jump forward);
         // a story that ended ahead of it runs on at 1x from there, since going back to the
         // real time would move time backwards under the story's messages.
@@ -263,13 +254,13 @@ bool ScenarioController::handClockBack() {
             clock->play();
         }
     }
-    if (TimeControlBar* bar = m_window.timeBar())
+    if (TimeControlBar* bar = m_host.timeBar())
         bar->refresh();
     return live;
 }
 
 void ScenarioController::updateClockBadge() {
-    TimeControlBar* bar = m_window.timeBar();
+    TimeControlBar* bar = m_host.timeBar();
     if (!bar || !m_session || !m_showing) {
         emit clockBadgeChanged(QString());
         return;
@@ -284,7 +275,7 @@ void ScenarioController::updateClockBadge() {
 }
 
 void ScenarioController::reportError(const Error& error, const QString& context) {
-    m_window.messageBar()->showError(error, context);
+    m_host.showError(error, context);
 }
 
 } // namespace hourglass::ui

@@ -1,5 +1,5 @@
 #pragma once
-// Plays scenarios in the main window: the Scenario menu's gallery
+// Plays scenarios in the main window (DemoHost.h): the Scenario menu's gallery
 // and "Open scenario file…", the player dock, and the hand-over of the window to the scenario's
 // temporary database and back.
 //
@@ -21,14 +21,14 @@ class QMenu;
 
 namespace hourglass::ui {
 
-class MainWindow;
+class DemoHost;
 class ScenarioPanel;
 class ScenarioSession;
 
 class ScenarioController : public QObject {
     Q_OBJECT
 public:
-    explicit ScenarioController(MainWindow& window);
+    explicit ScenarioController(DemoHost& host);
     ~ScenarioController() override;
 
     // Gallery (Ctrl+Shift+P), Open scenario file (Ctrl+Shift+O), then the player's play/pause,
@@ -53,6 +53,8 @@ public:
     bool isWaitingForKey() const { return m_waitingForKey; }
     // Ends the scenario and reopens the database that was open before it, if any.
     void close();
+    // The window opened a database file: a scenario playing ends, its database left behind.
+    void databaseOpened();
 
     ScenarioSession* session() const { return m_session; }
     ScenarioPanel* panel() const { return m_panel; }
@@ -76,7 +78,7 @@ private:
     void updateClockBadge();
     void reportError(const Error& error, const QString& context);
 
-    MainWindow& m_window;
+    DemoHost& m_host;
     QAction* m_galleryAction;
     QAction* m_openAction;
     QAction* m_closeAction;

@@ -1,29 +1,17 @@
 #include "demo/SessionSummary.h"
 
-#include "common/BrokerClient.h"
-#include "hourglass/Broker.h"
-#include "hourglass/ChangeFeed.h"
-#include "hourglass/EntityPath.h"
-
-#include <algorithm>
+#include "sessions/SessionListModel.h"
 
 namespace hourglass::ui {
 
-namespace {
-// The feed names paths qualified ("ns:path"); ours may be unqualified (first namespace).
-bool names(const QSet<QString>& paths, const QString& ours) {
-    return EntityPath::of(ours).isNamedIn(paths);
-}
-} // namespace
-
 SessionSummary::SessionSummary(BrokerClient& client, QWidget* parent)
     : QLabel(parent)
-    , m_client(client) {
+    , m_sessions(new SessionListModel(client, this, kMaxSessions)) {
     setTextFormat(Qt::PlainText);
     setToolTip(tr("Sessions of this entity: those holding messages, and those a receiver "
                   "holds the lock of"));
     hide();
-    connect(&m_client, &BrokerClient::changed, this, &SessionSummary::onChanged);
+    connect(m_sessions, &SessionListModel::refreshed, this, &SessionSummary::count);
 }
 
 QString SessionSummary::textFor(const Counts& counts) {
@@ -37,61 +25,35 @@ QString SessionSummary::textFor(const Counts& counts) {
 }
 
 void SessionSummary::setPath(const QString& qualifiedPath) {
-    if (qualifiedPath == m_path)
+    if (qualifiedPath == m_sessions->path())
         return;
-    m_path = qualifiedPath;
-    ++m_generation;
-    m_refresh.reset();
     m_counts = {};
     setText({});
     hide();
-    refresh();
+    m_sessions->setPath(qualifiedPath);
 }
 
-void SessionSummary::refresh() {
-    if (m_path.isEmpty() || !m_refresh.start())
+void SessionSummary::count() {
+    // The model says so on a new path too, before it has read anything: nothing to count yet.
+    if (m_sessions->availability() == SessionListModel::Availability::Unknown)
         return;
-    m_client.call(
-        this,
-        [path = m_path](Broker& broker) {
-            Counts counts;
-            const auto entity = broker.entity(path);
-            if (!entity || entity->kind == EntityKind::Topic || !entity->properties.requiresSession)
-                return counts;
-            counts.sessionful = true;
-            const auto sessions = broker.listSessions(path, QString(), kMaxSessions);
-            if (!sessions)
-                return counts;
-            counts.capped = sessions->size() >= kMaxSessions;
-            for (const SessionInfo& session : *sessions) {
-                if (session.active + session.deferred + session.scheduled + session.locked > 0)
-                    ++counts.withMessages;
-                if (!session.lockedBy.isEmpty())
-                    ++counts.locked;
-            }
-            return counts;
-        },
-        [this, generation = m_generation](Counts counts) {
-            if (generation != m_generation)
-                return;
-            m_refresh.finish();
-            m_counts = counts;
-            setText(textFor(counts));
-            setVisible(counts.sessionful);
-            emit refreshed();
-            if (m_refresh.takeQueued())
-                refresh();
-        });
-}
-
-void SessionSummary::onChanged(const ChangeBatch& batch) {
-    if (m_path.isEmpty())
-        return;
-    if (names(batch.sessionsChanged, m_path) || names(batch.countsChanged, m_path) ||
-        names(batch.messagesAdded, m_path) || names(batch.messagesRemoved, m_path) ||
-        names(batch.updated, m_path) || names(batch.created, m_path) ||
-        names(batch.deleted, m_path))
-        refresh();
+    Counts counts;
+    counts.sessionful = m_sessions->availability() == SessionListModel::Availability::Sessionful;
+    if (counts.sessionful) {
+        const int rows = m_sessions->rowCount();
+        counts.capped = rows >= kMaxSessions;
+        for (int row = 0; row < rows; ++row) {
+            const SessionInfo& session = m_sessions->sessionAt(row);
+            if (session.active + session.deferred + session.scheduled + session.locked > 0)
+                ++counts.withMessages;
+            if (!session.lockedBy.isEmpty())
+                ++counts.locked;
+        }
+    }
+    m_counts = counts;
+    setText(textFor(counts));
+    setVisible(counts.sessionful);
+    emit refreshed();
 }
 
 } // namespace hourglass::ui

@@ -2,23 +2,19 @@
 // A line for the Charts tab's and presentation mode's headers on an entity that requires
 // sessions (S1): how many sessions hold messages and how many of them a receiver has locked,
 // "Sessions: 3 with messages · 1 locked". Hidden for every other entity, so plain queues and
-// subscriptions look as before. Read off the GUI thread through BrokerClient, one read at a time
-// (coalesced), again whenever the change feed names the entity (sessionsChanged for session
-// locks and states, the counts and message changes for the messages).
+// subscriptions look as before. The Sessions tab's model (sessions/SessionListModel.h) reads
+// the sessions: off the GUI thread, one read at a time (coalesced), again whenever the change
+// feed names the entity (sessionsChanged for session locks and states, the counts and message
+// changes for the messages); the line counts its rows.
 //
 // Threads: GUI thread only.
 
-#include "common/CoalescedRefresh.h"
-
 #include <QLabel>
-
-namespace hourglass {
-struct ChangeBatch;
-}
 
 namespace hourglass::ui {
 
 class BrokerClient;
+class SessionListModel;
 
 class SessionSummary : public QLabel {
     Q_OBJECT
@@ -39,6 +35,8 @@ public:
     // The entity to summarise ("ns:queue", "ns:topic/Subscriptions/s"); empty hides the line.
     void setPath(const QString& qualifiedPath);
     Counts counts() const { return m_counts; }
+    // The sessions counted: the Sessions tab's model, listing up to kMaxSessions.
+    const SessionListModel& sessions() const { return *m_sessions; }
     // The words for some counts (empty when not sessionful).
     static QString textFor(const Counts& counts);
 
@@ -47,13 +45,9 @@ signals:
     void refreshed();
 
 private:
-    void refresh();
-    void onChanged(const ChangeBatch& batch);
+    void count();
 
-    BrokerClient& m_client;
-    QString m_path;
-    quint64 m_generation = 0; // bumped with the path: drops replies for the old one
-    CoalescedRefresh m_refresh;
+    SessionListModel* m_sessions;
     Counts m_counts;
 };
 

@@ -42,7 +42,7 @@ constexpr int kRowByRowRemovals = 50;
 } // namespace
 
 MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_model(new MessageListModel(client, this))
     , m_matches(new MessageViewModel(client, this))
@@ -197,6 +197,12 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     m_ticker->start();
     showMode(false);
     updateHeader();
+}
+
+void MessageListPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
+    setPath(qualifiedPath);
+    // A topic's list holds only its scheduled messages: its subscriptions hold the rest.
+    m_actions->setPurgeable(kind != NodeKind::Topic);
 }
 
 void MessageListPanel::setPath(const QString& qualifiedPath) {

@@ -15,11 +15,12 @@
 // "messageFilter", "searchBodies", "filterStatus", "messageFilterClear" (and the bulk strip's
 // "bulkProgress", "bulkCancel"; the delete confirmation "confirmDeleteMessages").
 
-#include "hourglass/Status.h"
 #include "common/CurrentMessage.h"
+#include "hourglass/Status.h"
 #include "messages/MessageFilterBar.h"
 #include "messages/MessageMatcher.h"
 #include "messages/MessageSelection.h"
+#include "tree/EntityPanel.h"
 
 #include <QList>
 #include <QSet>
@@ -47,7 +48,7 @@ class MessageTransferActions;
 class MessageViewModel;
 class SelectionPrefetch;
 
-class MessageListPanel : public QWidget {
+class MessageListPanel : public EntityPanel {
     Q_OBJECT
 public:
     explicit MessageListPanel(BrokerClient& client, QWidget* parent = nullptr);
@@ -56,6 +57,8 @@ public:
     // active filter searches the new path.
     void setPath(const QString& qualifiedPath);
     QString path() const;
+    // The tree's selection (EntityPanel): its path, and Purge… offered but for a topic.
+    void setEntity(const QString& qualifiedPath, NodeKind kind) override;
     // Puts `text` in the filter box and applies it at once (the Sessions view's "Show
     // messages" asks for "SessionId=<id>").
     void setFilterText(const QString& text);
@@ -85,19 +88,14 @@ public:
     using SelectedRow = SelectedMessage;
     QList<SelectedRow> selectedRows() const;
     // The message of the selected current row, when it is loaded (common/CurrentMessage.h).
-    std::optional<MessageRef> currentMessage() const;
+    std::optional<MessageRef> currentMessage() const override;
     // How many rows are selected, loaded or not.
     qint64 selectedRowCount() const;
+    qint64 selectedCount() const override { return selectedRowCount(); }
     // The sequence numbers of every selected row, in row order. Rows of the windowed list that
     // are not loaded are read in the background; done(...) then runs on the GUI thread (unless
     // `context` is gone). When everything is in hand it runs before this returns.
     void resolveSelection(QObject* context, std::function<void(Result<QList<qint64>>)> done) const;
-
-signals:
-    // What currentMessage() answers may have changed.
-    void currentMessageChanged();
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
 
 private:
     void applyFilter(MessageFilterBar::Apply apply);

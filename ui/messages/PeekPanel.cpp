@@ -26,7 +26,7 @@
 namespace hourglass::ui {
 
 PeekPanel::PeekPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_model(new MessageViewModel(client, this))
     , m_sort(new QSortFilterProxyModel(this))
@@ -129,6 +129,10 @@ std::optional<MessageRef> PeekPanel::currentMessage() const {
         return std::nullopt;
     const int row = m_sort->mapToSource(current).row();
     return MessageRef{m_path, m_model->messageAt(row).sequenceNumber};
+}
+
+qint64 PeekPanel::selectedCount() const {
+    return selectedRowCountOf(*m_view);
 }
 
 void PeekPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {

@@ -10,9 +10,10 @@
 // Object names for tests: "peekTitle", "peekFrom", "peekCount", "peekGo", "peekFirst",
 // "peekNext", "peekList", "peekEmpty".
 
+#include "common/CurrentMessage.h"
 #include "hourglass/ChangeFeed.h"
 #include "hourglass/Status.h"
-#include "common/CurrentMessage.h"
+#include "tree/EntityPanel.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
@@ -33,7 +34,7 @@ class ColumnLayout;
 class MessageTransferActions;
 class MessageViewModel;
 
-class PeekPanel : public QWidget {
+class PeekPanel : public EntityPanel {
     Q_OBJECT
 public:
     using NodeKind = NamespaceTreeModel::NodeKind;
@@ -43,7 +44,7 @@ public:
 
     // A queue, subscription or dead-letter queue peeks from its start; anything else (and an
     // empty path) shows the empty state.
-    void setEntity(const QString& qualifiedPath, NodeKind kind);
+    void setEntity(const QString& qualifiedPath, NodeKind kind) override;
     QString path() const { return m_path; }
 
     // Peeks N messages from the "from" box (0: from the start).
@@ -57,13 +58,8 @@ public:
     QTableView* view() const { return m_view; }
     QList<QAction*> actions() const { return m_actions; }
     // The message of the selected current row (common/CurrentMessage.h).
-    std::optional<MessageRef> currentMessage() const;
-
-signals:
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
-    // What currentMessage() answers may have changed.
-    void currentMessageChanged();
+    std::optional<MessageRef> currentMessage() const override;
+    qint64 selectedCount() const override;
 
 private:
     void peekFrom(qint64 fromSequenceNumber);

@@ -39,9 +39,10 @@ struct SessionListModel::Snapshot {
     QList<SessionInfo> sessions;
 };
 
-SessionListModel::SessionListModel(BrokerClient& client, QObject* parent)
+SessionListModel::SessionListModel(BrokerClient& client, QObject* parent, int maxSessions)
     : QAbstractTableModel(parent)
-    , m_client(client) {
+    , m_client(client)
+    , m_maxSessions(maxSessions) {
     connect(&m_client, &BrokerClient::changed, this, &SessionListModel::onChanged);
 }
 
@@ -75,7 +76,7 @@ void SessionListModel::refresh() {
     const QString path = m_path;
     m_client.call(
         this,
-        [path](Broker& broker) {
+        [path, max = m_maxSessions](Broker& broker) {
             Snapshot s;
             auto entity = broker.entity(path);
             if (!entity) {
@@ -89,8 +90,8 @@ void SessionListModel::refresh() {
                 return s;
             }
             s.availability = Availability::Sessionful;
-            auto pages = broker.sessionPages(path, kMaxSessions);
-            auto sessions = broker.listSessions(path, QString(), kMaxSessions);
+            auto pages = broker.sessionPages(path, max);
+            auto sessions = broker.listSessions(path, QString(), max);
             if (!pages || !sessions) {
                 s.error = (!pages ? pages.error() : sessions.error()).toString();
                 return s;

@@ -18,8 +18,8 @@
 //
 // Threads: GUI thread only.
 
-#include "hourglass/Broker.h"
 #include "common/CoalescedRefresh.h"
+#include "hourglass/Broker.h"
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -55,7 +55,10 @@ public:
 
     static constexpr int kMaxSessions = 5000;
 
-    explicit SessionListModel(BrokerClient& client, QObject* parent = nullptr);
+    // Lists up to `maxSessions` sessions (the table's kMaxSessions; the demo tools' session
+    // line counts more).
+    explicit SessionListModel(BrokerClient& client, QObject* parent = nullptr,
+                              int maxSessions = kMaxSessions);
 
     // Switches to another entity ("ns:queue", "ns:topic/Subscriptions/s"); empty shows nothing.
     void setPath(const QString& qualifiedPath);
@@ -63,6 +66,7 @@ public:
     Availability availability() const { return m_availability; }
     // How many sessions the entity has (may exceed rowCount(), see kMaxSessions).
     qint64 total() const { return m_total; }
+    int maxSessions() const { return m_maxSessions; }
     Millis lockDuration() const { return m_lockDuration; }
     QString lastError() const { return m_lastError; }
     // The session of a row (no state bytes: Broker::session reads those).
@@ -93,6 +97,7 @@ private:
     QVariant raw(const SessionInfo& session, int column) const;
 
     BrokerClient& m_client;
+    const int m_maxSessions;
     QString m_path;
     quint64 m_generation = 0; // bumped when the path changes: drops older replies
     Availability m_availability = Availability::Unknown;

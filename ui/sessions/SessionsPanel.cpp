@@ -45,7 +45,7 @@ Error explainStateRefusal(const Error& error, const QString& sessionId, const QS
 } // namespace
 
 SessionsPanel::SessionsPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_model(new SessionListModel(client, this))
     , m_sorted(new QSortFilterProxyModel(this))
@@ -202,6 +202,11 @@ QWidget* SessionsPanel::buildStatePane() {
     layout->addLayout(header);
     layout->addWidget(m_stateView, 1);
     return pane;
+}
+
+void SessionsPanel::setEntity(const QString& qualifiedPath, NodeKind kind) {
+    const bool mayHaveSessions = kind == NodeKind::Queue || kind == NodeKind::Subscription;
+    setEntity(mayHaveSessions ? qualifiedPath : QString());
 }
 
 void SessionsPanel::setEntity(const QString& qualifiedPath) {

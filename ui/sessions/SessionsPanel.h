@@ -18,6 +18,7 @@
 // "sessionShowMessages", "sessionsStatus".
 
 #include "hourglass/Broker.h"
+#include "tree/EntityPanel.h"
 
 #include <QWidget>
 
@@ -38,7 +39,7 @@ class BrokerClient;
 class SessionListModel;
 class SessionStateDialog;
 
-class SessionsPanel : public QWidget {
+class SessionsPanel : public EntityPanel {
     Q_OBJECT
 public:
     // The receiver the explorer writes a session's state as.
@@ -48,6 +49,8 @@ public:
 
     // A queue or subscription ("ns:path"); empty, a topic or a dead-letter queue shows nothing.
     void setEntity(const QString& qualifiedPath);
+    // The tree's selection (EntityPanel): a queue's or a subscription's path, else nothing.
+    void setEntity(const QString& qualifiedPath, NodeKind kind) override;
     QString path() const { return m_path; }
 
     SessionListModel* model() const { return m_model; }
@@ -62,8 +65,6 @@ public:
     void editState();
 
 signals:
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
     // The entity shown turned out to require sessions, or not (the tab's enabled state).
     void sessionsAvailable(bool available);
     // "Show messages": the Messages tab should list this session's messages.

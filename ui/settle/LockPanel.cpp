@@ -50,7 +50,7 @@ QToolButton* toolButtonFor(QAction* action, QWidget* parent) {
 } // namespace
 
 LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
-    : QWidget(parent)
+    : EntityPanel(parent)
     , m_client(client)
     , m_locks(new HeldLocks(client, this))
     , m_sessions(new HeldSessions(client, this))
@@ -554,6 +554,10 @@ std::optional<MessageRef> LockPanel::currentMessage() const {
         return std::nullopt;
     const qint64 sequenceNumber = m_locks->sequenceNumberAt(current.row());
     return MessageRef{m_locks->lockRef(sequenceNumber).entityPath, sequenceNumber};
+}
+
+qint64 LockPanel::selectedCount() const {
+    return selectedRowCountOf(*m_view);
 }
 
 void LockPanel::showResult(const QString& text) {

@@ -24,9 +24,10 @@
 // "lockAutoRenew", "lockAutoRenewFor", and the BulkProgressBar's ("bulkProgress", "bulkCancel");
 // the session controls' (SessionReceiverBar.h), in "sessionBar".
 
-#include "hourglass/Broker.h"
 #include "common/CurrentMessage.h"
+#include "hourglass/Broker.h"
 #include "settle/LockSettler.h"
+#include "tree/EntityPanel.h"
 #include "tree/NamespaceTreeModel.h"
 
 #include <QWidget>
@@ -53,14 +54,14 @@ class HeldSessions;
 class LockAutoRenewer;
 class SessionReceiverBar;
 
-class LockPanel : public QWidget {
+class LockPanel : public EntityPanel {
     Q_OBJECT
 public:
     using NodeKind = NamespaceTreeModel::NodeKind;
 
     explicit LockPanel(BrokerClient& client, QWidget* parent = nullptr);
 
-    void setEntity(const QString& qualifiedPath, NodeKind kind);
+    void setEntity(const QString& qualifiedPath, NodeKind kind) override;
     QString path() const { return m_path; }
 
     HeldLocks* locks() const { return m_locks; }
@@ -71,13 +72,8 @@ public:
     LockAutoRenewer* autoRenewer() const { return m_renewer; }
     QList<QAction*> actions() const;
     // The message of the selected current row (common/CurrentMessage.h).
-    std::optional<MessageRef> currentMessage() const;
-
-signals:
-    void errorOccurred(const hourglass::Error& error);
-    void statusMessage(const QString& text);
-    // What currentMessage() answers may have changed.
-    void currentMessageChanged();
+    std::optional<MessageRef> currentMessage() const override;
+    qint64 selectedCount() const override;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -230,6 +230,10 @@ void NamespaceTreePanel::selectFirstQueueOnce() {
     m_view->setCurrentIndex(queues.first());
 }
 
+void NamespaceTreePanel::focusFilter() {
+    m_filter->setFocus(Qt::ShortcutFocusReason);
+}
+
 void NamespaceTreePanel::selectWhenShown(const QString& qualifiedPath) {
     m_pending = qualifiedPath;
     selectPending();

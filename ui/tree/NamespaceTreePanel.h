@@ -41,6 +41,8 @@ public:
     // Selects the row of `qualifiedPath` ("ns" or "ns:path") now, or as soon as it appears (an
     // entity just created), clearing a filter that would hide it.
     void selectWhenShown(const QString& qualifiedPath);
+    // Puts the keyboard focus on the name filter (View > Find entity).
+    void focusFilter();
 
 signals:
     // The selected row is an entity or a dead-letter queue. qualifiedPath is the row's PathRole,

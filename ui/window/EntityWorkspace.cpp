@@ -4,17 +4,16 @@
 #include "deadletter/DeadLetterPanel.h"
 #include "demo/EntityChartsPanel.h"
 #include "messages/MessageDetailPanel.h"
-#include "messages/MessageListActions.h"
 #include "messages/MessageListPanel.h"
 #include "messages/MessageViewModel.h"
 #include "messages/PeekPanel.h"
 #include "routing/RoutingPreviewPanel.h"
 #include "sessions/SessionsPanel.h"
 #include "settle/LockPanel.h"
+#include "tree/EntityPanel.h"
 
 #include <QAbstractItemView>
 #include <QAction>
-#include <QItemSelectionModel>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
@@ -22,7 +21,6 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -123,9 +121,8 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->setTabToolTip(ReceiveTab, tr("Receive as named receivers; complete, abandon, "
                                          "dead-letter, defer, renew"));
     m_tabs->setTabToolTip(DeadLettersTab, tr("Why messages were dead-lettered; resubmit, purge"));
-    for (QWidget* panel : {static_cast<QWidget*>(m_messages), static_cast<QWidget*>(m_peek),
-                           static_cast<QWidget*>(m_locks), static_cast<QWidget*>(m_deadLetters),
-                           static_cast<QWidget*>(m_charts), static_cast<QWidget*>(m_sessions)})
+    m_panels = {m_messages, m_peek, m_locks, m_deadLetters, m_charts, m_sessions};
+    for (EntityPanel* panel : m_panels)
         scopeShortcuts(panel);
 
     m_splitter->setObjectName(QStringLiteral("messageSplitter"));
@@ -160,12 +157,9 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
 
     // The detail follows the selected row of the visible tab: a hidden tab's list refreshing,
     // or a row going away under the current index, must not show another message.
-    connect(m_messages, &MessageListPanel::currentMessageChanged, this,
-            &EntityWorkspace::queueDetailSync);
-    connect(m_peek, &PeekPanel::currentMessageChanged, this, &EntityWorkspace::queueDetailSync);
-    connect(m_locks, &LockPanel::currentMessageChanged, this, &EntityWorkspace::queueDetailSync);
-    connect(m_deadLetters, &DeadLetterPanel::currentMessageChanged, this,
-            &EntityWorkspace::queueDetailSync);
+    for (EntityPanel* panel : m_panels)
+        connect(panel, &EntityPanel::currentMessageChanged, this,
+                &EntityWorkspace::queueDetailSync);
     // The routing preview works on the message the detail has read (no second read).
     connect(m_detail, &MessageDetailPanel::loaded, this, [this](const MessageView& message) {
         if (const auto shown = m_detail->shown())
@@ -195,18 +189,13 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
 }
 
 std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
-    switch (m_tabs->currentIndex()) {
-    case MessagesTab:
-        return m_messages->currentMessage();
-    case PeekTab:
-        return m_peek->currentMessage();
-    case ReceiveTab:
-        return m_locks->currentMessage();
-    case DeadLettersTab:
-        return m_deadLetters->currentMessage();
-    default:
-        return std::nullopt; // the charts show no message
-    }
+    // The charts and the sessions show no message: none.
+    const EntityPanel* panel = currentPanel();
+    return panel ? panel->currentMessage() : std::nullopt;
+}
+
+EntityPanel* EntityWorkspace::currentPanel() const {
+    return m_panels.value(m_tabs->currentIndex());
 }
 
 void EntityWorkspace::sizeTabsToCurrent() {
@@ -249,22 +238,8 @@ void EntityWorkspace::syncDetail() {
 qint64 EntityWorkspace::selectedCount() const {
     if (m_stack->currentWidget() != m_splitter)
         return 0;
-    auto rowsOf = [](const QTableView* view) -> qint64 {
-        const QItemSelectionModel* selection = view->selectionModel();
-        return selection ? selection->selectedRows().size() : 0;
-    };
-    switch (m_tabs->currentIndex()) {
-    case MessagesTab:
-        return m_messages->selectedRowCount(); // by row ranges: a million rows cost nothing
-    case PeekTab:
-        return rowsOf(m_peek->view());
-    case ReceiveTab:
-        return rowsOf(m_locks->view());
-    case DeadLettersTab:
-        return rowsOf(m_deadLetters->view());
-    default:
-        return 0;
-    }
+    const EntityPanel* panel = currentPanel();
+    return panel ? panel->selectedCount() : 0;
 }
 
 void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
@@ -273,19 +248,18 @@ void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_detail->clear();
     const bool entity = !qualifiedPath.isEmpty() && kind != NodeKind::Namespace;
     m_stack->setCurrentWidget(entity ? static_cast<QWidget*>(m_splitter) : m_empty);
-    // A topic's list holds only its scheduled messages: its subscriptions hold the rest.
-    m_messages->setPath(entity ? qualifiedPath : QString());
-    m_messages->listActions()->setPurgeable(kind != NodeKind::Topic);
-    // A peek counts as activity (A2) and would keep a temporary entity alive: the peek panel
-    // gets the entity only when its tab is shown, that is when the user asks for a peek.
-    m_peekPending = true;
-    if (m_tabs->currentIndex() == PeekTab)
-        updatePeek();
-    m_locks->setEntity(entity ? qualifiedPath : QString(), kind);
-    m_deadLetters->setEntity(entity ? qualifiedPath : QString(), kind);
-    m_charts->setEntity(entity ? qualifiedPath : QString(), kind);
-    const bool mayHaveSessions = kind == NodeKind::Queue || kind == NodeKind::Subscription;
-    m_sessions->setEntity(mayHaveSessions ? qualifiedPath : QString());
+    for (EntityPanel* panel : m_panels) {
+        if (panel != m_peek) {
+            panel->setEntity(entity ? qualifiedPath : QString(), kind);
+            continue;
+        }
+        // A peek counts as activity (A2) and would keep a temporary entity alive: the peek
+        // panel gets the entity only when its tab is shown, that is when the user asks for a
+        // peek.
+        m_peekPending = true;
+        if (m_tabs->currentIndex() == PeekTab)
+            updatePeek();
+    }
     // Receiving is for queues, subscriptions and dead-letter queues; a topic hands messages on.
     m_tabs->setTabEnabled(ReceiveTab, kind != NodeKind::Topic);
     m_tabs->setTabEnabled(DeadLettersTab, kind != NodeKind::Topic);

@@ -13,6 +13,7 @@
 #include "common/CurrentMessage.h"
 #include "tree/NamespaceTreeModel.h"
 
+#include <QList>
 #include <QWidget>
 
 #include <optional>
@@ -26,6 +27,7 @@ namespace hourglass::ui {
 
 class BrokerClient;
 class DeadLetterPanel;
+class EntityPanel;
 class EntityChartsPanel;
 class LockPanel;
 class MessageDetailPanel;
@@ -57,6 +59,12 @@ public:
     void focusTab(Tab tab);
 
     QTabWidget* tabs() const { return m_tabs; }
+    // The panel of a tab, and of the visible one (Receive & settle's is inside its scroll
+    // area). The workspace hands them the selection and follows their messages through this
+    // interface (tree/EntityPanel.h); the typed accessors below are for what one panel alone
+    // does.
+    EntityPanel* panel(Tab tab) const { return m_panels.value(tab); }
+    EntityPanel* currentPanel() const;
     QSplitter* splitter() const { return m_splitter; }
     MessageListPanel* messages() const { return m_messages; }
     PeekPanel* peek() const { return m_peek; }
@@ -100,6 +108,7 @@ private:
     MessageDetailPanel* m_detail;
     RoutingPreviewPanel* m_routing;
     QTabWidget* m_detailTabs;
+    QList<EntityPanel*> m_panels; // by Tab
 };
 
 } // namespace hourglass::ui

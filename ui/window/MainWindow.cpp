@@ -8,16 +8,11 @@
 #include "connections/ClockAppsNote.h"
 #include "connections/ConnectionsPanel.h"
 #include "connections/HeldLocksQuestion.h"
-#include "deadletter/DeadLetterPanel.h"
-#include "demo/EntityChartsPanel.h"
 #include "demo/PresentationMode.h"
 #include "demo/ScenarioRecording.h"
 #include "demo/TimeControlBar.h"
 #include "entities/EntityActions.h"
-#include "messages/MessageListPanel.h"
-#include "messages/PeekPanel.h"
-#include "sessions/SessionsPanel.h"
-#include "settle/LockPanel.h"
+#include "tree/EntityPanel.h"
 #include "tree/NamespaceTreePanel.h"
 #include "window/ElidingStatusBar.h"
 #include "window/EmptyDatabaseState.h"
@@ -47,6 +42,8 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace hourglass::ui {
 
@@ -218,12 +215,16 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
         note->refresh();
     }
     reportFrom(m_timeBar, QStringLiteral("clock"));
-    reportFrom(m_workspace->messages(), QStringLiteral("messages"));
-    reportFrom(m_workspace->peek(), QStringLiteral("peek"));
-    reportFrom(m_workspace->locks(), QStringLiteral("locks"));
-    reportFrom(m_workspace->deadLetters(), QStringLiteral("deadletters"));
-    reportFrom(m_workspace->sessions(), QStringLiteral("sessions"));
-    reportFrom(m_workspace->charts(), QStringLiteral("charts"));
+    // Each tab's panel, by the name its errors go by in the message bar (EntityPanel.h).
+    const QList<QPair<EntityWorkspace::Tab, QString>> panels{
+        {EntityWorkspace::MessagesTab, QStringLiteral("messages")},
+        {EntityWorkspace::PeekTab, QStringLiteral("peek")},
+        {EntityWorkspace::ReceiveTab, QStringLiteral("locks")},
+        {EntityWorkspace::DeadLettersTab, QStringLiteral("deadletters")},
+        {EntityWorkspace::SessionsTab, QStringLiteral("sessions")},
+        {EntityWorkspace::ChartsTab, QStringLiteral("charts")}};
+    for (const auto& [tab, name] : panels)
+        reportFrom(m_workspace->panel(tab), name);
     reportFrom(m_entityActions, QStringLiteral("entities"));
     // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
     reportFrom(m_tree, QStringLiteral("tree"));
@@ -353,6 +354,18 @@ QDialog* MainWindow::openAmqpSettings() {
     });
     dialog->open();
     return dialog;
+}
+
+void MainWindow::showError(const Error& error, const QString& context) {
+    m_messageBar->showError(error, context);
+}
+
+void MainWindow::giveTreeItsWidth() {
+    if (m_splitter->sizes().size() != 2)
+        return;
+    const int total = m_splitter->sizes().at(0) + m_splitter->sizes().at(1);
+    const int tree = std::min(360, total * 2 / 5);
+    m_splitter->setSizes({tree, total - tree});
 }
 
 void MainWindow::showStatus(const QString& text) {

@@ -8,6 +8,7 @@
 // config import/export), Message (send, go to a tab), Scenario (ScenarioController: gallery,
 // player), View (presentation mode, theme), Help (keyboard shortcuts).
 
+#include "demo/DemoHost.h"
 #include "hourglass/Broker.h"
 #include "tree/NamespaceTreeModel.h"
 
@@ -35,7 +36,7 @@ class ScenarioRecording;
 class TimeControlBar;
 class WelcomeStrip;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public DemoHost {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
@@ -43,24 +44,24 @@ public:
 
     // Shows the database behind `client` (the window takes it over) and remembers it among the
     // recent databases. Null shows the empty window.
-    void setClient(std::unique_ptr<BrokerClient> client);
+    void setClient(std::unique_ptr<BrokerClient> client) override;
     // Shows a scenario's temporary database: not remembered, titled after the scenario.
-    void showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title);
-    BrokerClient* client() const { return m_client.get(); }
+    void showScenarioClient(std::unique_ptr<BrokerClient> client, const QString& title) override;
+    BrokerClient* client() const override { return m_client.get(); }
     MessageBar* messageBar() const { return m_messageBar; }
     EntityWorkspace* workspace() const { return m_workspace; }
     EntityActions* entityActions() const { return m_entityActions; }
-    NamespaceTreePanel* tree() const { return m_tree; }
-    TimeControlBar* timeBar() const { return m_timeBar; }
+    NamespaceTreePanel* tree() const override { return m_tree; }
+    TimeControlBar* timeBar() const override { return m_timeBar; }
     ScenarioController* scenarios() const { return m_scenarios; }
     ScenarioRecording* recording() const { return m_recording; }
     PresentationMode* presentation() const { return m_presentation; }
     // The tree's selection ("ns:path"; empty for none) and its kind.
-    QString selectedPath() const { return m_selectedPath; }
-    NamespaceTreeModel::NodeKind selectedKind() const { return m_selectedKind; }
+    QString selectedPath() const override { return m_selectedPath; }
+    NamespaceTreeModel::NodeKind selectedKind() const override { return m_selectedKind; }
     // Opens (or creates) a database file off the GUI thread and shows it when it is ready
     // (databaseOpened); errors go to the message bar (databaseFailed).
-    void openDatabase(const QString& path);
+    void openDatabase(const QString& path) override;
     // Opens the send dialog for the selected queue or topic (a subscription's topic); returns
     // it (null when nothing sendable is selected: the message bar says why).
     QDialog* openSendDialog();
@@ -71,6 +72,11 @@ public:
     void serveAmqp();
     AmqpService* amqp() const { return m_amqp; }
     QDialog* openAmqpSettings();
+
+    // The rest of what the demo tools use (DemoHost.h).
+    QMainWindow& hostWindow() override { return *this; }
+    void showError(const Error& error, const QString& context = {}) override;
+    void giveTreeItsWidth() override;
 
 signals:
     void databaseOpened(const QString& path);

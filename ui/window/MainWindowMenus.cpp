@@ -4,6 +4,8 @@
 // panels.
 #include "window/MainWindow.h"
 
+#include "common/ActionRegistry.h"
+#include "common/MessageTransferActions.h"
 #include "common/Theme.h"
 #include "connections/AmqpService.h"
 #include "deadletter/DeadLetterPanel.h"
@@ -29,7 +31,6 @@
 #include <QClipboard>
 #include <QMenuBar>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTreeView>
 
 namespace hourglass::ui {
@@ -68,22 +69,33 @@ void MainWindow::buildMenus() {
             &MainWindow::copyConnectionStringOfSelection);
     // Move to… and Copy to… act on the messages selected in the current tab: they trigger that
     // panel's own command (MessageTransferActions), which asks for the target entity.
-    const QList<QPair<QString, QString>> transfers{{tr("Mo&ve to…"), "moveMessagesAction"},
-                                                   {tr("&Copy to…"), "copyMessagesAction"}};
-    for (const auto& [text, name] : transfers) {
-        QAction* transfer = m_messageMenu->addAction(text, this, [this, name = name] {
-            QWidget* tab = m_workspace ? m_workspace->tabs()->currentWidget() : nullptr;
-            QAction* command = tab ? tab->findChild<QAction*>(name) : nullptr;
-            if (command && command->isEnabled())
-                command->trigger();
-            else if (tab && !command && tab->findChild<QAction*>("copyMessagesAction"))
-                // Receive & settle: a message in hand is settled, not moved from under its lock.
-                m_messageBar->showMessage(tr("This tab copies the messages in hand (Copy to…); "
-                                             "settle them to take them out of the queue."));
-            else
-                m_messageBar->showMessage(tr("Select messages in the current tab first."));
-        });
-        transfer->setObjectName(QStringLiteral("menu-") + name);
+    struct Transfer {
+        QString text;
+        QString command; // the panel's (ActionRegistry.h)
+        QString name;    // for tests
+    };
+    const QString copyTo = QString::fromLatin1(MessageTransferActions::kCopyToCommand);
+    const QList<Transfer> transfers{
+        {tr("Mo&ve to…"), QString::fromLatin1(MessageTransferActions::kMoveToCommand),
+         QStringLiteral("menu-moveMessagesAction")},
+        {tr("&Copy to…"), copyTo, QStringLiteral("menu-copyMessagesAction")}};
+    for (const Transfer& transfer : transfers) {
+        QAction* item =
+            m_messageMenu->addAction(transfer.text, this, [this, id = transfer.command, copyTo] {
+                QWidget* panel = m_workspace ? m_workspace->currentPanel() : nullptr;
+                QAction* command = panel ? actions::find(panel, id) : nullptr;
+                if (command && command->isEnabled())
+                    command->trigger();
+                else if (panel && !command && actions::find(panel, copyTo))
+                    // Receive & settle: a message in hand is settled, not moved from under its
+                    // lock.
+                    m_messageBar->showMessage(tr("This tab copies the messages in hand (Copy "
+                                                 "to…); settle them to take them out of the "
+                                                 "queue."));
+                else
+                    m_messageBar->showMessage(tr("Select messages in the current tab first."));
+            });
+        item->setObjectName(transfer.name);
     }
     m_messageMenu->addSeparator();
     const QList<QPair<QString, EntityWorkspace::Tab>> tabs{
@@ -106,6 +118,8 @@ void MainWindow::buildMenus() {
 
     m_scenarioMenu = menuBar()->addMenu(tr("&Scenario"));
     m_scenarios = new ScenarioController(*this);
+    // Another database opened by the user ends the scenario (its database is left behind).
+    connect(this, &MainWindow::databaseOpened, m_scenarios, &ScenarioController::databaseOpened);
     connect(m_scenarios, &ScenarioController::sessionChanged, this, &MainWindow::fillScenarioMenu);
     fillScenarioMenu();
     buildViewMenu();
@@ -167,12 +181,11 @@ void MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     m_viewMenu = view;
     QAction* focusTree = view->addAction(tr("Find &entity"), this, [this] {
-        if (auto* filter =
-                m_tree ? m_tree->findChild<QWidget*>(QStringLiteral("treeFilter")) : nullptr)
-            filter->setFocus(Qt::ShortcutFocusReason);
+        if (m_tree)
+            m_tree->focusFilter();
     });
     focusTree->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    m_presentation = new PresentationMode(*this);
+    m_presentation = new PresentationMode(*this, *m_scenarios);
     view->addAction(m_presentation->action());
     view->addSeparator();
     m_amqpAction = view->addAction(tr("&AMQP endpoint…"), this, [this] { openAmqpSettings(); });

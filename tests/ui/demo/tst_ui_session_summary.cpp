@@ -6,6 +6,7 @@
 #include "demo/EntityChartsPanel.h"
 #include "demo/PresentationView.h"
 #include "demo/SessionSummary.h"
+#include "sessions/SessionListModel.h"
 #include "sessions/SessionsTestEnv.h"
 
 #include <QLabel>
@@ -21,6 +22,7 @@ private slots:
     void summary_S2_countsSessionsWithMessagesAndLockedLive();
     void chartsHeader_showsSessionsForSessionEntitiesOnly();
     void presentationHeader_showsSessionsForSessionEntitiesOnly();
+    void summary_countsTheRowsOfTheSessionsTabsModel();
 };
 
 void TestUiSessionSummary::summary_S2_countsSessionsWithMessagesAndLockedLive() {
@@ -91,6 +93,24 @@ void TestUiSessionSummary::presentationHeader_showsSessionsForSessionEntitiesOnl
     QVERIFY(!sessions->isVisible());
     view.setEntity(QStringLiteral("test:plain"), Kind::Queue);
     QVERIFY(!sessions->isVisible());
+}
+
+// The line counts what the Sessions tab lists (SessionListModel), rather than reading the
+// sessions a second way: its model lists every session, and the counts are its rows'.
+void TestUiSessionSummary::summary_countsTheRowsOfTheSessionsTabsModel() {
+    testing::SessionsTestEnv env;
+    env.send(QStringLiteral("ana"), QStringLiteral("a-1"));
+    env.send(QStringLiteral("ben"), QStringLiteral("b-1"));
+    env.accept(QStringLiteral("dee"), QStringLiteral("worker-1")); // locked, no messages
+    SessionSummary summary(*env.client);
+    summary.setPath(QStringLiteral("test:orders"));
+    QTRY_COMPARE(summary.counts(), (SessionSummary::Counts{true, 2, 1, false}));
+    const SessionListModel& sessions = summary.sessions();
+    QCOMPARE(sessions.path(), QStringLiteral("test:orders"));
+    QCOMPARE(sessions.maxSessions(), SessionSummary::kMaxSessions);
+    QCOMPARE(sessions.rowCount(), 3);
+    QCOMPARE(sessions.sessionAt(sessions.rowOf(QStringLiteral("dee"))).lockedBy,
+             QStringLiteral("worker-1"));
 }
 
 QTEST_MAIN(TestUiSessionSummary)

@@ -1,6 +1,7 @@
 // The Message menu's Move to… and Copy to… in the real window: they act on the messages selected
 // in the current tab, through the entity picker, and report in the status bar.
 #include "ColumnsTestEnv.h"
+#include "tree/EntityPanel.h"
 #include "window/EntityWorkspace.h"
 #include "window/MainWindow.h"
 #include "window/MessageBar.h"
@@ -77,6 +78,41 @@ private slots:
         move->trigger();
         QVERIFY2(window.messageBar()->text().contains(QStringLiteral("This tab copies")),
                  qPrintable(window.messageBar()->text()));
+    }
+
+    // The menu finds the current tab's command by its id (the panel registered it), not by the
+    // action's object name: a panel whose action is named otherwise still gets the command.
+    void messageMenuFindsTheCommandByIdNotByName() {
+        TransferEnv env;
+        env.sendTo(kQueue, 1);
+        MainWindow window;
+        window.resize(1280, 800);
+        ui::BrokerClient* shared = env.client.get();
+        window.setClient(std::move(env.client));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        QTRY_VERIFY(findPath(tree->model(), QStringLiteral("test:orders")).isValid());
+        tree->setCurrentIndex(findPath(tree->model(), QStringLiteral("test:orders")));
+        auto* list = window.findChild<QTableView*>(QStringLiteral("messageList"));
+        QTRY_COMPARE(list->model()->rowCount(), 1);
+        QTRY_VERIFY(list->model()->index(0, 0).data(Qt::UserRole).isValid()); // loaded
+
+        QWidget* panel = window.workspace()->currentPanel();
+        QVERIFY(panel);
+        for (QAction* action : panel->actions())
+            if (action->objectName() == QStringLiteral("copyMessagesAction"))
+                action->setObjectName(QStringLiteral("renamedCopy"));
+        list->selectAll();
+        messageMenuCommand(window, QStringLiteral("menu-copyMessagesAction"))->trigger();
+        QVERIFY2(pickEntity(window, kTarget), qPrintable(window.messageBar()->text()));
+        const auto counts = [shared](const QString& path) {
+            return hourglass::testing::callAndWait(*shared,
+                                                   [path](Broker& b) { return b.counts(path); })
+                ->active;
+        };
+        QTRY_COMPARE(counts(kTarget), 1);
+        QCOMPARE(counts(kQueue), 1); // copied
     }
 };
 

@@ -1,0 +1,111 @@
+// The workspace's tabs are panels of one declared kind (tree/EntityPanel.h): each tab's panel
+// is reached by its tab, gets the tree's selection through the interface (the Sessions tab only
+// for a queue or a subscription), and the window hears every one of them: an error in the
+// message bar, a success in the status bar.
+
+#include "UiTestBroker.h"
+#include "common/BrokerClient.h"
+#include "messages/MessageListPanel.h"
+#include "sessions/SessionsPanel.h"
+#include "tree/EntityPanel.h"
+#include "tree/NamespaceTreeModel.h"
+#include "window/EntityWorkspace.h"
+#include "window/MainWindow.h"
+#include "window/MessageBar.h"
+
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace hourglass;
+using namespace hourglass::ui;
+
+namespace {
+QModelIndex findPath(QAbstractItemModel* model, const QString& path) {
+    const QModelIndexList hits = model->match(model->index(0, 0), NamespaceTreeModel::PathRole,
+                                              path, 1, Qt::MatchExactly | Qt::MatchRecursive);
+    return hits.isEmpty() ? QModelIndex() : hits.first();
+}
+
+const QList<EntityWorkspace::Tab> kTabs{
+    EntityWorkspace::MessagesTab,    EntityWorkspace::PeekTab,   EntityWorkspace::ReceiveTab,
+    EntityWorkspace::DeadLettersTab, EntityWorkspace::ChartsTab, EntityWorkspace::SessionsTab};
+
+// The window on a database with one queue, "test:orders", selected in the tree.
+struct WindowEnv {
+    WindowEnv() {
+        auto broker = testing::openUiTestBroker(dir, std::make_shared<VirtualClock>());
+        if (!broker->createQueue(QStringLiteral("test:orders"), {}))
+            qFatal("createQueue failed");
+        window.setClient(std::make_unique<BrokerClient>(std::move(broker)));
+        window.resize(1280, 800);
+        window.show();
+    }
+    bool select(const QString& path) {
+        auto* tree = window.findChild<QTreeView*>(QStringLiteral("namespaceTree"));
+        if (!QTest::qWaitFor([&] { return findPath(tree->model(), path).isValid(); }))
+            return false;
+        tree->setCurrentIndex(findPath(tree->model(), path));
+        return window.selectedPath() == path;
+    }
+    QTemporaryDir dir;
+    MainWindow window;
+};
+} // namespace
+
+class TestUiEntityPanels : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("hourglass-tests"));
+    }
+
+    void eachTabIsAPanelThatTheWindowHears() {
+        WindowEnv env;
+        QVERIFY(env.select(QStringLiteral("test:orders")));
+        EntityWorkspace* workspace = env.window.workspace();
+        for (EntityWorkspace::Tab tab : kTabs) {
+            EntityPanel* panel = workspace->panel(tab);
+            QVERIFY2(panel, qPrintable(QString::number(tab)));
+            QWidget* page = workspace->tabs()->widget(tab);
+            QVERIFY(page == panel || page->isAncestorOf(panel));
+            if (workspace->tabs()->isTabEnabled(tab)) {
+                workspace->showTab(tab);
+                QCOMPARE(workspace->currentPanel(), panel);
+            }
+
+            const QString what = QStringLiteral("panel %1").arg(tab);
+            emit panel->errorOccurred(Error::make(ErrorCode::GeneralError, what + " failed"));
+            QVERIFY2(env.window.messageBar()->text().contains(what + " failed"),
+                     qPrintable(env.window.messageBar()->text()));
+            emit panel->statusMessage(what + " went through");
+            QCOMPARE(env.window.statusBar()->currentMessage(), what + " went through");
+        }
+    }
+
+    void panelsGetTheSelectionThroughTheInterface() {
+        WindowEnv env;
+        QVERIFY(env.select(QStringLiteral("test:orders")));
+        EntityWorkspace* workspace = env.window.workspace();
+        // The Sessions tab's panel decides itself: a queue's path, and nothing for its
+        // dead-letter queue.
+        workspace->panel(EntityWorkspace::SessionsTab)
+            ->setEntity(QStringLiteral("test:orders/$deadletterqueue"),
+                        NamespaceTreeModel::NodeKind::DeadLetterQueue);
+        QCOMPARE(workspace->sessions()->path(), QString());
+        workspace->panel(EntityWorkspace::SessionsTab)
+            ->setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
+        QCOMPARE(workspace->sessions()->path(), QStringLiteral("test:orders"));
+        // The Messages tab's panel: the path to list.
+        workspace->panel(EntityWorkspace::MessagesTab)
+            ->setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
+        QCOMPARE(workspace->messages()->path(), QStringLiteral("test:orders"));
+    }
+};
+
+QTEST_MAIN(TestUiEntityPanels)
+#include "tst_ui_entity_panels.moc"

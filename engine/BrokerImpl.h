@@ -335,7 +335,6 @@ public:
     int processDue(Instant now) REQUIRES(m_mutex);
     bool handleEvent(const TimerEvent& event) REQUIRES(m_mutex);
     bool eventLive(const TimerEvent& event) const REQUIRES(m_mutex);
-    void maybeCompactTimers() REQUIRES(m_mutex);
     int runDue();
 
     // ---- Reads (BrokerReads.cpp)
@@ -365,9 +364,8 @@ public:
     QHash<QString, QString> m_settings GUARDED_BY(m_mutex); // Broker::setting()
     int m_nextNamespaceOrdinal GUARDED_BY(m_mutex) = 1;
     EntityRegistry m_registry GUARDED_BY(m_mutex); // every entity (EntityRegistry.h)
-    LockTable m_locks GUARDED_BY(m_mutex); // tokens, open journal rows, tokens lost (LockTable.h)
-    TimerQueue m_timers GUARDED_BY(m_mutex);
-    std::size_t m_timerCompactionMark GUARDED_BY(m_mutex) = 4096;
+    LockTable m_locks GUARDED_BY(m_mutex);   // tokens, open journal rows, tokens lost (LockTable.h)
+    TimerQueue m_timers GUARDED_BY(m_mutex); // due instants and when to compact (TimerQueue.h)
     // Sessions: the waits for the next available session, by id (ids only grow: oldest first).
     std::map<quint64, AcceptWait> m_acceptWaits GUARDED_BY(m_mutex);
     quint64 m_nextAcceptWait GUARDED_BY(m_mutex) = 1;

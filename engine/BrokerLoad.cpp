@@ -78,7 +78,7 @@ Result<void> BrokerImpl::load() {
         return loaded;
     for (auto& [id, entity] : m_registry.all())
         scheduleAutoDelete(*entity);
-    m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
+    m_timers.markAllLive();
     foldDeliveryJournal(journal);
     return {};
 }

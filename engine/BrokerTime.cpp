@@ -88,16 +88,9 @@ bool BrokerImpl::handleEvent(const TimerEvent& event) {
     return true;
 }
 
-void BrokerImpl::maybeCompactTimers() {
-    if (m_timers.size() <= m_timerCompactionMark)
-        return;
-    m_timers.compact([this](const TimerEvent& event)
-                         REQUIRES(m_mutex) { return eventLive(event); });
-    m_timerCompactionMark = std::max<std::size_t>(4096, 2 * m_timers.size());
-}
-
 int BrokerImpl::processDue(Instant now) {
-    maybeCompactTimers();
+    m_timers.compactIfGrown([this](const TimerEvent& event)
+                                REQUIRES(m_mutex) { return eventLive(event); });
     int handled = 0;
     while (m_timers.nextDue() <= now) {
         const TimerEvent event = m_timers.pop();

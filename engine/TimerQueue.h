@@ -2,10 +2,14 @@
 // The engine's due instants: a min-heap of timer events (scheduled activation, expiry, lock
 // expiry, auto-delete-on-idle). Events are never removed when they become stale (a message
 // completed before it expired, a renewed lock): the Broker checks each popped event against the
-// current state and ignores stale ones, and compacts the heap when stale events outnumber live
-// ones. A tick with nothing due looks only at the head.
+// current state and ignores stale ones. The queue owns when to compact (compactIfGrown): once the
+// heap has doubled since it last held only live events, so that stale events never outnumber live
+// ones for long and compaction costs amortised O(1) a push. A tick with nothing due looks only at
+// the head.
 //
-// Not thread-safe: guarded by the Broker's mutex.
+// Owned by the broker (BrokerImpl::m_timers) and guarded by the broker's mutex: it has no lock of
+// its own, and clang checks that every call is made with BrokerImpl::m_mutex held. Whether an
+// event is still live, and what a live one does, is the broker's (BrokerTime.cpp).
 
 #include "hourglass/Time.h"
 
@@ -88,14 +92,25 @@ public:
         m_heap.pop_back();
         return event;
     }
-    // Keeps only the events for which `live` holds, in O(n).
-    void compact(const std::function<bool(const TimerEvent&)>& live) {
+    // Keeps only the events for which `live` holds, in O(n), when the heap has grown past twice
+    // its size when it last held only live events (and past kMinCompactionMark). True if it did.
+    bool compactIfGrown(const std::function<bool(const TimerEvent&)>& live) {
+        if (m_heap.size() <= m_compactionMark)
+            return false;
         std::erase_if(m_heap, [&](const TimerEvent& e) { return !live(e); });
         std::make_heap(m_heap.begin(), m_heap.end(), Later());
         m_heap.shrink_to_fit();
+        markAllLive();
+        return true;
     }
+    // Every event the heap holds now is live (a database was just loaded into it): the next
+    // compaction waits until the heap has doubled.
+    void markAllLive() { m_compactionMark = std::max(kMinCompactionMark, 2 * m_heap.size()); }
     void reserve(std::size_t n) { m_heap.reserve(n); }
-    void clear() { m_heap.clear(); }
+    void clear() {
+        m_heap.clear();
+        m_compactionMark = kMinCompactionMark;
+    }
     // Rebuilds from an unordered list in O(n) (used when loading a database).
     void assign(std::vector<TimerEvent> events) {
         m_heap = std::move(events);
@@ -106,7 +121,10 @@ private:
     struct Later {
         bool operator()(const TimerEvent& a, const TimerEvent& b) const { return a.later(b); }
     };
+    // Below this many events a heap is never compacted: compacting a small one gains nothing.
+    static constexpr std::size_t kMinCompactionMark = 4096;
     std::vector<TimerEvent> m_heap;
+    std::size_t m_compactionMark = kMinCompactionMark;
 };
 
 } // namespace hourglass

@@ -21,6 +21,7 @@
 #include "MessageIndex.h"
 #include "Mutex.h"
 #include "SessionIndex.h"
+#include "SessionWaits.h"
 #include "TimerQueue.h"
 #include "hourglass/Broker.h"
 #include "hourglass/EntityPath.h"
@@ -301,20 +302,12 @@ public:
         REQUIRES(m_mutex);
     // E5, L9, S5: every session lock of the entity ends.
     void dropSessionLocks(Entity& entity, Instant at) REQUIRES(m_mutex);
-    // The waits for a session (acceptSessionAsync), oldest first.
-    struct AcceptWait {
-        qint64 entityId = 0;
-        QString path; // as the caller gave it, for AcceptedSession::entityPath
-        QString receiver;
-        Instant deadline = kNever;
-        SessionAcceptCallback done;
-    };
     // Grants what became available to the waits, oldest first, as of `at`. Called after
     // everything that can make a session available (a message arriving or coming back, a
     // session lock ending) and after every timer event.
     void serveAcceptWaits(Instant at) REQUIRES(m_mutex);
     // Ends a wait with `result` (its callback runs on m_callbacks, outside the mutex).
-    void endAcceptWait(std::map<quint64, AcceptWait>::iterator wait, Result<AcceptedSession> result)
+    void endAcceptWait(SessionWaits::Iterator wait, Result<AcceptedSession> result)
         REQUIRES(m_mutex);
     // The entity went away: its waits end with MessagingEntityNotFound.
     void failAcceptWaits(qint64 entityId, const QString& path) REQUIRES(m_mutex);
@@ -366,9 +359,7 @@ public:
     EntityRegistry m_registry GUARDED_BY(m_mutex); // every entity (EntityRegistry.h)
     LockTable m_locks GUARDED_BY(m_mutex);   // tokens, open journal rows, tokens lost (LockTable.h)
     TimerQueue m_timers GUARDED_BY(m_mutex); // due instants and when to compact (TimerQueue.h)
-    // Sessions: the waits for the next available session, by id (ids only grow: oldest first).
-    std::map<quint64, AcceptWait> m_acceptWaits GUARDED_BY(m_mutex);
-    quint64 m_nextAcceptWait GUARDED_BY(m_mutex) = 1;
+    SessionWaits m_sessionWaits GUARDED_BY(m_mutex); // waits for a session (SessionWaits.h)
     // Where wait callbacks run. Last member: destroyed first, so a running callback finishes
     // while everything it may call is still there (~BrokerImpl stops it before anything else).
     CallbackQueue m_callbacks;

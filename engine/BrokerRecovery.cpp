@@ -64,7 +64,7 @@ void BrokerImpl::reloadFromStore() {
     m_feed->markNamespaces();
     // Session waits on entities that are gone end; the others may be served now.
     std::vector<std::pair<qint64, QString>> gone;
-    for (const auto& [waitId, wait] : m_acceptWaits) {
+    for (const auto& [waitId, wait] : m_sessionWaits.all()) {
         if (!m_registry.byId(wait.entityId))
             gone.emplace_back(wait.entityId, wait.path);
     }

@@ -185,7 +185,7 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
                                        Millis timeout, SessionAcceptCallback done) {
     // Answered on the callback thread, never to the caller: nothing is waited for here.
     BrokerWrite write(*this);
-    const auto id = m_nextAcceptWait++;
+    const auto id = m_sessionWaits.takeId();
     const auto answer = [&](Result<AcceptedSession> result) {
         // Once what the grant logged (A2) is durable, off the caller.
         answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
@@ -212,8 +212,8 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
     if (timeout == 0)
         return answer(noSessionAvailable(path));
     const Instant deadline = addSaturating(now, timeout);
-    m_acceptWaits.emplace(
-        id, AcceptWait{(*entity)->id, path, options.receiver, deadline, std::move(done)});
+    m_sessionWaits.add(
+        id, SessionWait{(*entity)->id, path, options.receiver, deadline, std::move(done)});
     m_timers.push({deadline, static_cast<qint64>(id), static_cast<quint32>((*entity)->id),
                    TimerKind::AcceptTimeout, 0});
     return id;
@@ -221,22 +221,20 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
 
 bool BrokerImpl::cancelAcceptSession(quint64 waitId) {
     BrokerWrite write(*this); // nothing logged: nothing to wait for
-    return m_acceptWaits.erase(waitId) > 0;
+    return m_sessionWaits.cancel(waitId);
 }
 
-void BrokerImpl::endAcceptWait(std::map<quint64, AcceptWait>::iterator wait,
-                               Result<AcceptedSession> result) {
-    SessionAcceptCallback done = std::move(wait->second.done);
-    m_acceptWaits.erase(wait);
+void BrokerImpl::endAcceptWait(SessionWaits::Iterator wait, Result<AcceptedSession> result) {
+    SessionAcceptCallback done = m_sessionWaits.take(wait);
     answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
 }
 
 void BrokerImpl::serveAcceptWaits(Instant at) {
-    if (m_acceptWaits.empty())
+    if (m_sessionWaits.empty())
         return;
     // An entity with nothing available stays so for the rest of this pass: look once.
     std::vector<qint64> exhausted;
-    for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
+    for (auto it = m_sessionWaits.begin(); it != m_sessionWaits.end();) {
         const qint64 entityId = it->second.entityId;
         Entity* entity = m_registry.byId(entityId);
         SessionRecord* session = nullptr;
@@ -257,7 +255,7 @@ void BrokerImpl::serveAcceptWaits(Instant at) {
 }
 
 void BrokerImpl::failAcceptWaits(qint64 entityId, const QString& path) {
-    for (auto it = m_acceptWaits.begin(); it != m_acceptWaits.end();) {
+    for (auto it = m_sessionWaits.begin(); it != m_sessionWaits.end();) {
         const auto next = std::next(it);
         if (it->second.entityId == entityId)
             endAcceptWait(it, makeError(ErrorCode::MessagingEntityNotFound,

@@ -6,8 +6,7 @@ namespace hourglass {
 
 bool BrokerImpl::eventLive(const TimerEvent& event) const {
     if (event.kind == TimerKind::AcceptTimeout) {
-        const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
-        return wait != m_acceptWaits.end() && wait->second.deadline == event.due;
+        return m_sessionWaits.endsAt(static_cast<quint64>(event.seq), event.due);
     }
     const Entity* entity = m_registry.byId(event.entityId);
     if (!entity)
@@ -44,7 +43,7 @@ bool BrokerImpl::handleEvent(const TimerEvent& event) {
     if (!eventLive(event))
         return false;
     if (event.kind == TimerKind::AcceptTimeout) {
-        const auto wait = m_acceptWaits.find(static_cast<quint64>(event.seq));
+        const auto wait = m_sessionWaits.find(static_cast<quint64>(event.seq));
         const Entity* waited = m_registry.byId(wait->second.entityId);
         endAcceptWait(wait, makeError(ErrorCode::ServiceTimeout,
                                       QStringLiteral("No session of '%1' became available in time.")

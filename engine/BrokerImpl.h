@@ -1,6 +1,6 @@
 #pragma once
 // The Broker's implementation, shared by the Broker*.cpp files (one area each: entities, send,
-// receive, settle, time, reads). Internal: not part of the engine's public API.
+// routing, receive, settle, time, reads). Internal: not part of the engine's public API.
 //
 // Locking, checked by clang (Mutex.h; tests/engine runs the -Wthread-safety pass): m_mutex
 // guards every member marked GUARDED_BY(m_mutex); m_store (which has its own locks), m_clock,
@@ -146,22 +146,12 @@ public:
     //    ScheduledEnqueueTime is still ahead, else routed now. The result names its number.
     SendResult scheduleOrDeliver(Entity& entity, OutgoingMessage message, Instant now)
         REQUIRES(m_mutex);
-    // 2. route: where the message goes now. A topic fans it out to its matching
-    //    subscriptions (R1), a ForwardTo entity forwards it (T3, L13 at the destination), the
-    //    rest keep it. Never fails: what cannot be forwarded is dead-lettered in the source.
-    void route(Entity& entity, const OutgoingMessage& message, Instant now,
-               const DeliveryExtras& extras, int hop) REQUIRES(m_mutex);
+    // 2. route (BrokerRoute.cpp): where the message goes now.
     // 3. insertMessage: one message row into one sub-queue under a given number: the
     //    index, the store's log, its timer (activation or expiry) and the change feed.
     void insertMessage(Entity& entity, SubQueue subQueue, qint64 seq,
                        const OutgoingMessage& message, Instant now, MessageState state,
                        Instant scheduledAt, const DeliveryExtras& extras) REQUIRES(m_mutex);
-    // S1: a message without a SessionId that reaches an entity requiring sessions by a forward
-    // or a topic's copy (a send is refused) is dead-lettered there as SessionIdMissing (or goes
-    // on to ForwardDeadLetteredMessagesTo), under the number `seq`.
-    void deadLetterWithoutSession(Entity& entity, qint64 seq, const OutgoingMessage& message,
-                                  Instant now, const DeliveryExtras& extras, int hop)
-        REQUIRES(m_mutex);
     Millis effectiveTtl(const Entity& entity, std::optional<Millis> own) const REQUIRES(m_mutex);
     // L13: whether the entity saw this MessageId within its duplicate detection window (a send,
     // or a message forwarded to it); an id not seen is remembered. False without detection.
@@ -172,6 +162,31 @@ public:
     // the topic hands out later (one store row per entity and number).
     qint64 takeSequenceNumber(Entity& entity) REQUIRES(m_mutex);
     void activate(Entity& entity, qint64 seq, Instant at) REQUIRES(m_mutex);
+
+    // ---- Routing (BrokerRoute.cpp): where a message goes once it arrives.
+    // 2. route: where the message goes now. A topic fans it out to its matching
+    //    subscriptions (R1), a ForwardTo entity forwards it (T3, L13 at the destination), the
+    //    rest keep it. Never fails: what cannot be forwarded is dead-lettered in the source.
+    void route(Entity& entity, const OutgoingMessage& message, Instant now,
+               const DeliveryExtras& extras, int hop) REQUIRES(m_mutex);
+    // S1: a message without a SessionId that reaches an entity requiring sessions by a forward
+    // or a topic's copy (a send is refused) is dead-lettered there as SessionIdMissing (or goes
+    // on to ForwardDeadLetteredMessagesTo), under the number `seq`.
+    void deadLetterWithoutSession(Entity& entity, qint64 seq, const OutgoingMessage& message,
+                                  Instant now, const DeliveryExtras& extras, int hop)
+        REQUIRES(m_mutex);
+    // ForwardDeadLetteredMessagesTo of `entity` when it takes sends; null otherwise (a closed or
+    // missing destination keeps dead letters in the entity's own queue).
+    Entity* deadLetterDestination(const Entity& entity) const REQUIRES(m_mutex);
+    // Why a message forwarded from an entity of `namespaceName` to `forwardTo` could not go
+    // there now (route's ForwardingFailed description); empty when the destination exists
+    // and takes sends. The routing preview asks the same.
+    QString forwardingFailure(const QString& namespaceName, const QString& forwardTo) const
+        REQUIRES(m_mutex);
+    // Hands a dead letter on to `target` as a send there (activity, L13, its own routing), with
+    // `dead` naming the reason, description and source.
+    void forwardDeadLetter(Entity& target, const OutgoingMessage& message,
+                           const DeliveryExtras& dead, Instant now, int hop) REQUIRES(m_mutex);
 
     // ---- Receiving (BrokerReceive.cpp)
     // Whether messages can be received from the entity at all (kind, status, its topic's).
@@ -248,18 +263,6 @@ public:
     // L6, L7, T7: main -> dead-letter queue, or to ForwardDeadLetteredMessagesTo.
     void moveToDeadLetter(Entity& entity, qint64 seq, const QString& reason,
                           const QString& description, Instant now) REQUIRES(m_mutex);
-    // ForwardDeadLetteredMessagesTo of `entity` when it takes sends; null otherwise (a closed or
-    // missing destination keeps dead letters in the entity's own queue).
-    Entity* deadLetterDestination(const Entity& entity) const REQUIRES(m_mutex);
-    // Why a message forwarded from an entity of `namespaceName` to `forwardTo` could not go
-    // there now (route's ForwardingFailed description); empty when the destination exists
-    // and takes sends. The routing preview asks the same.
-    QString forwardingFailure(const QString& namespaceName, const QString& forwardTo) const
-        REQUIRES(m_mutex);
-    // Hands a dead letter on to `target` as a send there (activity, L13, its own routing), with
-    // `dead` naming the reason, description and source.
-    void forwardDeadLetter(Entity& target, const OutgoingMessage& message,
-                           const DeliveryExtras& dead, Instant now, int hop) REQUIRES(m_mutex);
     void removeMessage(Entity& entity, SubQueue subQueue, qint64 seq) REQUIRES(m_mutex);
     // Reads one message whole, as it is now: from the store with what is logged but not yet
     // committed (no disk sync is waited for under the mutex).

@@ -181,23 +181,6 @@ void BrokerImpl::moveToDeadLetter(Entity& entity, qint64 seq, const QString& rea
     m_feed->markCounts(entity.qualified());
 }
 
-Entity* BrokerImpl::deadLetterDestination(const Entity& entity) const {
-    const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
-    if (forwardTo.isEmpty())
-        return nullptr;
-    Entity* target = m_registry.find(entity.namespaceName, forwardTo);
-    return target && acceptsSends(*target) ? target : nullptr;
-}
-
-void BrokerImpl::forwardDeadLetter(Entity& target, const OutgoingMessage& message,
-                                   const DeliveryExtras& dead, Instant now, int hop) {
-    touch(target, now);
-    if (seenBefore(target, message.messageId, now))
-        return; // L13 at the destination: dropped
-    ++target.flow.sent;
-    route(target, message, now, dead, hop);
-}
-
 std::optional<StoredMessage> BrokerImpl::loadWhole(const Entity& entity, qint64 seq) {
     auto row = m_store->readLatest(entity.id, seq);
     if (!row)

@@ -146,7 +146,7 @@ public:
     //    ScheduledEnqueueTime is still ahead, else routed now. The result names its number.
     SendResult scheduleOrDeliver(Entity& entity, OutgoingMessage message, Instant now)
         REQUIRES(m_mutex);
-    // 2. route (BrokerRoute.cpp): where the message goes now.
+    // 2. route (Router.cpp): where the message goes now.
     // 3. insertMessage: one message row into one sub-queue under a given number: the
     //    index, the store's log, its timer (activation or expiry) and the change feed.
     void insertMessage(Entity& entity, SubQueue subQueue, qint64 seq,
@@ -163,7 +163,7 @@ public:
     qint64 takeSequenceNumber(Entity& entity) REQUIRES(m_mutex);
     void activate(Entity& entity, qint64 seq, Instant at) REQUIRES(m_mutex);
 
-    // ---- Routing (BrokerRoute.cpp): where a message goes once it arrives.
+    // ---- Routing (Router.cpp): where a message goes once it arrives.
     // 2. route: where the message goes now. A topic fans it out to its matching
     //    subscriptions (R1), a ForwardTo entity forwards it (T3, L13 at the destination), the
     //    rest keep it. Never fails: what cannot be forwarded is dead-lettered in the source.
@@ -270,7 +270,7 @@ public:
     Result<void> modifyProperties(Entity& entity, SubQueue subQueue, qint64 seq,
                                   const QVariantMap& changes) REQUIRES(m_mutex);
 
-    // ---- Sessions (BrokerSessions.cpp: locks, waits and state; BrokerSessionReceive.cpp:
+    // ---- Sessions (SessionLocks.cpp: locks, waits and state; BrokerSessionReceive.cpp:
     // receiving through a session; BrokerSessionReads.cpp: the explorer's reads)
     Result<AcceptedSession> acceptSession(const QString& path, const SessionAcceptOptions& options);
     quint64 acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
@@ -318,7 +318,7 @@ public:
     SessionInfo sessionInfoOf(const Entity& entity, const SessionRecord& session) const
         REQUIRES(m_mutex);
 
-    // ---- Operator tools (BrokerOperator.cpp)
+    // ---- Operator tools (OperatorTools.cpp)
     Result<void> deleteMessages(const QString& path, const QList<qint64>& seqs);
     Result<QList<SendResult>> transferMessages(const QString& sourcePath, const QList<qint64>& seqs,
                                                const QString& targetPath, Broker::Transfer mode);
@@ -333,7 +333,7 @@ public:
     bool eventLive(const TimerEvent& event) const REQUIRES(m_mutex);
     int runDue();
 
-    // ---- Reads (BrokerReads.cpp)
+    // ---- Reads (MessageReads.cpp)
     // An explorer's read changes nothing; a peek counts as activity (A2) and is refused on a
     // topic (L12).
     enum class Read { Explorer, Peek };

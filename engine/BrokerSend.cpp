@@ -1,6 +1,6 @@
 // Sending and scheduling (service-bus-rules.md L1, L2, L11, L13, T1, T2, T4): the checks, the
 // message's number and row, activation and cancelling. Where a message goes once it arrives (a
-// topic's fan-out, forwarding) is BrokerRoute.cpp.
+// topic's fan-out, forwarding) is Router.cpp.
 #include "BrokerWrite.h"
 
 #include "hourglass/PropertyTypes.h"

@@ -7,7 +7,7 @@
 // Owned by the broker (BrokerImpl::m_sessionWaits) and guarded by the broker's mutex: it has no
 // lock of its own, and clang checks that every call is made with BrokerImpl::m_mutex held. Which
 // wait a freed session goes to, and answering a wait (its callback runs on the callback thread,
-// outside the mutex), are the broker's (BrokerSessions.cpp).
+// outside the mutex), are the broker's (SessionLocks.cpp).
 
 #include "hourglass/Broker.h"
 

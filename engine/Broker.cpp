@@ -141,8 +141,7 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
 
 Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,
                                                 int maxCount, Bodies bodies) const {
-    return m_impl->listMessages(path, fromSequenceNumber, maxCount, bodies == Bodies::With,
-                                BrokerImpl::Read::Explorer);
+    return m_impl->m_reads.list(path, fromSequenceNumber, maxCount, bodies == Bodies::With);
 }
 
 Clock& Broker::clock() const {

@@ -259,7 +259,7 @@ Result<EntityInfo> BrokerImpl::updateEntity(const QString& path,
     dropMessageLocks(entity, now);
     for (Entity* subscription : entity.subscriptions)
         dropMessageLocks(*subscription, now);
-    serveAcceptWaits(now); // the sessions whose locks were lost are available again
+    m_sessionLocks.serveWaits(now); // the sessions whose locks were lost are available again
     const StoredEntity stored = storedOf(entity);
     m_store->log(op::UpdateEntity{entity.id, stored.propertiesJson, stored.rulesJson, now});
     scheduleAutoDelete(entity);
@@ -296,7 +296,7 @@ void BrokerImpl::eraseEntity(Entity* entity) {
             m_locks.dropRecord(lock.deliveryRecord);
         }
     }
-    failAcceptWaits(entity->id, entity->path);
+    m_sessionLocks.failWaits(entity->id, entity->path);
     m_store->log(op::DeleteEntity{entity->id});
     m_resolved.clear();
     m_feed->markDeleted(entity->qualified());
@@ -497,7 +497,7 @@ void BrokerImpl::logProgress(const Entity& entity) {
 }
 
 void BrokerImpl::dropMessageLocks(Entity& entity, Instant now) {
-    dropSessionLocks(entity, now); // S5, with the message locks held in the sessions
+    m_sessionLocks.dropAll(entity, now); // S5, with the message locks held in the sessions
     for (SubQueue q : {SubQueue::Main, SubQueue::DeadLetter}) {
         std::vector<qint64> locked;
         for (const auto& [seq, lock] : entity.index(q).locks())

@@ -1,9 +1,15 @@
 #pragma once
-// The Broker's implementation, shared by the Broker*.cpp files (one area each: entities, send,
-// routing, receive, settle, time, reads). Internal: not part of the engine's public API.
+// The Broker's implementation: the broker's state, and the functions that work on it directly,
+// spread over the Broker*.cpp files (one area each: opening, entities, send, receive, settle,
+// time). The broker's parts are members that work through it, each in files of its own: the
+// router (Router.h), session locks (SessionLocks.h), operator tools (OperatorTools.h) and the
+// message reads (MessageReads.h); the entity registry, the lock table and the timers are the
+// state's own classes (EntityRegistry.h, LockTable.h, TimerQueue.h). Internal: not part of the
+// engine's public API.
 //
 // Locking, checked by clang (Mutex.h; tests/engine runs the -Wthread-safety pass): m_mutex
-// guards every member marked GUARDED_BY(m_mutex); m_store (which has its own locks), m_clock,
+// guards every member marked GUARDED_BY(m_mutex), and a part's functions that expect it held
+// assert it (Mutex::assertHeld); m_store (which has its own locks), m_clock,
 // m_feed and m_callbacks are thread-safe (a session wait's callback is posted to m_callbacks
 // under m_mutex and runs outside it). A method marked REQUIRES(m_mutex) is called with it held.
 // The Entity objects m_registry owns are the broker's state too: reached only through it, they
@@ -19,8 +25,12 @@
 #include "EntityRegistry.h"
 #include "LockTable.h"
 #include "MessageIndex.h"
+#include "MessageReads.h"
 #include "Mutex.h"
+#include "OperatorTools.h"
+#include "Router.h"
 #include "SessionIndex.h"
+#include "SessionLocks.h"
 #include "SessionWaits.h"
 #include "TimerQueue.h"
 #include "hourglass/Broker.h"
@@ -41,13 +51,6 @@
 namespace hourglass {
 
 class Logged;
-
-// Where a message that arrives in an entity comes from, for the columns that say so.
-struct DeliveryExtras {
-    QString deadLetterReason;
-    QString deadLetterDescription;
-    QString deadLetterSource;
-};
 
 class BrokerImpl {
 public:
@@ -146,7 +149,7 @@ public:
     //    ScheduledEnqueueTime is still ahead, else routed now. The result names its number.
     SendResult scheduleOrDeliver(Entity& entity, OutgoingMessage message, Instant now)
         REQUIRES(m_mutex);
-    // 2. route (Router.cpp): where the message goes now.
+    // 2. m_router.route (Router.h): where the message goes now.
     // 3. insertMessage: one message row into one sub-queue under a given number: the
     //    index, the store's log, its timer (activation or expiry) and the change feed.
     void insertMessage(Entity& entity, SubQueue subQueue, qint64 seq,
@@ -163,31 +166,6 @@ public:
     qint64 takeSequenceNumber(Entity& entity) REQUIRES(m_mutex);
     void activate(Entity& entity, qint64 seq, Instant at) REQUIRES(m_mutex);
 
-    // ---- Routing (Router.cpp): where a message goes once it arrives.
-    // 2. route: where the message goes now. A topic fans it out to its matching
-    //    subscriptions (R1), a ForwardTo entity forwards it (T3, L13 at the destination), the
-    //    rest keep it. Never fails: what cannot be forwarded is dead-lettered in the source.
-    void route(Entity& entity, const OutgoingMessage& message, Instant now,
-               const DeliveryExtras& extras, int hop) REQUIRES(m_mutex);
-    // S1: a message without a SessionId that reaches an entity requiring sessions by a forward
-    // or a topic's copy (a send is refused) is dead-lettered there as SessionIdMissing (or goes
-    // on to ForwardDeadLetteredMessagesTo), under the number `seq`.
-    void deadLetterWithoutSession(Entity& entity, qint64 seq, const OutgoingMessage& message,
-                                  Instant now, const DeliveryExtras& extras, int hop)
-        REQUIRES(m_mutex);
-    // ForwardDeadLetteredMessagesTo of `entity` when it takes sends; null otherwise (a closed or
-    // missing destination keeps dead letters in the entity's own queue).
-    Entity* deadLetterDestination(const Entity& entity) const REQUIRES(m_mutex);
-    // Why a message forwarded from an entity of `namespaceName` to `forwardTo` could not go
-    // there now (route's ForwardingFailed description); empty when the destination exists
-    // and takes sends. The routing preview asks the same.
-    QString forwardingFailure(const QString& namespaceName, const QString& forwardTo) const
-        REQUIRES(m_mutex);
-    // Hands a dead letter on to `target` as a send there (activity, L13, its own routing), with
-    // `dead` naming the reason, description and source.
-    void forwardDeadLetter(Entity& target, const OutgoingMessage& message,
-                           const DeliveryExtras& dead, Instant now, int hop) REQUIRES(m_mutex);
-
     // ---- Receiving (BrokerReceive.cpp)
     // Whether messages can be received from the entity at all (kind, status, its topic's).
     static Result<void> checkReceivable(const Entity& entity);
@@ -195,7 +173,6 @@ public:
     static Result<void> checkBatchSize(int maxCount);
     Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options);
     Result<MessageView> receiveDeferred(const QString& path, qint64 seq, const QString& receiver);
-    Result<QList<MessageView>> peek(const QString& path, qint64 fromSeq, int maxCount);
     // When a message may be going out: handed out by a receive, or back after its lock ended.
     enum class Moment { HandOut, Release };
     // L6 then T5/T6/T8, the one check before a message goes (back) out: one that reached
@@ -233,6 +210,16 @@ public:
         Instant now = 0;
         std::vector<Taken> taken;
     };
+    // A receive starts: the hand-out names the entity and sub-queue, and the receive is
+    // activity on the entity (A2).
+    void beginHandOut(Entity& entity, SubQueue subQueue, HandOut& handOut) REQUIRES(m_mutex);
+    // A receive without a session: resolves `path`, checks that it can be received from that
+    // way, and begins the hand-out; the entity, or why not.
+    Result<Entity*> beginReceive(const QString& path, HandOut& handOut) REQUIRES(m_mutex);
+    // What a receive took is recorded: its delivery journal row (when under a lock for
+    // `lockHolder`), and the change feed.
+    void endHandOut(Entity& entity, const HandOut& handOut, const QString* lockHolder,
+                    qint64 record) REQUIRES(m_mutex);
     Result<QList<MessageView>> handedOut(const HandOut& handOut);
     // After the mutex: waits until what the hand-out logged is durable, reads what was handed
     // out back, and removes receive-and-delete rows once read.
@@ -270,61 +257,14 @@ public:
     Result<void> modifyProperties(Entity& entity, SubQueue subQueue, qint64 seq,
                                   const QVariantMap& changes) REQUIRES(m_mutex);
 
-    // ---- Sessions (SessionLocks.cpp: locks, waits and state; BrokerSessionReceive.cpp:
-    // receiving through a session; BrokerSessionReads.cpp: the explorer's reads)
-    Result<AcceptedSession> acceptSession(const QString& path, const SessionAcceptOptions& options);
-    quint64 acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
-                               Millis timeout, SessionAcceptCallback done);
-    bool cancelAcceptSession(quint64 waitId);
-    Result<Instant> renewSessionLock(const SessionRef& ref);
-    Result<void> releaseSession(const SessionRef& ref);
-    int releaseSessionsOf(const QString& receiver);
+    // ---- Sessions: the locks, waits and state are SessionLocks (m_sessionLocks);
+    // BrokerSessionReceive.cpp receives through a session, BrokerSessionReads.cpp has the
+    // explorer's reads.
     Result<QList<MessageView>> receiveFromSession(const SessionRef& ref, ReceiveMode mode,
                                                   int maxCount);
     Result<MessageView> receiveDeferredFromSession(const SessionRef& ref, qint64 seq);
-    Result<std::optional<QByteArray>> sessionState(const SessionRef& ref);
-    Result<void> setSessionState(const SessionRef& ref, const std::optional<QByteArray>& state);
-    // The main sub-queue of an entity that requires sessions, or why `path` is not one (S1).
-    Result<Entity*> sessionEntity(const QString& path, Instant& now) REQUIRES(m_mutex);
-    // The session `ref` names, locked by ref.receiver; SessionLockLost otherwise (S5).
-    struct HeldSession {
-        Entity* entity = nullptr;
-        SessionRecord* session = nullptr;
-    };
-    Result<HeldSession> checkSessionHeld(const SessionRef& ref, Instant& now) REQUIRES(m_mutex);
-    // S3: the unlocked session with the oldest receivable message; null when none.
-    SessionRecord* nextAvailableSession(Entity& entity) REQUIRES(m_mutex);
-    // Locks `session` for `receiver` from `at` for the entity's LockDuration.
-    AcceptedSession grantSession(Entity& entity, SessionRecord& session, const QString& receiver,
-                                 Instant at) REQUIRES(m_mutex);
-    // Why a session lock ends (S5); the session is then available again.
-    enum class SessionEnd { Released, Expired, Lost };
-    // Ends the lock of the session `sessionId`: every message lock held in it is lost (settling
-    // it then fails with SessionLockLost), the released messages go back (L6, T6).
-    void endSessionLock(Entity& entity, const QString& sessionId, Instant at, SessionEnd end)
-        REQUIRES(m_mutex);
-    // E5, L9, S5: every session lock of the entity ends.
-    void dropSessionLocks(Entity& entity, Instant at) REQUIRES(m_mutex);
-    // Grants what became available to the waits, oldest first, as of `at`. Called after
-    // everything that can make a session available (a message arriving or coming back, a
-    // session lock ending) and after every timer event.
-    void serveAcceptWaits(Instant at) REQUIRES(m_mutex);
-    // Ends a wait with `result` (its callback runs on m_callbacks, outside the mutex).
-    void endAcceptWait(SessionWaits::Iterator wait, Result<AcceptedSession> result)
-        REQUIRES(m_mutex);
-    // The entity went away: its waits end with MessagingEntityNotFound.
-    void failAcceptWaits(qint64 entityId, const QString& path) REQUIRES(m_mutex);
     // The counts of one session's messages.
     SessionInfo sessionInfoOf(const Entity& entity, const SessionRecord& session) const
-        REQUIRES(m_mutex);
-
-    // ---- Operator tools (OperatorTools.cpp)
-    Result<void> deleteMessages(const QString& path, const QList<qint64>& seqs);
-    Result<QList<SendResult>> transferMessages(const QString& sourcePath, const QList<qint64>& seqs,
-                                               const QString& targetPath, Broker::Transfer mode);
-    // Every sequence number is held by the target's index, or MessageNotFound naming the first
-    // that is not; duplicates are dropped (order kept).
-    Result<QList<qint64>> checkPresent(const Target& target, const QList<qint64>& seqs) const
         REQUIRES(m_mutex);
 
     // ---- Time (BrokerTime.cpp)
@@ -332,15 +272,6 @@ public:
     bool handleEvent(const TimerEvent& event) REQUIRES(m_mutex);
     bool eventLive(const TimerEvent& event) const REQUIRES(m_mutex);
     int runDue();
-
-    // ---- Reads (MessageReads.cpp)
-    // An explorer's read changes nothing; a peek counts as activity (A2) and is refused on a
-    // topic (L12).
-    enum class Read { Explorer, Peek };
-    // With sessionId: that session's messages only (an entity with sessions; O(its messages)).
-    Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSeq, int maxCount,
-                                            bool bodies, Read read,
-                                            const QString* sessionId = nullptr);
 
     // ---- The write path (BrokerWrite.h): what was logged so far, to wait for after the mutex.
     Logged loggedSoFar() const;
@@ -363,6 +294,11 @@ public:
     LockTable m_locks GUARDED_BY(m_mutex);   // tokens, open journal rows, tokens lost (LockTable.h)
     TimerQueue m_timers GUARDED_BY(m_mutex); // due instants and when to compact (TimerQueue.h)
     SessionWaits m_sessionWaits GUARDED_BY(m_mutex); // waits for a session (SessionWaits.h)
+    // The broker's parts: logic of one concern each, working on the state above.
+    Router m_router{*this};               // where an arriving message goes (Router.h)
+    SessionLocks m_sessionLocks{*this};   // accepting, renewing, losing sessions (SessionLocks.h)
+    OperatorTools m_operatorTools{*this}; // delete, copy, move, resubmit (OperatorTools.h)
+    MessageReads m_reads{*this};          // message lists and peek (MessageReads.h)
     // Where wait callbacks run. Last member: destroyed first, so a running callback finishes
     // while everything it may call is still there (~BrokerImpl stops it before anything else).
     CallbackQueue m_callbacks;

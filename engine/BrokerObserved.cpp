@@ -233,20 +233,15 @@ Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequence
 
 Result<QList<MessageView>> Broker::peek(const QString& path, const PeekOptions& options) {
     Observation seen(*this, Kind::Peek, path);
-    const auto peeked = [&]() -> Result<QList<MessageView>> {
-        if (!options.sessionId)
-            return m_impl->peek(path, options.fromSequenceNumber, options.maxCount);
-        if (auto ok = BrokerImpl::checkBatchSize(options.maxCount); !ok)
-            return ok.error();
-        return m_impl->listMessages(path, options.fromSequenceNumber, options.maxCount, true,
-                                    BrokerImpl::Read::Peek, &*options.sessionId);
-    };
-    return seen.reportIf(peeked(), [&](BrokerOperation& op, const auto& out) {
-        op.fromSequenceNumber = options.fromSequenceNumber;
-        op.maxCount = options.maxCount;
-        op.session.sessionId = options.sessionId.value_or(QString());
-        op.messagesOut = *out;
-    });
+    const QString* sessionId = options.sessionId ? &*options.sessionId : nullptr;
+    return seen.reportIf(
+        m_impl->m_reads.peek(path, options.fromSequenceNumber, options.maxCount, sessionId),
+        [&](BrokerOperation& op, const auto& out) {
+            op.fromSequenceNumber = options.fromSequenceNumber;
+            op.maxCount = options.maxCount;
+            op.session.sessionId = options.sessionId.value_or(QString());
+            op.messagesOut = *out;
+        });
 }
 
 // ---- Explorer operations
@@ -254,7 +249,7 @@ Result<QList<MessageView>> Broker::peek(const QString& path, const PeekOptions& 
 Result<void> Broker::deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers) {
     Observation seen(*this, Kind::DeleteMessages, path);
     return seen.reportIf(
-        m_impl->deleteMessages(path, sequenceNumbers),
+        m_impl->m_operatorTools.deleteMessages(path, sequenceNumbers),
         [&](BrokerOperation& op, const auto&) { op.sequenceNumbers = sequenceNumbers; });
 }
 
@@ -262,13 +257,14 @@ Result<QList<SendResult>> Broker::transferMessages(const QString& sourcePath,
                                                    const QList<qint64>& sequenceNumbers,
                                                    const QString& targetPath, Transfer mode) {
     Observation seen(*this, Kind::TransferMessages, sourcePath);
-    return seen.reportIf(m_impl->transferMessages(sourcePath, sequenceNumbers, targetPath, mode),
-                         [&](BrokerOperation& op, const auto& results) {
-                             op.targetPath = targetPath;
-                             op.sequenceNumbers = sequenceNumbers;
-                             op.transfer = mode;
-                             op.sendResults = *results;
-                         });
+    return seen.reportIf(
+        m_impl->m_operatorTools.transferMessages(sourcePath, sequenceNumbers, targetPath, mode),
+        [&](BrokerOperation& op, const auto& results) {
+            op.targetPath = targetPath;
+            op.sequenceNumbers = sequenceNumbers;
+            op.transfer = mode;
+            op.sendResults = *results;
+        });
 }
 
 Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
@@ -282,14 +278,14 @@ Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
                              .arg(deadLetterPath));
     const QString target = deadLetterPath.chopped(kDeadLetterSuffix.size());
     Observation seen(*this, Kind::Resubmit, deadLetterPath);
-    return seen.reportIf(
-        m_impl->transferMessages(deadLetterPath, sequenceNumbers, target, Transfer::Move),
-        [&](BrokerOperation& op, const auto& results) {
-            op.targetPath = target;
-            op.sequenceNumbers = sequenceNumbers;
-            op.transfer = Transfer::Move;
-            op.sendResults = *results;
-        });
+    return seen.reportIf(m_impl->m_operatorTools.transferMessages(deadLetterPath, sequenceNumbers,
+                                                                  target, Transfer::Move),
+                         [&](BrokerOperation& op, const auto& results) {
+                             op.targetPath = target;
+                             op.sequenceNumbers = sequenceNumbers;
+                             op.transfer = Transfer::Move;
+                             op.sendResults = *results;
+                         });
 }
 
 // ---- Settlement
@@ -360,7 +356,7 @@ void keepSession(BrokerOperation& op, const SessionRef& session) {
 Result<AcceptedSession> Broker::acceptSession(const QString& path,
                                               const SessionAcceptOptions& options) {
     Observation seen(*this, Kind::AcceptSession, path);
-    return seen.reportIf(m_impl->acceptSession(path, options),
+    return seen.reportIf(m_impl->m_sessionLocks.accept(path, options),
                          [&](BrokerOperation& op, const auto& accepted) {
                              keepSession(op, SessionRef::of(*accepted));
                              op.lockedUntil = accepted->lockedUntil;
@@ -384,12 +380,12 @@ quint64 Broker::acceptSessionAsync(const QString& path, const SessionAcceptOptio
         }
         done(result);
     };
-    return m_impl->acceptSessionAsync(path, options, timeout, std::move(observed));
+    return m_impl->m_sessionLocks.acceptAsync(path, options, timeout, std::move(observed));
 }
 
 Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
     Observation seen(*this, Kind::RenewSessionLock, session.entityPath);
-    return seen.reportIf(m_impl->renewSessionLock(session),
+    return seen.reportIf(m_impl->m_sessionLocks.renew(session),
                          [&](BrokerOperation& op, const auto& lockedUntil) {
                              keepSession(op, session);
                              op.lockedUntil = *lockedUntil;
@@ -398,13 +394,13 @@ Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
 
 Result<void> Broker::releaseSession(const SessionRef& session) {
     Observation seen(*this, Kind::ReleaseSession, session.entityPath);
-    return seen.reportIf(m_impl->releaseSession(session),
+    return seen.reportIf(m_impl->m_sessionLocks.release(session),
                          [&](BrokerOperation& op, const auto&) { keepSession(op, session); });
 }
 
 int Broker::releaseSessionsOf(const QString& receiver) {
     Observation seen(*this, Kind::ReleaseSessions, {});
-    const int released = m_impl->releaseSessionsOf(receiver);
+    const int released = m_impl->m_sessionLocks.releaseAllOf(receiver);
     if (seen && released > 0) {
         seen->receiver = receiver;
         seen.report();
@@ -438,7 +434,7 @@ Result<MessageView> Broker::receiveDeferredFromSession(const SessionRef& session
 Result<void> Broker::setSessionState(const SessionRef& session,
                                      const std::optional<QByteArray>& state) {
     Observation seen(*this, Kind::SetSessionState, session.entityPath);
-    return seen.reportIf(m_impl->setSessionState(session, state),
+    return seen.reportIf(m_impl->m_sessionLocks.setState(session, state),
                          [&](BrokerOperation& op, const auto&) {
                              keepSession(op, session);
                              op.sessionState = state;

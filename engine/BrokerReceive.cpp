@@ -202,12 +202,25 @@ Result<QList<MessageView>> BrokerImpl::finishHandOut(const HandOut& handOut, con
     return write.commit(*out);
 }
 
-Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
-    if (auto ok = checkBatchSize(options.maxCount); !ok)
-        return ok.error();
-    const bool peekLock = options.mode == ReceiveMode::PeekLock;
-    HandOut handOut;
-    BrokerWrite write(*this);
+void BrokerImpl::beginHandOut(Entity& entity, SubQueue subQueue, HandOut& handOut) {
+    handOut.entityId = entity.id;
+    handOut.subQueue = subQueue;
+    handOut.entityPath = entity.path;
+    touch(entity, handOut.now); // A2: a receive is activity, an empty one too (a polled queue)
+}
+
+void BrokerImpl::endHandOut(Entity& entity, const HandOut& handOut, const QString* lockHolder,
+                            qint64 record) {
+    if (lockHolder)
+        recordDeliveries(entity, handOut.subQueue, handOut.taken, record);
+    if (handOut.taken.empty())
+        return;
+    m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
+                                                           : entity.qualifiedDeadLetter());
+    m_feed->markCounts(entity.qualified());
+}
+
+Result<Entity*> BrokerImpl::beginReceive(const QString& path, HandOut& handOut) {
     auto target = fireDueAndResolve(path, handOut.now);
     if (!target)
         return target.error();
@@ -216,11 +229,21 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
         return ok.error();
     if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
         return ok.error();
+    beginHandOut(entity, target->subQueue, handOut);
+    return &entity;
+}
+
+Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const ReceiveOptions& options) {
+    if (auto ok = checkBatchSize(options.maxCount); !ok)
+        return ok.error();
+    const QString* lockHolder = options.mode == ReceiveMode::PeekLock ? &options.receiver : nullptr;
+    HandOut handOut;
+    BrokerWrite write(*this);
+    auto begun = beginReceive(path, handOut);
+    if (!begun)
+        return begun.error();
+    Entity& entity = **begun;
     const Instant now = handOut.now;
-    handOut.entityId = entity.id;
-    handOut.subQueue = target->subQueue;
-    handOut.entityPath = entity.path;
-    touch(entity, now); // A2: a receive is activity, an empty one too (a polled queue)
     MessageIndex& index = entity.index(handOut.subQueue);
     const qint64 record = m_locks.takeRecordId();
     while (static_cast<int>(handOut.taken.size()) < options.maxCount) {
@@ -229,16 +252,10 @@ Result<QList<MessageView>> BrokerImpl::receive(const QString& path, const Receiv
             break;
         if (!keepDeliverable(entity, handOut.subQueue, *next, now, Moment::HandOut))
             continue;
-        handOut.taken.push_back(handOutMessage(
-            entity, handOut.subQueue, *next, peekLock ? &options.receiver : nullptr, now, record));
+        handOut.taken.push_back(
+            handOutMessage(entity, handOut.subQueue, *next, lockHolder, now, record));
     }
-    if (peekLock)
-        recordDeliveries(entity, handOut.subQueue, handOut.taken, record);
-    if (!handOut.taken.empty()) {
-        m_feed->markRemoved(handOut.subQueue == SubQueue::Main ? entity.qualified()
-                                                               : entity.qualifiedDeadLetter());
-        m_feed->markCounts(entity.qualified());
-    }
+    endHandOut(entity, handOut, lockHolder, record);
     // Everything logged so far: the rows handed out, their delivery counts, the activity,
     // and what expired or was dead-lettered on the way.
     const Logged logged = write.release();
@@ -276,21 +293,11 @@ std::optional<Error> BrokerImpl::takeDeferred(Entity& entity, SubQueue subQueue,
 Result<MessageView> BrokerImpl::receiveDeferred(const QString& path, qint64 seq,
                                                 const QString& receiver) {
     HandOut handOut;
-    std::optional<Error> failure;
     BrokerWrite write(*this);
-    auto target = fireDueAndResolve(path, handOut.now);
-    if (!target)
-        return target.error();
-    Entity& entity = *target->entity;
-    if (auto ok = checkReceivable(entity); !ok)
-        return ok.error();
-    if (auto ok = checkWithoutSession(entity, target->subQueue); !ok)
-        return ok.error();
-    handOut.entityId = entity.id;
-    handOut.subQueue = target->subQueue;
-    handOut.entityPath = entity.path;
-    touch(entity, handOut.now);
-    failure = takeDeferred(entity, handOut.subQueue, seq, receiver, handOut);
+    auto begun = beginReceive(path, handOut);
+    if (!begun)
+        return begun.error();
+    const auto failure = takeDeferred(**begun, handOut.subQueue, seq, receiver, handOut);
     return finishDeferredHandOut(handOut, write.release(), failure, seq);
 }
 
@@ -308,12 +315,6 @@ Result<MessageView> BrokerImpl::finishDeferredHandOut(const HandOut& handOut, co
         return makeError(ErrorCode::MessageNotFound,
                          QStringLiteral("The message %1 is gone.").arg(seq));
     return out->first();
-}
-
-Result<QList<MessageView>> BrokerImpl::peek(const QString& path, qint64 fromSeq, int maxCount) {
-    if (auto ok = checkBatchSize(maxCount); !ok)
-        return ok.error();
-    return listMessages(path, fromSeq, maxCount, true, Read::Peek);
 }
 
 } // namespace hourglass

@@ -63,14 +63,8 @@ void BrokerImpl::reloadFromStore() {
     }
     m_feed->markNamespaces();
     // Session waits on entities that are gone end; the others may be served now.
-    std::vector<std::pair<qint64, QString>> gone;
-    for (const auto& [waitId, wait] : m_sessionWaits.all()) {
-        if (!m_registry.byId(wait.entityId))
-            gone.emplace_back(wait.entityId, wait.path);
-    }
-    for (const auto& [entityId, path] : gone)
-        failAcceptWaits(entityId, path);
-    serveAcceptWaits(m_clock->now());
+    m_sessionLocks.failWaitsOfGoneEntities();
+    m_sessionLocks.serveWaits(m_clock->now());
 }
 
 } // namespace hourglass

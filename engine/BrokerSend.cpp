@@ -157,7 +157,7 @@ Result<QList<SendResult>> BrokerImpl::enqueueBatch(const QString& path,
         results.append(scheduleOrDeliver(entity, std::move(message), now));
     }
     logProgress(entity);
-    serveAcceptWaits(now); // S3: a session may have messages now
+    m_sessionLocks.serveWaits(now); // S3: a session may have messages now
     return results;
 }
 
@@ -209,7 +209,7 @@ SendResult BrokerImpl::scheduleOrDeliver(Entity& entity, OutgoingMessage message
     }
     message.scheduledEnqueueTime.reset();
     const qint64 before = entity.nextSeq;
-    route(entity, message, now, {}, 0);
+    m_router.route(entity, message, now, {}, 0);
     // 0 when the entity forwarded it on (ForwardTo) without numbering it itself. A topic's
     // message has the first number it took: a subscription's dead-lettered copy
     // (ForwardingFailed) may take the next one from the topic's counter.
@@ -279,14 +279,14 @@ void BrokerImpl::activate(Entity& entity, qint64 seq, Instant at) {
     if (entity.kind == EntityKind::Topic) {
         const OutgoingMessage message = entity.scheduledTopicMessages.value(seq);
         removeMessage(entity, SubQueue::Main, seq);
-        route(entity, message, at, {}, 0); // L11: a new sequence number, then R1
+        m_router.route(entity, message, at, {}, 0); // L11: a new sequence number, then R1
         return;
     }
     if (!entity.properties.forwardTo.isEmpty()) {
         const auto whole = loadWhole(entity, seq);
         removeMessage(entity, SubQueue::Main, seq);
         if (whole)
-            route(entity, outgoingFromStored(*whole), at, {}, 0);
+            m_router.route(entity, outgoingFromStored(*whole), at, {}, 0);
         return;
     }
     MessageMeta active = *meta;

@@ -10,21 +10,18 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
                                                           int maxCount) {
     if (auto ok = checkBatchSize(maxCount); !ok)
         return ok.error();
-    const bool peekLock = mode == ReceiveMode::PeekLock;
+    const QString* lockHolder = mode == ReceiveMode::PeekLock ? &ref.receiver : nullptr;
     HandOut handOut;
     BrokerWrite write(*this);
-    auto held = checkSessionHeld(ref, handOut.now);
+    auto held = m_sessionLocks.checkHeld(ref, handOut.now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
     // The session holds its lock throughout, so it is never forgotten here even when the
     // hand-out empties it.
     SessionRecord& session = *held->session;
+    beginHandOut(entity, SubQueue::Main, handOut);
     const Instant now = handOut.now;
-    handOut.entityId = entity.id;
-    handOut.subQueue = SubQueue::Main;
-    handOut.entityPath = entity.path;
-    touch(entity, now); // A2, an empty receive too
     const qint64 record = m_locks.takeRecordId();
     qint64 from = 0;
     while (static_cast<int>(handOut.taken.size()) < maxCount) {
@@ -43,16 +40,12 @@ Result<QList<MessageView>> BrokerImpl::receiveFromSession(const SessionRef& ref,
         from = *next + 1;
         if (!keepDeliverable(entity, SubQueue::Main, *next, now, Moment::HandOut))
             continue;
-        handOut.taken.push_back(handOutMessage(entity, SubQueue::Main, *next,
-                                               peekLock ? &ref.receiver : nullptr, now, record));
+        handOut.taken.push_back(
+            handOutMessage(entity, SubQueue::Main, *next, lockHolder, now, record));
     }
-    if (peekLock)
-        recordDeliveries(entity, SubQueue::Main, handOut.taken, record);
-    if (!handOut.taken.empty()) {
-        m_feed->markRemoved(entity.qualified());
-        m_feed->markCounts(entity.qualified());
+    endHandOut(entity, handOut, lockHolder, record);
+    if (!handOut.taken.empty())
         m_feed->markSessions(entity.qualified());
-    }
     return finishHandOut(handOut, write.release(), mode);
 }
 
@@ -60,14 +53,11 @@ Result<MessageView> BrokerImpl::receiveDeferredFromSession(const SessionRef& ref
     HandOut handOut;
     std::optional<Error> failure;
     BrokerWrite write(*this);
-    auto held = checkSessionHeld(ref, handOut.now);
+    auto held = m_sessionLocks.checkHeld(ref, handOut.now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
-    handOut.entityId = entity.id;
-    handOut.subQueue = SubQueue::Main;
-    handOut.entityPath = entity.path;
-    touch(entity, handOut.now);
+    beginHandOut(entity, SubQueue::Main, handOut);
     const QString* owner = entity.sessions.sessionOf(seq);
     if (!owner || *owner != ref.sessionId)
         failure = makeError(ErrorCode::MessageNotFound,

@@ -55,7 +55,7 @@ Result<void> BrokerImpl::settle(const LockRef& ref, Settle action,
     processDue(now);
     if (auto settled = settleOne(ref, action, options, now); !settled)
         return settled;
-    serveAcceptWaits(now); // an abandoned message may free a session (S3)
+    m_sessionLocks.serveWaits(now); // an abandoned message may free a session (S3)
     return write.commit();
 }
 
@@ -66,7 +66,7 @@ QList<Result<void>> BrokerImpl::settleBatch(const QList<LockRef>& locks, Settle 
     processDue(now);
     for (const LockRef& ref : locks)
         results.append(settleOne(ref, action, {}, now));
-    serveAcceptWaits(now);
+    m_sessionLocks.serveWaits(now);
     return write.commitEach(std::move(results));
 }
 
@@ -162,11 +162,11 @@ void BrokerImpl::moveToDeadLetter(Entity& entity, qint64 seq, const QString& rea
         return;
     endMessageLock(entity, SubQueue::Main, seq, LockEnd::MessageStays);
     ++entity.flow.deadLettered;
-    if (Entity* target = deadLetterDestination(entity)) {
+    if (Entity* target = m_router.deadLetterDestination(entity)) {
         if (const auto whole = loadWhole(entity, seq)) {
             removeMessage(entity, SubQueue::Main, seq);
-            forwardDeadLetter(*target, outgoingFromStored(*whole),
-                              {reason, description, entity.path}, now, 1);
+            m_router.forwardDeadLetter(*target, outgoingFromStored(*whole),
+                                       {reason, description, entity.path}, now, 1);
             return;
         }
     }

@@ -6,7 +6,7 @@ namespace hourglass {
 
 bool BrokerImpl::eventLive(const TimerEvent& event) const {
     if (event.kind == TimerKind::AcceptTimeout) {
-        return m_sessionWaits.endsAt(static_cast<quint64>(event.seq), event.due);
+        return m_sessionLocks.waitEndsAt(static_cast<quint64>(event.seq), event.due);
     }
     const Entity* entity = m_registry.byId(event.entityId);
     if (!entity)
@@ -43,11 +43,7 @@ bool BrokerImpl::handleEvent(const TimerEvent& event) {
     if (!eventLive(event))
         return false;
     if (event.kind == TimerKind::AcceptTimeout) {
-        const auto wait = m_sessionWaits.find(static_cast<quint64>(event.seq));
-        const Entity* waited = m_registry.byId(wait->second.entityId);
-        endAcceptWait(wait, makeError(ErrorCode::ServiceTimeout,
-                                      QStringLiteral("No session of '%1' became available in time.")
-                                          .arg(waited ? waited->path : wait->second.path)));
+        m_sessionLocks.timeOut(static_cast<quint64>(event.seq));
         return true;
     }
     Entity& entity = *m_registry.byId(event.entityId);
@@ -78,7 +74,7 @@ bool BrokerImpl::handleEvent(const TimerEvent& event) {
     }
     case TimerKind::SessionLockExpire: {
         const QString id = entity.sessions.byOrdinal(event.seq)->id;
-        endSessionLock(entity, id, at, SessionEnd::Expired); // S5
+        m_sessionLocks.end(entity, id, at, SessionLocks::End::Expired); // S5
         break;
     }
     case TimerKind::AcceptTimeout:
@@ -97,7 +93,7 @@ int BrokerImpl::processDue(Instant now) {
             ++handled;
             // S3: what the event freed goes to the waits at the event's own instant, before any
             // later wait runs out.
-            serveAcceptWaits(event.due);
+            m_sessionLocks.serveWaits(event.due);
         }
     }
     return handled;

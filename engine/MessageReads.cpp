@@ -1,5 +1,8 @@
-// The explorer's reads: paged message lists, one message, counts, dead-letter reasons. They take
-// no lock and change nothing; only peek() (which shares listMessages) counts as activity (A2).
+// The reads (MessageReads.h): paged message lists and peek, one message, counts, flow,
+// dead-letter reasons, the routing preview. They take no lock and change nothing; only a peek
+// counts as activity (A2).
+#include "MessageReads.h"
+
 #include "BrokerWrite.h"
 
 #include <QUuid>
@@ -68,9 +71,21 @@ MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Ins
     return v;
 }
 
-Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 fromSeq,
-                                                    int maxCount, bool bodies, Read read,
-                                                    const QString* sessionId) {
+Result<QList<MessageView>> MessageReads::list(const QString& path, qint64 fromSeq, int maxCount,
+                                              bool bodies) {
+    return listMessages(path, fromSeq, maxCount, bodies, Read::Explorer, nullptr);
+}
+
+Result<QList<MessageView>> MessageReads::peek(const QString& path, qint64 fromSeq, int maxCount,
+                                              const QString* sessionId) {
+    if (auto ok = BrokerImpl::checkBatchSize(maxCount); !ok)
+        return ok.error();
+    return listMessages(path, fromSeq, maxCount, true, Read::Peek, sessionId);
+}
+
+Result<QList<MessageView>> MessageReads::listMessages(const QString& path, qint64 fromSeq,
+                                                      int maxCount, bool bodies, Read read,
+                                                      const QString* sessionId) {
     if (maxCount < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
@@ -84,8 +99,8 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     SubQueue subQueue;
     QString entityPath;
     Instant now;
-    BrokerWrite write(*this);
-    auto target = fireDueAndResolve(path, now);
+    BrokerWrite write(m_broker);
+    auto target = m_broker.fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -101,7 +116,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     subQueue = target->subQueue;
     entityPath = entity.path;
     if (read == Read::Peek)
-        touch(entity, now); // A2: a peek is activity, stored before it returns (D2)
+        m_broker.touch(entity, now); // A2: a peek is activity, stored before it returns (D2)
     const MessageIndex& index = entity.index(subQueue);
     const auto& messages = index.messages();
     const auto full = [&] { return static_cast<int>(overlays.size()) >= maxCount; };
@@ -131,7 +146,7 @@ Result<QList<MessageView>> BrokerImpl::listMessages(const QString& path, qint64 
     seqs.reserve(overlays.size());
     for (const Overlay& overlay : overlays)
         seqs.push_back(overlay.seq);
-    auto rows = m_store->readMany(entityId, subQueue, seqs, bodies);
+    auto rows = m_broker.m_store->readMany(entityId, subQueue, seqs, bodies);
     if (!rows)
         return rows.error();
     // Rows come back in the order asked for; one settled meanwhile is simply missing.
@@ -327,10 +342,10 @@ Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original
             subscription->path, subscription->properties, subscription->rules, {}, {}};
         const EntityProperties& p = subscription->properties;
         if (!p.forwardTo.isEmpty())
-            rules.forwardToFailure = d.forwardingFailure(topic.namespaceName, p.forwardTo);
+            rules.forwardToFailure = d.m_router.forwardingFailure(topic.namespaceName, p.forwardTo);
         if (!p.forwardDeadLetteredMessagesTo.isEmpty())
             rules.deadLetterForwardFailure =
-                d.forwardingFailure(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
+                d.m_router.forwardingFailure(topic.namespaceName, p.forwardDeadLetteredMessagesTo);
         subscriptions.append(rules);
     }
     std::sort(subscriptions.begin(), subscriptions.end(),

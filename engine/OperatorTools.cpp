@@ -1,7 +1,6 @@
-// Operator tools over stored messages: delete, copy or move to another entity, resubmit from a
-// dead-letter queue. Not Service Bus data-plane operations but what an explorer's user does
-// (Service Bus Explorer's purge, resubmit and move); each is one critical section and one commit,
-// so it is all or nothing and acknowledged only once durable.
+// Operator tools (OperatorTools.h): delete, copy, move and resubmit stored messages.
+#include "OperatorTools.h"
+
 #include "BrokerWrite.h"
 
 #include <QSet>
@@ -24,10 +23,10 @@ Result<void> checkCount(const QList<qint64>& seqs) {
                              .arg(kMaxMessagesPerCall));
     return {};
 }
-} // namespace
 
-Result<QList<qint64>> BrokerImpl::checkPresent(const Target& target,
-                                               const QList<qint64>& seqs) const {
+// Every sequence number is held by the target's index, or MessageNotFound naming the first that
+// is not; duplicates are dropped (order kept).
+Result<QList<qint64>> checkPresent(const BrokerImpl::Target& target, const QList<qint64>& seqs) {
     const MessageIndex& index = target.entity->index(target.subQueue);
     QList<qint64> unique;
     QSet<qint64> seen;
@@ -47,35 +46,37 @@ Result<QList<qint64>> BrokerImpl::checkPresent(const Target& target,
     return unique;
 }
 
-Result<void> BrokerImpl::deleteMessages(const QString& path, const QList<qint64>& seqs) {
+} // namespace
+
+Result<void> OperatorTools::deleteMessages(const QString& path, const QList<qint64>& seqs) {
     if (auto ok = checkCount(seqs); !ok)
         return ok.error();
-    BrokerWrite write(*this);
+    BrokerWrite write(m_broker);
     Instant now;
-    auto target = fireDueAndResolve(path, now);
+    auto target = m_broker.fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     auto present = checkPresent(*target, seqs);
     if (!present)
         return present.error();
     for (qint64 seq : *present)
-        removeMessage(*target->entity, target->subQueue, seq);
+        m_broker.removeMessage(*target->entity, target->subQueue, seq);
     return write.commit();
 }
 
-Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath,
-                                                       const QList<qint64>& seqs,
-                                                       const QString& targetPath,
-                                                       Broker::Transfer mode) {
+Result<QList<SendResult>> OperatorTools::transferMessages(const QString& sourcePath,
+                                                          const QList<qint64>& seqs,
+                                                          const QString& targetPath,
+                                                          Broker::Transfer mode) {
     if (auto ok = checkCount(seqs); !ok)
         return ok.error();
     QList<SendResult> results;
-    BrokerWrite write(*this);
+    BrokerWrite write(m_broker);
     Instant now;
-    auto source = fireDueAndResolve(sourcePath, now);
+    auto source = m_broker.fireDueAndResolve(sourcePath, now);
     if (!source)
         return source.error();
-    auto target = resolve(targetPath);
+    auto target = m_broker.resolve(targetPath);
     if (!target)
         return target.error();
     Entity& destination = *target->entity;
@@ -98,7 +99,7 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
     // The bodies live only in the store: read the rows whole as they are now (committed,
     // with what is logged on top; no disk sync is waited for under the mutex).
     const std::vector<qint64> wanted(present->cbegin(), present->cend());
-    auto rows = m_store->readLatestMany(source->entity->id, wanted);
+    auto rows = m_broker.m_store->readLatestMany(source->entity->id, wanted);
     if (!rows)
         return rows.error();
     if (rows->size() != wanted.size())
@@ -119,9 +120,9 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
         if (row.state == MessageState::Scheduled && row.scheduledAt > now)
             message.scheduledEnqueueTime = row.scheduledAt;
         const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
-        if (auto ok = checkMessageSession(destination, message); !ok)
+        if (auto ok = BrokerImpl::checkMessageSession(destination, message); !ok)
             return ok.error();
-        if (auto ok = checkSendable(destination, message, batchBytes - credit); !ok)
+        if (auto ok = m_broker.checkSendable(destination, message, batchBytes - credit); !ok)
             return ok.error();
         batchBytes += messageSize(message) - credit;
         outgoing.append(std::move(message));
@@ -129,12 +130,12 @@ Result<QList<SendResult>> BrokerImpl::transferMessages(const QString& sourcePath
 
     if (mode == Broker::Transfer::Move)
         for (qint64 seq : *present)
-            removeMessage(*source->entity, source->subQueue, seq);
-    touch(destination, now); // A2: like a send, a transfer is activity on the target
+            m_broker.removeMessage(*source->entity, source->subQueue, seq);
+    m_broker.touch(destination, now); // A2: like a send, a transfer is activity on the target
     for (OutgoingMessage& message : outgoing)
-        results.append(scheduleOrDeliver(destination, std::move(message), now));
-    logProgress(destination);
-    serveAcceptWaits(now);
+        results.append(m_broker.scheduleOrDeliver(destination, std::move(message), now));
+    m_broker.logProgress(destination);
+    m_broker.m_sessionLocks.serveWaits(now);
     return write.commit(results);
 }
 

@@ -1,8 +1,8 @@
-// The router: where a message goes once it arrives in an entity (service-bus-rules.md R1, T3, E3
-// ForwardTo and ForwardDeadLetteredMessagesTo, S1): a topic's fan-out to its subscriptions through
-// their rules, auto-forwarding (at most four hops), and dead letters handed on to
-// ForwardDeadLetteredMessagesTo. Every function here runs with the broker's mutex held.
-#include "BrokerWrite.h"
+// The router (Router.h): a topic's fan-out to its subscriptions through their rules,
+// auto-forwarding, and dead letters handed on to ForwardDeadLetteredMessagesTo.
+#include "Router.h"
+
+#include "BrokerImpl.h"
 
 #include "RuleCopies.h"
 
@@ -16,12 +16,13 @@ constexpr int kMaxTransferHops = 4;
 const QString kSessionIdMissing = QStringLiteral("SessionIdMissing");
 } // namespace
 
-void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant now,
-                       const DeliveryExtras& extras, int hop) {
+void Router::route(Entity& entity, const OutgoingMessage& message, Instant now,
+                   const DeliveryExtras& extras, int hop) {
+    m_broker.m_mutex.assertHeld(__func__);
     if (entity.kind == EntityKind::Topic) {
         // R1: one sequence number for the message, copied to every matching subscription.
-        const qint64 seq = takeSequenceNumber(entity);
-        logProgress(entity);
+        const qint64 seq = m_broker.takeSequenceNumber(entity);
+        m_broker.logProgress(entity);
         SqlBrokerFields fields;
         fields.sequenceNumber = seq;
         fields.enqueuedTime = now;
@@ -49,9 +50,9 @@ void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant n
                     continue;
                 }
                 subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
-                insertMessage(*subscription, SubQueue::DeadLetter, seq, message, now,
-                              MessageState::Active, 0, dead);
-                logProgress(*subscription);
+                m_broker.insertMessage(*subscription, SubQueue::DeadLetter, seq, message, now,
+                                       MessageState::Active, 0, dead);
+                m_broker.logProgress(*subscription);
                 continue;
             }
             bool first = true;
@@ -66,21 +67,21 @@ void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant n
                 if (first)
                     subscription->nextSeq = std::max(subscription->nextSeq, seq + 1);
                 else
-                    copySeq = takeSequenceNumber(*subscription);
+                    copySeq = m_broker.takeSequenceNumber(*subscription);
                 first = false;
                 if (subscription->hasSessions() && copy.sessionId.isEmpty())
                     deadLetterWithoutSession(*subscription, copySeq, copy, now, extras, hop);
                 else
-                    insertMessage(*subscription, SubQueue::Main, copySeq, copy, now,
-                                  MessageState::Active, 0, extras);
-                logProgress(*subscription);
+                    m_broker.insertMessage(*subscription, SubQueue::Main, copySeq, copy, now,
+                                           MessageState::Active, 0, extras);
+                m_broker.logProgress(*subscription);
             }
         }
         return;
     }
     const QString& forwardTo = entity.properties.forwardTo;
     if (!forwardTo.isEmpty()) {
-        Entity* target = m_registry.find(entity.namespaceName, forwardTo);
+        Entity* target = m_broker.m_registry.find(entity.namespaceName, forwardTo);
         QString failure;
         if (hop >= kMaxTransferHops)
             failure = QStringLiteral("MaxTransferHopCountExceeded");
@@ -91,14 +92,14 @@ void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant n
                                      "the message has no SessionId.")
                           .arg(forwardTo);
         if (failure.isEmpty()) {
-            touch(*target, now); // a forwarded message is a send on the destination
+            m_broker.touch(*target, now); // a forwarded message is a send on the destination
             // T3: the TTL this entity lowered the message to is its own from here on, so a
             // forward never lengthens its life.
             OutgoingMessage forwarded = message;
-            const Millis lowered = effectiveTtl(entity, message.timeToLive);
+            const Millis lowered = m_broker.effectiveTtl(entity, message.timeToLive);
             if (message.timeToLive || lowered != kInfinite)
                 forwarded.timeToLive = lowered;
-            if (seenBefore(*target, forwarded.messageId, now))
+            if (m_broker.seenBefore(*target, forwarded.messageId, now))
                 return; // L13 at the destination: acknowledged and dropped
             ++target->flow.sent;
             route(*target, forwarded, now, extras, hop + 1);
@@ -110,24 +111,25 @@ void BrokerImpl::route(Entity& entity, const OutgoingMessage& message, Instant n
                                     ? QStringLiteral("MaxTransferHopCountExceeded")
                                     : QStringLiteral("ForwardingFailed");
         dead.deadLetterDescription = failure;
-        const qint64 seq = takeSequenceNumber(entity);
+        const qint64 seq = m_broker.takeSequenceNumber(entity);
         ++entity.flow.deadLettered;
-        insertMessage(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0,
-                      dead);
-        logProgress(entity);
+        m_broker.insertMessage(entity, SubQueue::DeadLetter, seq, message, now,
+                               MessageState::Active, 0, dead);
+        m_broker.logProgress(entity);
         return;
     }
-    const qint64 seq = takeSequenceNumber(entity);
+    const qint64 seq = m_broker.takeSequenceNumber(entity);
     if (entity.hasSessions() && message.sessionId.isEmpty())
         deadLetterWithoutSession(entity, seq, message, now, extras, hop);
     else
-        insertMessage(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0, extras);
-    logProgress(entity);
+        m_broker.insertMessage(entity, SubQueue::Main, seq, message, now, MessageState::Active, 0,
+                               extras);
+    m_broker.logProgress(entity);
 }
 
-void BrokerImpl::deadLetterWithoutSession(Entity& entity, qint64 seq,
-                                          const OutgoingMessage& message, Instant now,
-                                          const DeliveryExtras& extras, int hop) {
+void Router::deadLetterWithoutSession(Entity& entity, qint64 seq, const OutgoingMessage& message,
+                                      Instant now, const DeliveryExtras& extras, int hop) {
+    m_broker.m_mutex.assertHeld(__func__);
     DeliveryExtras dead = extras;
     dead.deadLetterReason = kSessionIdMissing;
     dead.deadLetterDescription =
@@ -139,12 +141,13 @@ void BrokerImpl::deadLetterWithoutSession(Entity& entity, qint64 seq,
         forwardDeadLetter(*target, message, dead, now, hop + 1);
         return;
     }
-    insertMessage(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0, dead);
+    m_broker.insertMessage(entity, SubQueue::DeadLetter, seq, message, now, MessageState::Active, 0,
+                           dead);
 }
 
-QString BrokerImpl::forwardingFailure(const QString& namespaceName,
-                                      const QString& forwardTo) const {
-    const Entity* target = m_registry.find(namespaceName, forwardTo);
+QString Router::forwardingFailure(const QString& namespaceName, const QString& forwardTo) const {
+    m_broker.m_mutex.assertHeld(__func__);
+    const Entity* target = m_broker.m_registry.find(namespaceName, forwardTo);
     if (!target)
         return QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
     if (!acceptsSends(*target))
@@ -153,18 +156,20 @@ QString BrokerImpl::forwardingFailure(const QString& namespaceName,
     return {};
 }
 
-Entity* BrokerImpl::deadLetterDestination(const Entity& entity) const {
+Entity* Router::deadLetterDestination(const Entity& entity) const {
+    m_broker.m_mutex.assertHeld(__func__);
     const QString& forwardTo = entity.properties.forwardDeadLetteredMessagesTo;
     if (forwardTo.isEmpty())
         return nullptr;
-    Entity* target = m_registry.find(entity.namespaceName, forwardTo);
+    Entity* target = m_broker.m_registry.find(entity.namespaceName, forwardTo);
     return target && acceptsSends(*target) ? target : nullptr;
 }
 
-void BrokerImpl::forwardDeadLetter(Entity& target, const OutgoingMessage& message,
-                                   const DeliveryExtras& dead, Instant now, int hop) {
-    touch(target, now);
-    if (seenBefore(target, message.messageId, now))
+void Router::forwardDeadLetter(Entity& target, const OutgoingMessage& message,
+                               const DeliveryExtras& dead, Instant now, int hop) {
+    m_broker.m_mutex.assertHeld(__func__);
+    m_broker.touch(target, now);
+    if (m_broker.seenBefore(target, message.messageId, now))
         return; // L13 at the destination: dropped
     ++target.flow.sent;
     route(target, message, now, dead, hop);

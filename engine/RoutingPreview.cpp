@@ -1,7 +1,7 @@
 #include "hourglass/RoutingPreview.h"
 
-#include "hourglass/PropertyTypes.h"
 #include "RuleCopies.h"
+#include "hourglass/PropertyTypes.h"
 #include "sql/SqlEvaluator.h"
 
 namespace hourglass {
@@ -180,7 +180,7 @@ SubscriptionPreview previewSubscription(const SubscriptionRules& subscription,
     if (routed.failure) {
         preview.failure = routed.failure->description;
         // The dead letter goes where the subscription's dead letters go, when that destination
-        // takes it (deadLetterDestinationLocked); else it stays here.
+        // takes it (Router::deadLetterDestination); else it stays here.
         preview.forwardTo = subscription.properties.forwardDeadLetteredMessagesTo;
         if (!preview.forwardTo.isEmpty() && !subscription.deadLetterForwardFailure.isEmpty()) {
             preview.forwardTo.clear();

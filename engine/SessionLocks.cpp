@@ -1,10 +1,7 @@
-// Sessions (service-bus-rules.md S2-S5): accepting a session (a named one, or the next available
-// one at once or after a wait on the broker's clock), renewing and releasing its lock, what is lost
-// with it, and its state.
-//
-// A session lock is volatile like a message lock (L9): it is kept in memory only, so a restart
-// loses it. The message locks taken under it are ordinary message locks (L4-L10) that end with
-// it; their tokens are remembered for a while so that settling one says SessionLockLost.
+// Session locks (SessionLocks.h): accepting, renewing and releasing a session's lock, what is lost
+// with it, the waits for a session, and its state.
+#include "SessionLocks.h"
+
 #include "BrokerWrite.h"
 
 namespace hourglass {
@@ -45,8 +42,9 @@ SessionRef SessionRef::of(const AcceptedSession& session) {
 
 // ---- Finding sessions and checking their locks
 
-Result<Entity*> BrokerImpl::sessionEntity(const QString& path, Instant& now) {
-    auto target = fireDueAndResolve(path, now);
+Result<Entity*> SessionLocks::entityOf(const QString& path, Instant& now) {
+    m_broker.m_mutex.assertHeld(__func__);
+    auto target = m_broker.fireDueAndResolve(path, now);
     if (!target)
         return target.error();
     Entity& entity = *target->entity;
@@ -54,7 +52,7 @@ Result<Entity*> BrokerImpl::sessionEntity(const QString& path, Instant& now) {
         return makeWrongEntityKindError(QStringLiteral("A dead-letter queue has no sessions: "
                                                        "receive from '%1' without one.")
                                             .arg(path));
-    if (auto ok = checkReceivable(entity); !ok)
+    if (auto ok = BrokerImpl::checkReceivable(entity); !ok)
         return ok.error();
     if (!entity.hasSessions())
         return makeWrongEntityKindError(QStringLiteral("'%1' does not require sessions: "
@@ -63,8 +61,9 @@ Result<Entity*> BrokerImpl::sessionEntity(const QString& path, Instant& now) {
     return &entity;
 }
 
-Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionHeld(const SessionRef& ref, Instant& now) {
-    auto entity = sessionEntity(ref.entityPath, now);
+Result<SessionLocks::Held> SessionLocks::checkHeld(const SessionRef& ref, Instant& now) {
+    m_broker.m_mutex.assertHeld(__func__);
+    auto entity = entityOf(ref.entityPath, now);
     if (!entity)
         return entity.error();
     // Locks that ran out are gone: fireDueAndResolve fired their expiry.
@@ -79,10 +78,11 @@ Result<BrokerImpl::HeldSession> BrokerImpl::checkSessionHeld(const SessionRef& r
         return sessionLockLost(QStringLiteral("the session '%1' is locked by another receiver "
                                               "('%2').")
                                    .arg(ref.sessionId, session->lock->holder));
-    return HeldSession{*entity, session};
+    return Held{*entity, session};
 }
 
-SessionRecord* BrokerImpl::nextAvailableSession(Entity& entity) {
+SessionRecord* SessionLocks::nextAvailable(Entity& entity) {
+    m_broker.m_mutex.assertHeld(__func__);
     SessionRecord* found = nullptr;
     // S3: the receivable messages in sequence order give the sessions oldest message first.
     entity.main.findReceivable([&](qint64 seq) {
@@ -96,19 +96,26 @@ SessionRecord* BrokerImpl::nextAvailableSession(Entity& entity) {
     return found;
 }
 
-AcceptedSession BrokerImpl::grantSession(Entity& entity, SessionRecord& session,
-                                         const QString& receiver, Instant at) {
+AcceptedSession SessionLocks::grant(Entity& entity, SessionRecord& session, const QString& receiver,
+                                    const QString& path, Instant at) {
+    m_broker.m_mutex.assertHeld(__func__);
     const Instant lockedUntil = addSaturating(at, entity.properties.lockDuration);
-    session.lock = SessionLock{receiver, m_locks.newToken(), lockedUntil};
-    m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
-                   TimerKind::SessionLockExpire, 0});
-    touch(entity, at); // A2: taking a session is receiving
-    m_feed->markSessions(entity.qualified());
-    return {entity.path, session.id, receiver, lockedUntil, at};
+    session.lock = SessionLock{receiver, m_broker.m_locks.newToken(), lockedUntil};
+    holdUntil(entity, session, lockedUntil, at);
+    return {path, session.id, receiver, lockedUntil, at};
 }
 
-void BrokerImpl::endSessionLock(Entity& entity, const QString& sessionId, Instant at,
-                                SessionEnd end) {
+void SessionLocks::holdUntil(Entity& entity, SessionRecord& session, Instant until, Instant at) {
+    m_broker.m_mutex.assertHeld(__func__);
+    session.lock->lockedUntil = until;
+    m_broker.m_timers.push(
+        {until, session.ordinal, static_cast<quint32>(entity.id), TimerKind::SessionLockExpire, 0});
+    m_broker.touch(entity, at);
+    m_broker.m_feed->markSessions(entity.qualified());
+}
+
+void SessionLocks::end(Entity& entity, const QString& sessionId, Instant at, End why) {
+    m_broker.m_mutex.assertHeld(__func__);
     SessionRecord* session = entity.sessions.find(sessionId);
     if (!session || !session->lock)
         return;
@@ -120,41 +127,47 @@ void BrokerImpl::endSessionLock(Entity& entity, const QString& sessionId, Instan
     // The message locks go first, while the session is still locked: a release may move a
     // message away (L6, T6), and a session that still holds its lock is never forgotten.
     for (qint64 seq : locked) {
-        m_locks.rememberLostWithSession(entity.main.lockOf(seq)->token);
-        releaseMessageLock(entity, SubQueue::Main, seq, at);
+        m_broker.m_locks.rememberLostWithSession(entity.main.lockOf(seq)->token);
+        m_broker.releaseMessageLock(entity, SubQueue::Main, seq, at);
     }
     session = entity.sessions.find(sessionId);
     session->lock.reset();
     entity.sessions.forgetIfUnused(sessionId);
-    if (end != SessionEnd::Released)
-        m_feed->markCounts(entity.qualified());
-    m_feed->markSessions(entity.qualified());
+    if (why != End::Released)
+        m_broker.m_feed->markCounts(entity.qualified());
+    m_broker.m_feed->markSessions(entity.qualified());
 }
 
-void BrokerImpl::dropSessionLocks(Entity& entity, Instant at) {
+void SessionLocks::dropAll(Entity& entity, Instant at) {
+    loseLocks(entity, at, nullptr);
+}
+
+int SessionLocks::loseLocks(Entity& entity, Instant at, const QString* holder) {
+    m_broker.m_mutex.assertHeld(__func__);
     std::vector<QString> held;
     for (const auto& [id, session] : entity.sessions.sessions()) {
-        if (session.lock)
+        if (session.lock && (!holder || session.lock->holder == *holder))
             held.push_back(id);
     }
     for (const QString& id : held)
-        endSessionLock(entity, id, at, SessionEnd::Lost);
+        end(entity, id, at, End::Lost);
+    return static_cast<int>(held.size());
 }
 
 // ---- Accepting
 
-Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
-                                                  const SessionAcceptOptions& options) {
+Result<AcceptedSession> SessionLocks::accept(const QString& path,
+                                             const SessionAcceptOptions& options) {
     if (options.sessionId)
         if (auto ok = checkSessionId(*options.sessionId); !ok)
             return ok.error();
     std::optional<Result<AcceptedSession>> result;
-    BrokerWrite write(*this);
+    BrokerWrite write(m_broker);
     Instant now;
-    auto entity = sessionEntity(path, now);
+    auto entity = entityOf(path, now);
     if (!entity)
         return entity.error();
-    // A refused accept changes nothing; a granted one is activity (grantSession).
+    // A refused accept changes nothing; a granted one is activity (grant).
     SessionRecord* session = nullptr;
     if (options.sessionId) {
         session = (*entity)->sessions.find(*options.sessionId);
@@ -167,28 +180,27 @@ Result<AcceptedSession> BrokerImpl::acceptSession(const QString& path,
         else
             session = &(*entity)->sessions.obtain(*options.sessionId); // S3: even empty
     } else {
-        session = nextAvailableSession(**entity);
+        session = nextAvailable(**entity);
         if (!session)
             result = noSessionAvailable(path);
     }
     if (!result) {
-        AcceptedSession granted = grantSession(**entity, *session, options.receiver, now);
-        granted.entityPath = path; // as given: it resolves the same way again
-        result = granted;
+        result = grant(**entity, *session, options.receiver, path, now);
     }
     if (auto durable = write.commit(); !durable)
         return durable.error();
     return *result;
 }
 
-quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
-                                       Millis timeout, SessionAcceptCallback done) {
+quint64 SessionLocks::acceptAsync(const QString& path, const SessionAcceptOptions& options,
+                                  Millis timeout, SessionAcceptCallback done) {
     // Answered on the callback thread, never to the caller: nothing is waited for here.
-    BrokerWrite write(*this);
-    const auto id = m_sessionWaits.takeId();
+    BrokerWrite write(m_broker);
+    const auto id = m_broker.m_sessionWaits.takeId();
     const auto answer = [&](Result<AcceptedSession> result) {
         // Once what the grant logged (A2) is durable, off the caller.
-        answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
+        m_broker.answerWhenDurable(
+            [done = std::move(done), result = std::move(result)] { done(result); });
         return id;
     };
     if (options.sessionId)
@@ -199,139 +211,126 @@ quint64 BrokerImpl::acceptSessionAsync(const QString& path, const SessionAcceptO
         return answer(
             invalid(QStringLiteral("A wait cannot be negative; got %1 ms.").arg(timeout)));
     Instant now;
-    auto entity = sessionEntity(path, now);
+    auto entity = entityOf(path, now);
     if (!entity)
         return answer(entity.error());
     // Older waits on the entity would have taken an available session already: it is served
     // after every change that can make one available.
-    if (SessionRecord* session = nextAvailableSession(**entity)) {
-        AcceptedSession granted = grantSession(**entity, *session, options.receiver, now);
-        granted.entityPath = path;
-        return answer(granted);
+    if (SessionRecord* session = nextAvailable(**entity)) {
+        return answer(grant(**entity, *session, options.receiver, path, now));
     }
     if (timeout == 0)
         return answer(noSessionAvailable(path));
     const Instant deadline = addSaturating(now, timeout);
-    m_sessionWaits.add(
+    m_broker.m_sessionWaits.add(
         id, SessionWait{(*entity)->id, path, options.receiver, deadline, std::move(done)});
-    m_timers.push({deadline, static_cast<qint64>(id), static_cast<quint32>((*entity)->id),
-                   TimerKind::AcceptTimeout, 0});
+    m_broker.m_timers.push({deadline, static_cast<qint64>(id), static_cast<quint32>((*entity)->id),
+                            TimerKind::AcceptTimeout, 0});
     return id;
 }
 
-bool BrokerImpl::cancelAcceptSession(quint64 waitId) {
-    BrokerWrite write(*this); // nothing logged: nothing to wait for
-    return m_sessionWaits.cancel(waitId);
+bool SessionLocks::cancelAccept(quint64 waitId) {
+    BrokerWrite write(m_broker); // nothing logged: nothing to wait for
+    return m_broker.m_sessionWaits.cancel(waitId);
 }
 
-void BrokerImpl::endAcceptWait(SessionWaits::Iterator wait, Result<AcceptedSession> result) {
-    SessionAcceptCallback done = m_sessionWaits.take(wait);
-    answerWhenDurable([done = std::move(done), result = std::move(result)] { done(result); });
+void SessionLocks::endWait(SessionWaits::Iterator wait, Result<AcceptedSession> result) {
+    m_broker.m_mutex.assertHeld(__func__);
+    SessionAcceptCallback done = m_broker.m_sessionWaits.take(wait);
+    m_broker.answerWhenDurable(
+        [done = std::move(done), result = std::move(result)] { done(result); });
 }
 
-void BrokerImpl::serveAcceptWaits(Instant at) {
-    if (m_sessionWaits.empty())
+void SessionLocks::serveWaits(Instant at) {
+    m_broker.m_mutex.assertHeld(__func__);
+    if (m_broker.m_sessionWaits.empty())
         return;
     // An entity with nothing available stays so for the rest of this pass: look once.
     std::vector<qint64> exhausted;
-    for (auto it = m_sessionWaits.begin(); it != m_sessionWaits.end();) {
+    for (auto it = m_broker.m_sessionWaits.begin(); it != m_broker.m_sessionWaits.end();) {
         const qint64 entityId = it->second.entityId;
-        Entity* entity = m_registry.byId(entityId);
+        Entity* entity = m_broker.m_registry.byId(entityId);
         SessionRecord* session = nullptr;
         if (entity && std::find(exhausted.begin(), exhausted.end(), entityId) == exhausted.end() &&
-            entity->hasSessions() && checkReceivable(*entity).ok())
-            session = nextAvailableSession(*entity);
+            entity->hasSessions() && BrokerImpl::checkReceivable(*entity).ok())
+            session = nextAvailable(*entity);
         if (!session) {
             exhausted.push_back(entityId);
             ++it;
             continue;
         }
-        AcceptedSession granted = grantSession(*entity, *session, it->second.receiver, at);
-        granted.entityPath = it->second.path;
+        AcceptedSession granted =
+            grant(*entity, *session, it->second.receiver, it->second.path, at);
         const auto next = std::next(it);
-        endAcceptWait(it, granted);
+        endWait(it, granted);
         it = next;
     }
 }
 
-void BrokerImpl::failAcceptWaits(qint64 entityId, const QString& path) {
-    for (auto it = m_sessionWaits.begin(); it != m_sessionWaits.end();) {
+void SessionLocks::failWaits(qint64 entityId, const QString& path) {
+    m_broker.m_mutex.assertHeld(__func__);
+    for (auto it = m_broker.m_sessionWaits.begin(); it != m_broker.m_sessionWaits.end();) {
         const auto next = std::next(it);
         if (it->second.entityId == entityId)
-            endAcceptWait(it, makeError(ErrorCode::MessagingEntityNotFound,
-                                        QStringLiteral("The messaging entity '%1' was "
-                                                       "deleted while waiting for a "
-                                                       "session.")
-                                            .arg(path)));
+            endWait(it, makeError(ErrorCode::MessagingEntityNotFound,
+                                  QStringLiteral("The messaging entity '%1' was "
+                                                 "deleted while waiting for a "
+                                                 "session.")
+                                      .arg(path)));
         it = next;
     }
 }
 
 // ---- Renewing and releasing
 
-Result<Instant> BrokerImpl::renewSessionLock(const SessionRef& ref) {
-    Instant lockedUntil;
-    BrokerWrite write(*this);
+Result<Instant> SessionLocks::renew(const SessionRef& ref) {
+    BrokerWrite write(m_broker);
     Instant now;
-    auto held = checkSessionHeld(ref, now);
+    auto held = checkHeld(ref, now);
     if (!held)
         return held.error();
-    Entity& entity = *held->entity;
-    SessionRecord& session = *held->session;
-    lockedUntil = addSaturating(now, entity.properties.lockDuration); // S2, as L10
-    session.lock->lockedUntil = lockedUntil;
-    m_timers.push({lockedUntil, session.ordinal, static_cast<quint32>(entity.id),
-                   TimerKind::SessionLockExpire, 0});
-    touch(entity, now);
-    m_feed->markSessions(entity.qualified());
+    const Instant lockedUntil = addSaturating(now, held->entity->properties.lockDuration); // S2
+    holdUntil(*held->entity, *held->session, lockedUntil, now);
     return write.commit(lockedUntil);
 }
 
-Result<void> BrokerImpl::releaseSession(const SessionRef& ref) {
-    BrokerWrite write(*this);
+Result<void> SessionLocks::release(const SessionRef& ref) {
+    BrokerWrite write(m_broker);
     Instant now;
-    auto held = checkSessionHeld(ref, now);
+    auto held = checkHeld(ref, now);
     if (!held)
         return held.error();
-    touch(*held->entity, now);
-    endSessionLock(*held->entity, ref.sessionId, now, SessionEnd::Released);
-    serveAcceptWaits(now);
+    m_broker.touch(*held->entity, now);
+    end(*held->entity, ref.sessionId, now, End::Released);
+    serveWaits(now);
     return write.commit();
 }
 
-int BrokerImpl::releaseSessionsOf(const QString& receiver) {
+int SessionLocks::releaseAllOf(const QString& receiver) {
     int released = 0;
-    BrokerWrite write(*this);
-    const Instant now = m_clock->now();
-    processDue(now);
-    for (auto& [id, entity] : m_registry.all()) {
-        if (!entity->hasSessions())
-            continue;
-        std::vector<QString> held;
-        for (const auto& [sessionId, session] : entity->sessions.sessions()) {
-            if (session.lock && session.lock->holder == receiver)
-                held.push_back(sessionId);
-        }
-        for (const QString& sessionId : held)
-            endSessionLock(*entity, sessionId, now, SessionEnd::Lost);
-        released += static_cast<int>(held.size());
+    BrokerWrite write(m_broker);
+    const Instant now = m_broker.m_clock->now();
+    m_broker.processDue(now);
+    for (auto& [id, entity] : m_broker.m_registry.all()) {
+        if (entity->hasSessions())
+            released += loseLocks(*entity, now, &receiver);
     }
-    serveAcceptWaits(now);
+    serveWaits(now);
     (void)write.commit();
     return released;
 }
 
 // ---- State (S4)
 
-Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref) {
+Result<std::optional<QByteArray>> SessionLocks::state(const SessionRef& ref) {
     qint64 entityId;
     bool hasState;
-    BrokerWrite write(*this);
+    BrokerWrite write(m_broker);
     Instant now;
-    auto held = checkSessionHeld(ref, now);
+    auto held = checkHeld(ref, now);
     if (!held)
         return held.error();
-    touch(*held->entity, now);
+    m_broker.touch(*held->entity, now);
     entityId = held->entity->id;
     hasState = held->session->hasState;
     // The state is read from the store once every state set before is committed there.
@@ -339,14 +338,13 @@ Result<std::optional<QByteArray>> BrokerImpl::sessionState(const SessionRef& ref
         return durable.error();
     if (!hasState)
         return std::optional<QByteArray>();
-    return m_store->readSessionState(entityId, ref.sessionId);
+    return m_broker.m_store->readSessionState(entityId, ref.sessionId);
 }
 
-Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
-                                         const std::optional<QByteArray>& state) {
-    BrokerWrite write(*this);
+Result<void> SessionLocks::setState(const SessionRef& ref, const std::optional<QByteArray>& state) {
+    BrokerWrite write(m_broker);
     Instant now;
-    auto held = checkSessionHeld(ref, now);
+    auto held = checkHeld(ref, now);
     if (!held)
         return held.error();
     Entity& entity = *held->entity;
@@ -360,23 +358,52 @@ Result<void> BrokerImpl::setSessionState(const SessionRef& ref,
                              .arg(entity.path)
                              .arg(limit)
                              .arg(entity.properties.maxMessageSizeInKilobytes));
-    touch(entity, now);
+    m_broker.touch(entity, now);
     session.hasState = state.has_value();
     session.stateSize = state ? state->size() : 0;
     session.stateSetAt = state ? now : 0;
-    m_store->log(op::SetSessionState{entity.id, session.id, state, now});
-    m_feed->markSessions(entity.qualified());
+    m_broker.m_store->log(op::SetSessionState{entity.id, session.id, state, now});
+    m_broker.m_feed->markSessions(entity.qualified());
     return write.commit();
+}
+
+// ---- The AcceptTimeout timer and a reload
+
+bool SessionLocks::waitEndsAt(quint64 waitId, Instant deadline) const {
+    m_broker.m_mutex.assertHeld(__func__);
+    return m_broker.m_sessionWaits.endsAt(waitId, deadline);
+}
+
+void SessionLocks::timeOut(quint64 waitId) {
+    m_broker.m_mutex.assertHeld(__func__);
+    const auto wait = m_broker.m_sessionWaits.find(waitId);
+    if (wait == m_broker.m_sessionWaits.end())
+        return;
+    const Entity* waited = m_broker.m_registry.byId(wait->second.entityId);
+    endWait(wait, makeError(ErrorCode::ServiceTimeout,
+                            QStringLiteral("No session of '%1' became available in time.")
+                                .arg(waited ? waited->path : wait->second.path)));
+}
+
+void SessionLocks::failWaitsOfGoneEntities() {
+    m_broker.m_mutex.assertHeld(__func__);
+    std::vector<std::pair<qint64, QString>> gone;
+    for (const auto& [waitId, wait] : m_broker.m_sessionWaits.all()) {
+        if (!m_broker.m_registry.byId(wait.entityId))
+            gone.emplace_back(wait.entityId, wait.path);
+    }
+    for (const auto& [entityId, path] : gone)
+        failWaits(entityId, path);
 }
 
 // ---- Broker facade (the observed calls are in BrokerObserved.cpp)
 
 bool Broker::cancelAcceptSession(quint64 waitId) {
-    return m_impl->cancelAcceptSession(waitId);
+    return m_impl->m_sessionLocks.cancelAccept(waitId);
 }
 
 Result<std::optional<QByteArray>> Broker::sessionState(const SessionRef& session) {
-    return m_impl->sessionState(session);
+    return m_impl->m_sessionLocks.state(session);
 }
 
 } // namespace hourglass

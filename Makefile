@@ -9,7 +9,7 @@
 BUILD      ?= build
 BENCH_DIR  ?= build-release
 PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev fonts-dejavu-core \
-              clang libclang-rt-14-dev
+              clang libclang-rt-14-dev clang-format
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2
 # The Azure SDK tests (tests/sdk) need Node.js 20 and npm. Debian 12 ships Node 18, so a machine
@@ -85,7 +85,7 @@ bench-amqp: deps
 	BENCH_DIR=$(CURDIR)/$(BENCH_DIR) tests/bench/amqp/run-amqp-bench.sh
 
 format:
-	git ls-files '*.cpp' '*.h' | xargs clang-format -i
+	find app engine ui tests -name '*.cpp' -o -name '*.h' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD) $(BENCH_DIR)

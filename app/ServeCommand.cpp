@@ -1,8 +1,8 @@
 #include "ServeCommand.h"
 
-#include "hourglass/amqp/AmqpEndpoint.h"
 #include "CommandLine.h"
 #include "hourglass/EntityPath.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/scenario/EmulatorConfig.h"
 
 #include <QCommandLineParser>

@@ -61,8 +61,7 @@ public:
     // owner's own store can make the comparison true.
     void assertHeld(const char* where) const ASSERT_CAPABILITY(this) {
         if (m_owner.load(std::memory_order_relaxed) != std::this_thread::get_id()) {
-            std::fprintf(stderr, "hourglass: %s ran without holding the broker's mutex\n",
-                         where);
+            std::fprintf(stderr, "hourglass: %s ran without holding the broker's mutex\n", where);
             std::abort();
         }
     }

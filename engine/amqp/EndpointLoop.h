@@ -3,10 +3,10 @@
 // hands each connection's events to its Connection, and retries waiting receivers when the
 // broker's change feed says messages may have arrived. Internal to AmqpEndpoint.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
 #include "ConnectionAdmission.h"
 #include "EndpointContext.h"
 #include "WorkerPool.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QObject>
 #include <QSet>

@@ -1,7 +1,7 @@
 #include "SqlEvaluator.h"
 
-#include "hourglass/PropertyTypes.h"
 #include "SqlError.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QDateTime>
 #include <QUuid>

@@ -3,8 +3,8 @@
 // each test function, and the endpoint started on a free port. A test class derives from it,
 // calls openBroker() in its init() and reset() in its cleanup().
 
-#include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QObject>
 #include <QTemporaryDir>

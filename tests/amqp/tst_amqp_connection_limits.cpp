@@ -5,12 +5,12 @@
 // the overall limit a new connection is refused, but an unauthenticated one is dropped for it
 // first. Deadlines are shortened here; the defaults are 20 s, 120 s, 500 and 1,000.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/Broker.h"
 #include "DrivenClient.h"
 #include "EndpointTestBase.h"
 #include "FileDescriptorLimit.h"
 #include "RawSocket.h"
+#include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

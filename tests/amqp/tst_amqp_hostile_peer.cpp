@@ -5,12 +5,12 @@
 // delivery and the link goes on; error texts quote only a prefix of what the peer wrote; an
 // attach without a claim gets nothing of itself back.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/Broker.h"
 #include "EndpointTestBase.h"
 #include "PeerLimits.h"
 #include "RawAmqpPeer.h"
 #include "RawPeerSteps.h"
+#include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

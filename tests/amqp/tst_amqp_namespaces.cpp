@@ -3,9 +3,9 @@
 // grants (namespace and path), the hosts a token's audience may name, and how an address is
 // placed: in the namespace of the claims that cover it, never guessed.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/Broker.h"
 #include "Claims.h"
+#include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/amqp/NamespaceKeys.h"
 
 #include <QDateTime>

@@ -5,10 +5,10 @@
 // restart, settling through $management a message of a session the restart ended is answered
 // 410 com.microsoft:session-lock-lost (S5), as the SDKs expect of a session they no longer hold.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/Broker.h"
 #include "RawAmqpPeer.h"
 #include "RawPeerSteps.h"
+#include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

@@ -3,9 +3,9 @@
 // --help names the program and its commands with examples; a bad command line says why in one
 // line, points at --help and exits 2 (the real executable, run as a user would).
 
-#include "hourglass/amqp/AmqpEndpoint.h"
 #include "CommandLine.h"
 #include "ServeCommand.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QProcess>
 #include <QTest>

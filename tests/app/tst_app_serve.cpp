@@ -3,10 +3,10 @@
 // well-known key reaches), what it made is printed, and --accept-host is repeatable. Stopping
 // it closes each application's connection with amqp:connection:forced and a reason.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/Broker.h"
 #include "RawAmqpPeer.h"
 #include "ServeCommand.h"
+#include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -2,8 +2,8 @@
 // works on the queue until it is killed (kill -9), printing one line per acknowledged operation
 // (ChildProtocol.h). The test compares those lines with what the reopened database holds (D1, D2).
 
-#include "hourglass/Broker.h"
 #include "ChildProtocol.h"
+#include "hourglass/Broker.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

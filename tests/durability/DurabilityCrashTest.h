@@ -4,9 +4,9 @@
 // DurabilityPoisonTest.cpp, session states in DurabilitySessionTest.cpp; the child they kill is
 // DurabilityChild.cpp.
 
-#include "hourglass/Broker.h"
 #include "ChildProtocol.h"
 #include "CrashedChild.h"
+#include "hourglass/Broker.h"
 
 #include <QHash>
 #include <QObject>

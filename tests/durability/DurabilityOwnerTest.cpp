@@ -4,9 +4,9 @@
 // naming the holder, and the holder goes on untouched; the lock goes with its process however
 // that process ends (kill -9 included).
 
-#include "hourglass/Broker.h"
 #include "ResultText.h"
 #include "SpawnedChild.h"
+#include "hourglass/Broker.h"
 #include "hourglass/scenario/ScenarioRunner.h"
 #include "store/DatabaseOwner.h"
 

@@ -6,9 +6,9 @@
 // messages after the stored ones; delivery journal rows add their deliveries back (D2). A
 // database of the previous schema is upgraded in place.
 
-#include "hourglass/Broker.h"
 #include "ResultText.h"
 #include "TestBroker.h"
+#include "hourglass/Broker.h"
 #include "store/StoreSchema.h"
 
 #include <QCryptographicHash>

@@ -1,8 +1,8 @@
 // Recording a scenario from what is done to a broker (ScenarioRecorder over the Broker's
 // OperationObserver): the file parses, replays with ScenarioRunner to the same end state, checks
 // itself, and says what it had to leave out. An unset observer changes nothing.
-#include "hourglass/OperationObserver.h"
 #include "TestBroker.h"
+#include "hourglass/OperationObserver.h"
 #include "hourglass/scenario/ScenarioRecorder.h"
 #include "hourglass/scenario/ScenarioRunner.h"
 

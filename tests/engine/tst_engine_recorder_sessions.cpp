@@ -2,8 +2,8 @@
 // OperationObserver, the ScenarioRecorder writes AcceptSession, ReleaseSession and SessionState
 // steps and receives through a session, and the file plays back headless to the same messages,
 // session locks and states. What no step can express is named in the Description.
-#include "hourglass/OperationObserver.h"
 #include "TestBroker.h"
+#include "hourglass/OperationObserver.h"
 #include "hourglass/scenario/ScenarioRecorder.h"
 #include "hourglass/scenario/ScenarioRunner.h"
 

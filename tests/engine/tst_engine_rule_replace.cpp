@@ -4,8 +4,8 @@
 
 #include "BrokerSnapshot.h"
 #include "EngineChecks.h"
-#include "hourglass/OperationObserver.h"
 #include "TestBroker.h"
+#include "hourglass/OperationObserver.h"
 
 #include <QTest>
 

@@ -7,9 +7,9 @@
 //
 // Threads: start on the GUI thread; the engine work runs on a BrokerClient worker.
 
+#include "common/MessageDrag.h"
 #include "hourglass/Broker.h"
 #include "hourglass/Status.h"
-#include "common/MessageDrag.h"
 
 #include <QString>
 

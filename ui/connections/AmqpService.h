@@ -10,8 +10,8 @@
 // on demand, and handed to every view through `snapshotChanged`: the status-bar item's count and
 // the Connections view always show the same snapshot, never one a tick older than the other.
 
-#include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/Broker.h"
+#include "hourglass/amqp/AmqpEndpoint.h"
 
 #include <QObject>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "demo/ChartHistories.h"
 
-#include "hourglass/ChangeFeed.h"
 #include "common/BrokerClient.h"
 #include "demo/CountsHistory.h"
+#include "hourglass/ChangeFeed.h"
 
 #include <QPointer>
 

@@ -7,8 +7,8 @@
 // Object names: the number labels are "presentationActive", "presentationScheduled",
 // "presentationLocked", "presentationDeferred", "presentationDeadLettered".
 
-#include "hourglass/Broker.h"
 #include "demo/EngineTimeCharts.h"
+#include "hourglass/Broker.h"
 
 #include <QColor>
 #include <QList>

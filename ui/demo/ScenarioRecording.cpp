@@ -1,7 +1,7 @@
 #include "demo/ScenarioRecording.h"
 
-#include "hourglass/OperationObserver.h"
 #include "common/BrokerClient.h"
+#include "hourglass/OperationObserver.h"
 #include "hourglass/scenario/ScenarioRecorder.h"
 
 #include <QAction>

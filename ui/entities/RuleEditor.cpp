@@ -1,8 +1,8 @@
 #include "entities/RuleEditor.h"
 
-#include "hourglass/PropertyTypes.h"
 #include "common/PropertyTableEditor.h"
 #include "entities/SqlExpressionField.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QComboBox>
 #include <QFormLayout>

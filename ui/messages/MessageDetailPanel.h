@@ -12,11 +12,11 @@
 // the system table) to is kept through resizes, in QSettings ("messageDetail/<objectName>") and
 // by the next panel.
 
+#include "common/BodyFormatter.h"
+#include "common/CurrentMessage.h"
 #include "hourglass/ChangeFeed.h"
 #include "hourglass/Message.h"
 #include "hourglass/Status.h"
-#include "common/BodyFormatter.h"
-#include "common/CurrentMessage.h"
 
 #include <QWidget>
 

@@ -11,8 +11,8 @@
 //
 // Threads: GUI thread only.
 
-#include "hourglass/Status.h"
 #include "common/MessageDrag.h"
+#include "hourglass/Status.h"
 
 #include <QModelIndex>
 #include <QObject>

@@ -15,8 +15,8 @@
 //
 // Threads: GUI thread only.
 
-#include "hourglass/Broker.h"
 #include "common/CoalescedRefresh.h"
+#include "hourglass/Broker.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

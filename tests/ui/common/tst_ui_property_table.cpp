@@ -1,8 +1,8 @@
 // The application property editor shared by the send and settle dialogs: types by Service Bus's
 // names, a type column wide enough for the longest of them (it was cut to "st"),
 // and rows parsed as the type chosen.
-#include "hourglass/PropertyTypes.h"
 #include "common/PropertyTableEditor.h"
+#include "hourglass/PropertyTypes.h"
 
 #include <QComboBox>
 #include <QFontMetrics>

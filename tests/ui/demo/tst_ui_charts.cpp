@@ -5,7 +5,6 @@
 // across switches (and dropped with the entity), the time axis back at the engine's now after
 // "Real time" following a fast-forward, and the dark chart theme.
 
-#include "hourglass/ChangeFeed.h"
 #include "DeadLetterTestEnv.h"
 #include "common/Theme.h"
 #include "deadletter/DeadLetterReasonsModel.h"
@@ -13,6 +12,7 @@
 #include "demo/CountsHistory.h"
 #include "demo/EntityChartsPanel.h"
 #include "demo/TimeControlBar.h"
+#include "hourglass/ChangeFeed.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -3,12 +3,12 @@
 // restarts from a fresh database, survives a Restart step; the panel and its step list show all
 // of it; the gallery lists the bundled scenarios.
 
-#include "hourglass/Broker.h"
 #include "demo/ScenarioGallery.h"
 #include "demo/ScenarioPanel.h"
 #include "demo/ScenarioSession.h"
 #include "demo/ScenarioStepText.h"
 #include "demo/ScenarioStepsModel.h"
+#include "hourglass/Broker.h"
 #include "hourglass/scenario/ScenarioFile.h"
 
 #include <QAbstractItemModelTester>

@@ -6,10 +6,10 @@
 #include "ClientCall.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
-#include "hourglass/amqp/WireExtras.h"
 #include "common/BodyFormatter.h"
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"
+#include "hourglass/amqp/WireExtras.h"
 #include "messages/MessageDetailPanel.h"
 
 #include <QClipboard>

@@ -10,8 +10,8 @@
 // once and kept in the database (Broker::setting, kNamespaceKeyPrefix + the namespace's name in
 // lower case), so it survives restarts and goes with the data it guards.
 
-#include "hourglass/amqp/SasToken.h"
 #include "hourglass/Status.h"
+#include "hourglass/amqp/SasToken.h"
 
 #include <QList>
 #include <QString>

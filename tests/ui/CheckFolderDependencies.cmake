@@ -2,8 +2,7 @@
 # folders it uses, and the folders form no cycle. Fails naming the file and the include that uses
 # a folder its DEPENDS does not name, and naming each cycle ("demo -> window -> demo") of the
 # graph the includes and the DEPENDS files draw.
-#   cmake -DUI_DIR=<path to ui> [-DKNOWN_CYCLE_EDGES=from->to,...] -P CheckFolderDependencies.cmake
-# KNOWN_CYCLE_EDGES: declared edges left out of the cycle search, while a cycle is being broken.
+#   cmake -DUI_DIR=<path to ui> -P CheckFolderDependencies.cmake
 cmake_minimum_required(VERSION 3.25)
 if(NOT IS_DIRECTORY "${UI_DIR}")
   message(FATAL_ERROR "UI_DIR=${UI_DIR} is not a folder")
@@ -69,15 +68,6 @@ foreach(folder IN LISTS folders)
       endif()
     endforeach()
   endforeach()
-endforeach()
-
-string(REPLACE "," ";" known_edges "${KNOWN_CYCLE_EDGES}")
-foreach(edge IN LISTS known_edges)
-  string(REPLACE "->" ";" ends "${edge}")
-  list(GET ends 0 from)
-  list(GET ends 1 to)
-  list(REMOVE_ITEM deps_${from} "${to}")
-  message("left out of the cycle search: ${from} -> ${to}")
 endforeach()
 
 # Each cycle once: a breadth-first search from every folder back to itself gives the shortest

@@ -1,0 +1,90 @@
+#include "AdminAuth.h"
+
+#include "AdminErrors.h"
+
+#include "hourglass/amqp/NamespaceKeys.h"
+
+#include <QRegularExpression>
+#include <QUrl>
+
+namespace hourglass::admin {
+
+namespace {
+constexpr qsizetype kMaxTokenBytes = 4096;
+
+struct Scope {
+    QString host;
+    QStringList segments;
+};
+
+// "scheme://host[:port]/path[?query]": nullopt without a scheme or a host.
+std::optional<Scope> scopeOf(const QString& audience) {
+    const qsizetype scheme = audience.indexOf(QLatin1String("://"));
+    if (scheme <= 0)
+        return std::nullopt;
+    QString rest = audience.mid(scheme + 3);
+    const qsizetype end = rest.indexOf(QRegularExpression(QStringLiteral("[?#]")));
+    if (end >= 0)
+        rest.truncate(end);
+    const qsizetype slash = rest.indexOf(u'/');
+    Scope scope;
+    scope.host = hostWithoutPort(slash < 0 ? rest : rest.left(slash));
+    if (scope.host.isEmpty())
+        return std::nullopt;
+    const QString path = slash < 0 ? QString() : rest.mid(slash + 1);
+    for (const QString& segment : path.split(u'/', Qt::SkipEmptyParts))
+        scope.segments.append(segment);
+    return scope;
+}
+
+bool covers(const QStringList& scope, const QStringList& request) {
+    if (scope.size() > request.size())
+        return false;
+    for (qsizetype i = 0; i < scope.size(); ++i)
+        if (scope.at(i).compare(request.at(i), Qt::CaseInsensitive) != 0)
+            return false;
+    return true;
+}
+
+Authorization refused(const QString& why) {
+    return {std::nullopt, why};
+}
+} // namespace
+
+QString hostWithoutPort(const QString& host) {
+    QString name = host.trimmed().toLower();
+    if (name.startsWith(u'[')) {
+        const qsizetype close = name.indexOf(u']');
+        return close < 0 ? QString() : name.mid(1, close - 1);
+    }
+    const qsizetype colon = name.indexOf(u':');
+    if (colon >= 0 && name.indexOf(u':', colon + 1) < 0)
+        name.truncate(colon);
+    return name;
+}
+
+Authorization authorize(const QByteArray& authorizationHeader, const QString& host,
+                        const QStringList& segments, const amqp::NamespaceKeyRing& keys,
+                        qint64 nowSeconds) {
+    if (authorizationHeader.isEmpty())
+        return refused(QStringLiteral("The request carries no Authorization header."));
+    if (authorizationHeader.size() > kMaxTokenBytes)
+        return refused(QStringLiteral("The Authorization header is longer than %1 bytes.")
+                           .arg(kMaxTokenBytes));
+    const amqp::TokenVerdict verdict =
+        keys.verify(QString::fromUtf8(authorizationHeader).trimmed(), nowSeconds);
+    if (!verdict.check.valid() || !verdict.name)
+        return refused(verdict.check.description);
+    const std::optional<Scope> scope = scopeOf(verdict.check.audience);
+    if (!scope)
+        return refused(QStringLiteral("The token's audience '%1' is not a URL.")
+                           .arg(quoted(verdict.check.audience)));
+    if (scope->host != hostWithoutPort(host))
+        return refused(QStringLiteral("The token is for the host '%1', not this one.")
+                           .arg(quoted(scope->host)));
+    if (!covers(scope->segments, segments))
+        return refused(QStringLiteral("The token's audience does not cover this path."));
+    return {verdict.name, {}};
+}
+
+} // namespace hourglass::admin

@@ -24,8 +24,8 @@ RouteResult refused(const QString& why) {
     return {std::nullopt, why};
 }
 
-// Checks one decoded segment of an entity's name.
-QString segmentProblem(const QString& segment) {
+// Checks one decoded segment of an entity's name; a rule's name may also have '$' ($Default).
+QString segmentProblem(const QString& segment, bool dollar = false) {
     if (segment.isEmpty())
         return QStringLiteral("The path has an empty segment.");
     if (segment == u'.' || segment == QLatin1String(".."))
@@ -33,7 +33,7 @@ QString segmentProblem(const QString& segment) {
     for (const QChar c : segment) {
         if (c.category() == QChar::Other_Control)
             return QStringLiteral("The path contains a control character.");
-        if (!isNameCharacter(c))
+        if (!isNameCharacter(c) && !(dollar && c == u'$'))
             return QStringLiteral("The name '%1' contains '%2'; only letters, digits, '.', '-' "
                                   "and '_' are allowed.")
                 .arg(quoted(segment), quoted(QString(c)));
@@ -46,7 +46,7 @@ QString nameProblem(const QString& name, const char* what) {
         return QStringLiteral("The %1 name '%2' is longer than %3 characters.")
             .arg(QLatin1String(what), quoted(name))
             .arg(kMaxName);
-    return segmentProblem(name);
+    return segmentProblem(name, QLatin1String(what) == QLatin1String("rule"));
 }
 
 bool same(const QString& a, const char* b) {

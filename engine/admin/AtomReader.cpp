@@ -172,6 +172,8 @@ std::optional<DescriptionKind> kindOf(const QString& element) {
 } // namespace
 
 Result<Description> readDescription(const QByteArray& body) {
+    if (body.trimmed().isEmpty())
+        return invalid(QStringLiteral("The request has no body; it takes an Atom entry."));
     XmlParse parsed = parseXml(body);
     if (!parsed.root)
         return invalid(parsed.error);

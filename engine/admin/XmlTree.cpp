@@ -49,9 +49,9 @@ XmlParse parseXml(const QByteArray& body) {
                 open.last().text.clear(); // text between child elements is only layout
             XmlElement element;
             element.name = reader.name().toString();
-            const QStringView type =
-                reader.attributes().value(kSchemaInstance, QStringLiteral("type"));
-            element.typeName = localPart(type);
+            // Kept while its value is read: value() is a view into it.
+            const QXmlStreamAttributes attributes = reader.attributes();
+            element.typeName = localPart(attributes.value(kSchemaInstance, QStringLiteral("type")));
             open.append(std::move(element));
             break;
         }

@@ -1,8 +1,8 @@
 # The engine's front door (README.md, "Layout"): the window, the app, the AMQP endpoint, the
 # administration API and scenario playback compile with only public include folders on their
-# include path. Reads the
-# build's compile_commands.json and fails, naming the source and the folder, when a source of one
-# of those clients sees a private folder of a library it is not part of.
+# include path. Reads the build's compile_commands.json and fails, naming the source and the
+# folder, when a source of one of those clients sees a private folder of a library it is not part
+# of.
 #   cmake -DCOMMANDS=<build>/compile_commands.json -DSOURCE_DIR=<source root> -P CheckPublicIncludes.cmake
 cmake_minimum_required(VERSION 3.25)
 if(NOT EXISTS "${COMMANDS}")

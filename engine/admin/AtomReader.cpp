@@ -2,6 +2,7 @@
 
 #include "AdminErrors.h"
 
+#include <algorithm>
 #include <array>
 #include <functional>
 

@@ -99,6 +99,38 @@ private slots:
         QVERIFY(parseInstant(childText(info, "ModifiedTime")));
     }
 
+    // An empty list is a feed with a title (a bare <feed/> does not parse in the JS client).
+    void emptyListIsAFeedWithATitle() {
+        AdminFixture f;
+        const AdminResponse response = f.get("/$Resources/Topics?$skip=0&$top=100&api-version="
+                                             "2021-05");
+        QCOMPARE(response.status, 200);
+        QVERIFY(response.header("Content-Type").contains("type=feed"));
+        const auto feed = parsedBody(response);
+        QVERIFY(feed);
+        QCOMPARE(feed->name, QStringLiteral("feed"));
+        QCOMPARE(childText(&*feed, "title"), QStringLiteral("Topics"));
+        QVERIFY(entriesOf(*feed).isEmpty());
+        QCOMPARE(linkCount(response.body), 1);
+    }
+
+    // The Python SDK (msrest) writes every element with a prefix of its own.
+    void pythonShapedBodyIsReadByLocalName() {
+        AdminFixture f;
+        const QByteArray body =
+            "<?xml version='1.0' encoding='utf-8'?>\n"
+            "<ns0:entry xmlns:ns0=\"http://www.w3.org/2005/Atom\"><ns0:content "
+            "type=\"application/xml\"><ns1:QueueDescription xmlns:ns1=\"http://schemas."
+            "microsoft.com/netservices/2010/10/servicebus/connect\"><ns1:MaxDeliveryCount>7"
+            "</ns1:MaxDeliveryCount><ns1:RequiresSession>true</ns1:RequiresSession>"
+            "</ns1:QueueDescription></ns0:content></ns0:entry>";
+        QCOMPARE(f.put("/sessions", body).status, 201);
+        const auto entity = f.broker().entity("sessions");
+        QVERIFY(entity);
+        QCOMPARE(entity->properties.maxDeliveryCount, 7);
+        QVERIFY(entity->properties.requiresSession);
+    }
+
     // createQueue("orders", { maxDeliveryCount: 5 }): only that element is sent.
     void queueCreatedWithFewPropertiesHasTheEngineDefaults() {
         AdminFixture f;

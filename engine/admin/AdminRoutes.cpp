@@ -7,6 +7,8 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <limits>
+
 namespace hourglass::admin {
 
 namespace {

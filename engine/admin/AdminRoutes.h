@@ -38,7 +38,8 @@ struct Route {
     int top = kDefaultPageSize;
 
     bool isList() const;
-    // The engine path of the entity the route names (a subscription's for Rules and Rule).
+    // The engine path of the entity the route acts on: the queue or topic for Entity and
+    // Subscriptions, the subscription for Subscription, Rules and Rule.
     QString enginePath() const;
 };
 

@@ -76,6 +76,17 @@ QString countOf(const XmlElement* description, const QString& name) {
     return childText(description ? description->child(QStringLiteral("CountDetails")) : nullptr,
                      name);
 }
+// An update body made of a reply's own description, as .NET and Python send back what they read
+// (runtime figures included).
+QByteArray echoed(const QByteArray& reply, const QByteArray& element) {
+    const qsizetype from = reply.indexOf("<" + element);
+    const QByteArray end = "</" + element + ">";
+    const qsizetype to = reply.indexOf(end);
+    if (from < 0 || to < 0)
+        return {};
+    return "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">" +
+           reply.mid(from, to + end.size() - from) + "</content></entry>";
+}
 } // namespace
 
 class TestAdminEntities : public QObject {
@@ -205,6 +216,33 @@ private slots:
         QVERIFY(again.body.contains("<Code>409</Code>"));
         QCOMPARE(f.put("/missing", atomEntry("QueueDescription", ""), true).status, 404);
         QVERIFY(!f.broker().entity("missing"));
+    }
+
+    // Whatever a reply writes, an update takes back unchanged.
+    void repliesAreAcceptedBackAsUpdates() {
+        AdminFixture f;
+        QVERIFY(f.broker().createQueue("dest", EntityProperties::defaults(Tier::Standard)));
+        QCOMPARE(f.put("/orders", atomEntry("QueueDescription",
+                                            "<ForwardTo>sb://localhost:5671/dest</ForwardTo>"))
+                     .status,
+                 201);
+        QCOMPARE(f.put("/events", atomEntry("TopicDescription", "")).status, 201);
+        QCOMPARE(f.put("/events/Subscriptions/s", atomEntry("SubscriptionDescription", "")).status,
+                 201);
+        const QList<QPair<QByteArray, QByteArray>> entities{
+            {"/orders", "QueueDescription"},
+            {"/events", "TopicDescription"},
+            {"/events/Subscriptions/s", "SubscriptionDescription"}};
+        for (const auto& [target, element] : entities) {
+            const QString path = QString::fromUtf8(target.mid(1));
+            const auto before = f.broker().entity(path);
+            QVERIFY(before);
+            const QByteArray body = echoed(f.get(target).body, element);
+            QVERIFY(!body.isEmpty());
+            const AdminResponse updated = f.put(target, body, true);
+            QVERIFY2(updated.status == 200, updated.body.constData());
+            QCOMPARE(f.broker().entity(path)->properties, before->properties);
+        }
     }
 
     void deletedQueueIsNotFoundAfterwards() {

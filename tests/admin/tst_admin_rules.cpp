@@ -189,6 +189,31 @@ private slots:
         QCOMPARE(f.broker().counts("events/Subscriptions/s")->active, 1);
     }
 
+    // A rule as a reply writes it is taken back unchanged by a replace.
+    void ruleRepliesAreAcceptedBack() {
+        TopicFixture f;
+        const QString properties =
+            QStringLiteral("<Properties>%1%2</Properties>")
+                .arg(keyValue("quantity", "double", "5"), keyValue("region", "string", "eu"));
+        QCOMPARE(
+            f.put(kRules + "c",
+                  ruleBody("c", filter("CorrelationFilter", "<Label>invoice</Label>" + properties),
+                           sqlAction("SET seen = 1")))
+                .status,
+            201);
+        const Rule before = f.rules().first();
+        const QByteArray reply = f.get(kRules + "c").body;
+        const qsizetype from = reply.indexOf("<RuleDescription");
+        const qsizetype to = reply.indexOf("</RuleDescription>") + qsizetype(18);
+        const QByteArray body =
+            "<entry xmlns=\"http://www.w3.org/2005/Atom\"><content type=\"application/xml\">" +
+            reply.mid(from, to - from) + "</content></entry>";
+        const AdminResponse replaced = f.put(kRules + "c", body, true);
+        QVERIFY2(replaced.status == 200, replaced.body.constData());
+        QCOMPARE(f.rules().first(), before);
+        QCOMPARE(f.rules().first().correlation.properties, before.correlation.properties);
+    }
+
     void trueFalseAndDefaultFilters() {
         TopicFixture f;
         QCOMPARE(f.put(kRules + "all",

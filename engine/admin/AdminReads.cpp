@@ -43,7 +43,10 @@ AdminResponse listEntities(const CallContext& call, const Route& route, EntityKi
                                           : QStringLiteral("$Resources/Topics");
     page.title = kind == EntityKind::Queue ? QStringLiteral("Queues") : QStringLiteral("Topics");
     const QList<EntityInfo> shown = pageOf(all, route, page);
-    return atomResponse(200, entityFeed(call.reply, page, shown, subscriptionCounts(call)), true);
+    // Only topics have subscriptions to count (a second pass over the namespace).
+    const QHash<QString, int> counts =
+        kind == EntityKind::Topic ? subscriptionCounts(call) : QHash<QString, int>();
+    return atomResponse(200, entityFeed(call.reply, page, shown, counts), true);
 }
 
 AdminResponse listSubscriptions(const CallContext& call, const Route& route) {

@@ -1,5 +1,5 @@
-# The engine's front door (README.md, "Layout"): the window, the app, the AMQP endpoint and
-# scenario playback compile with only public include folders on their include path. Reads the
+# The engine's front door (README.md, "Layout"): the window, the app, the AMQP endpoint, scenario
+# playback and the TLS certificates compile with only public include folders on their include path. Reads the
 # build's compile_commands.json and fails, naming the source and the folder, when a source of one
 # of those clients sees a private folder of a library it is not part of.
 #   cmake -DCOMMANDS=<build>/compile_commands.json -DSOURCE_DIR=<source root> -P CheckPublicIncludes.cmake
@@ -11,10 +11,12 @@ file(READ "${COMMANDS}" database)
 string(JSON count LENGTH "${database}")
 
 # The private folders: the engine's root (its store, SQL language and broker parts), and the
-# roots of the endpoint and of scenario playback, each private to its own library.
+# roots of the endpoint, of scenario playback and of the TLS certificates, each private to its own
+# library.
 set(private_engine "${SOURCE_DIR}/engine")
 set(private_amqp "${SOURCE_DIR}/engine/amqp")
 set(private_scenario "${SOURCE_DIR}/engine/scenario")
+set(private_tls "${SOURCE_DIR}/engine/tls")
 
 set(found 0)
 set(checked 0)
@@ -29,6 +31,8 @@ foreach(index RANGE ${last})
     set(own "${private_amqp}")
   elseif(relative MATCHES "^engine/scenario/")
     set(own "${private_scenario}")
+  elseif(relative MATCHES "^engine/tls/")
+    set(own "${private_tls}")
   else()
     continue()
   endif()
@@ -39,7 +43,8 @@ foreach(index RANGE ${last})
     string(REGEX REPLACE "^(-I|-isystem )" "" folder "${option}")
     cmake_path(NORMAL_PATH folder)
     string(REGEX REPLACE "/$" "" folder "${folder}")
-    foreach(private IN ITEMS "${private_engine}" "${private_amqp}" "${private_scenario}")
+    foreach(private IN ITEMS "${private_engine}" "${private_amqp}" "${private_scenario}"
+                            "${private_tls}")
       if(folder STREQUAL private AND NOT folder STREQUAL own)
         file(RELATIVE_PATH shown "${SOURCE_DIR}" "${folder}")
         message("${relative} sees the private folder ${shown}/")
@@ -53,6 +58,6 @@ if(found GREATER 0)
   message(FATAL_ERROR "${found} private include folder(s) on a client's include path")
 endif()
 if(checked EQUAL 0)
-  message(FATAL_ERROR "no source of ui/, app/, engine/amqp/ or engine/scenario/ in ${COMMANDS}")
+  message(FATAL_ERROR "no source of ui/, app/, engine/amqp/, engine/scenario/ or engine/tls/ in ${COMMANDS}")
 endif()
-message("${checked} sources of ui/, app/, the endpoint and scenario playback: public folders only")
+message("${checked} sources of ui/, app/, the endpoint, scenario playback and TLS: public folders only")

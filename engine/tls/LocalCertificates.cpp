@@ -11,6 +11,10 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 namespace hourglass::tls {
 
 namespace {
@@ -59,8 +63,8 @@ Result<void> writePair(X509* certificate, EVP_PKEY* key, const QString& certific
 }
 
 Result<Authority> authorityIn(const QString& dir, bool& created) {
-    const QString certificatePath = QDir(dir).filePath(kCaCertificateFile);
-    const QString keyPath = QDir(dir).filePath(kCaKeyFile);
+    const QString certificatePath = QDir(dir).absoluteFilePath(kCaCertificateFile);
+    const QString keyPath = QDir(dir).absoluteFilePath(kCaKeyFile);
     Result<bool> present =
         pairPresent(certificatePath, keyPath, QStringLiteral("local certificate authority"));
     if (!present)
@@ -89,6 +93,29 @@ Result<Authority> authorityIn(const QString& dir, bool& created) {
     return Authority{std::move(*certificate), std::move(*key)};
 }
 
+// Holds the folder's lock file (flock) while ensure() reads and writes, so that two processes
+// starting at once (the window and serve, or tests run in parallel) never mix one's key with
+// the other's certificate. Without a lock file (a read-only folder) ensure() goes on unlocked:
+// it then only reads, or fails to write with an error that says so.
+class FolderLock {
+public:
+    explicit FolderLock(const QString& dir) {
+        const QByteArray path = QFile::encodeName(QDir(dir).absoluteFilePath(kLockFile));
+        m_fd = ::open(path.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (m_fd >= 0)
+            ::flock(m_fd, LOCK_EX);
+    }
+    ~FolderLock() {
+        if (m_fd >= 0)
+            ::close(m_fd); // releases the lock
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+
+private:
+    int m_fd = -1;
+};
+
 Error asInvalidArgument(Error error) {
     error.code = ErrorCode::InvalidArgument;
     error.retryable = false;
@@ -105,11 +132,12 @@ Result<CertificateFiles> LocalCertificates::ensure(const QString& dir,
     Result<void> folder = prepareFolder(dir);
     if (!folder)
         return folder.error();
+    const FolderLock lock(dir);
 
     CertificateFiles files;
-    files.caCertificate = QDir(dir).filePath(kCaCertificateFile);
-    files.serverCertificate = QDir(dir).filePath(kServerCertificateFile);
-    files.serverKey = QDir(dir).filePath(kServerKeyFile);
+    files.caCertificate = QDir(dir).absoluteFilePath(kCaCertificateFile);
+    files.serverCertificate = QDir(dir).absoluteFilePath(kServerCertificateFile);
+    files.serverKey = QDir(dir).absoluteFilePath(kServerKeyFile);
 
     Result<Authority> authority = authorityIn(dir, files.createdAuthority);
     if (!authority)
@@ -168,8 +196,8 @@ Result<CertificateFiles> LocalCertificates::load(const QString& certFile, const 
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("%1: the certificate is not valid yet.").arg(certFile));
     CertificateFiles files;
-    files.serverCertificate = certFile;
-    files.serverKey = keyFile;
+    files.serverCertificate = QFileInfo(certFile).absoluteFilePath();
+    files.serverKey = QFileInfo(keyFile).absoluteFilePath();
     files.caFingerprintSha256 = sha256Fingerprint(certificate->get());
     return files;
 }

@@ -82,6 +82,15 @@ inline ExtensionPresence extension(X509* certificate, int nid) {
     return {true, X509_EXTENSION_get_critical(X509_get_ext(certificate, index)) == 1};
 }
 
+inline QString sha256FingerprintOf(X509* certificate) {
+    unsigned char digest[32];
+    unsigned int length = 0;
+    if (X509_digest(certificate, EVP_sha256(), digest, &length) != 1 || length != 32)
+        return {};
+    return QString::fromLatin1(
+        QByteArray(reinterpret_cast<char*>(digest), 32).toHex(':').toUpper());
+}
+
 // Days of validity from notBefore to notAfter.
 inline int validityDays(X509* certificate) {
     int days = 0;

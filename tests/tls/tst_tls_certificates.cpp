@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <sys/stat.h>
+#include <thread>
 
 using namespace hourglass;
 using namespace hourglass::tls;
@@ -66,6 +67,8 @@ private slots:
     void halfAPairIsAnError();
     void folderThatCannotBeMadeIsAnError();
     void badHostNameIsRefused();
+    void pathsAreAbsolute();
+    void concurrentCallsAgreeOnOnePair();
 };
 
 void TlsCertificatesTest::firstUseCreatesAuthorityAndServerCertificate() {
@@ -79,9 +82,10 @@ void TlsCertificatesTest::firstUseCreatesAuthorityAndServerCertificate() {
     QVERIFY(files->createdAuthority);
     QVERIFY(files->reissued);
     QVERIFY(!files->reissueReason.isEmpty());
-    // Exactly the four files: no temporary file left behind.
+    // Exactly the four files and the lock: no temporary file left behind.
     QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden),
-             QStringList({kCaCertificateFile, kCaKeyFile, kServerCertificateFile, kServerKeyFile}));
+             QStringList({kLockFile, kCaCertificateFile, kCaKeyFile, kServerCertificateFile,
+                          kServerKeyFile}));
     Certificate authority = certificateFrom(files->caCertificate);
     QVERIFY(authority);
     QVERIFY(certificateFrom(files->serverCertificate));
@@ -215,7 +219,7 @@ void TlsCertificatesTest::secondEnsureReusesTheFiles() {
     const QStringList hosts{QStringLiteral("broker.example.test")};
     QVERIFY(LocalCertificates::ensure(temp.path(), hosts).ok());
     const QMap<QString, QByteArray> before = folderBytes(temp.path());
-    QCOMPARE(before.size(), 4);
+    QCOMPARE(before.size(), 5); // the four files and the empty lock file
     const Result<CertificateFiles> again = LocalCertificates::ensure(temp.path(), hosts);
     QVERIFY(again.ok());
     QVERIFY(!again->createdAuthority);
@@ -394,6 +398,45 @@ void TlsCertificatesTest::badHostNameIsRefused() {
         LocalCertificates::ensure(dir, {QStringLiteral("[fd00::5]")});
     QVERIFY(bracketed.ok());
     QVERIFY(namesIp(certificateFrom(bracketed->serverCertificate).get(), "fd00::5"));
+}
+
+void TlsCertificatesTest::pathsAreAbsolute() {
+    QTemporaryDir temp;
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(temp.path()));
+    const Result<CertificateFiles> files = LocalCertificates::ensure(QStringLiteral("certs"), {});
+    QVERIFY(QDir::setCurrent(before));
+    QVERIFY(files.ok());
+    QCOMPARE(files->caCertificate,
+             QDir(temp.path()).absoluteFilePath("certs/" + kCaCertificateFile));
+    QVERIFY(QFileInfo(files->serverCertificate).isAbsolute());
+    QVERIFY(QFileInfo(files->serverKey).isAbsolute());
+    QVERIFY(trustHints(files->caCertificate)[0].line.contains(temp.path()));
+}
+
+// Two starts at once (the window and serve, or parallel tests) on a new folder: both get the
+// same authority and a server certificate that matches its key and was signed by it.
+void TlsCertificatesTest::concurrentCallsAgreeOnOnePair() {
+    for (int round = 0; round < 10; ++round) {
+        QTemporaryDir temp;
+        const QString dir = temp.filePath(QStringLiteral("certs"));
+        std::optional<Result<CertificateFiles>> first;
+        std::optional<Result<CertificateFiles>> second;
+        std::thread one([&] { first.emplace(LocalCertificates::ensure(dir, {})); });
+        std::thread other([&] {
+            second.emplace(LocalCertificates::ensure(dir, {QStringLiteral("other.example.test")}));
+        });
+        one.join();
+        other.join();
+        QVERIFY(first->ok() && second->ok());
+        QCOMPARE((*first)->caFingerprintSha256, (*second)->caFingerprintSha256);
+        QCOMPARE(int((*first)->createdAuthority) + int((*second)->createdAuthority), 1);
+        Certificate authority = certificateFrom((*first)->caCertificate);
+        QCOMPARE(sha256FingerprintOf(authority.get()), (*first)->caFingerprintSha256);
+        Certificate server = certificateFrom((*first)->serverCertificate);
+        QCOMPARE(verifyServer(authority.get(), server.get()), X509_V_OK);
+        QVERIFY(LocalCertificates::load((*first)->serverCertificate, (*first)->serverKey).ok());
+    }
 }
 
 QTEST_GUILESS_MAIN(TlsCertificatesTest)

@@ -20,7 +20,10 @@ inline const QString kCaCertificateFile = QStringLiteral("ca-cert.pem");
 inline const QString kCaKeyFile = QStringLiteral("ca-key.pem");
 inline const QString kServerCertificateFile = QStringLiteral("server-cert.pem");
 inline const QString kServerKeyFile = QStringLiteral("server-key.pem");
+// Held while ensure() works in the folder, so that two processes never interleave their writes.
+inline const QString kLockFile = QStringLiteral(".lock");
 
+// Absolute paths, so that a trust hint works from any working folder.
 struct CertificateFiles {
     QString caCertificate; // empty for a pair the user brought (load)
     QString serverCertificate;

@@ -37,6 +37,8 @@ Result<QByteArray> readSmallFile(const QString& path) {
     QByteArray bytes = file.read(kMaxPemFileBytes + 1);
     if (bytes.isEmpty())
         return fileError(path, QStringLiteral("is empty"));
+    if (bytes.size() > kMaxPemFileBytes) // grew since it was looked at
+        return fileError(path, QStringLiteral("too large for a certificate or key"));
     return bytes;
 }
 

@@ -16,7 +16,7 @@ Error authorityError(const QString& step) {
 
 } // namespace
 
-Result<Authority> createAuthority() {
+Result<Authority> createAuthority(long validitySeconds) {
     Authority authority;
     authority.key = generateP256Key();
     if (!authority.key)
@@ -24,8 +24,7 @@ Result<Authority> createAuthority() {
     authority.certificate.reset(X509_new());
     X509* certificate = authority.certificate.get();
     if (!certificate || X509_set_version(certificate, X509_VERSION_3) != 1 ||
-        !setRandomSerial(certificate) ||
-        !setValidity(certificate, -3600, kAuthorityValiditySeconds) ||
+        !setRandomSerial(certificate) || !setValidity(certificate, -3600, validitySeconds) ||
         !setSubject(certificate, QStringLiteral("Hourglass local certificate authority")) ||
         X509_set_issuer_name(certificate, X509_get_subject_name(certificate)) != 1 ||
         X509_set_pubkey(certificate, authority.key.get()) != 1)

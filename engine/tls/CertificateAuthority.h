@@ -20,7 +20,8 @@ constexpr long kAuthorityValiditySeconds = 3650L * 86400;
 
 // A new authority: P-256 key, self-signed, basicConstraints critical CA:TRUE, keyUsage critical
 // keyCertSign and cRLSign, a subject key identifier.
-Result<Authority> createAuthority();
+// `validitySeconds` is for tests of an authority near its end.
+Result<Authority> createAuthority(long validitySeconds = kAuthorityValiditySeconds);
 
 // Why a certificate and key read from the folder cannot serve as the authority (not a CA, the key
 // is not its own, expired), or nothing when they can.

@@ -105,6 +105,10 @@ Result<ServerPair> issueServerCertificate(const Authority& authority, const QStr
         X509_set_issuer_name(certificate, X509_get_subject_name(issuer)) != 1 ||
         X509_set_pubkey(certificate, pair.key.get()) != 1)
         return serverError(QStringLiteral("fields"));
+    // Never valid longer than its issuer: a chain is refused once the authority has expired.
+    if (ASN1_TIME_compare(X509_get0_notAfter(certificate), X509_get0_notAfter(issuer)) > 0 &&
+        X509_set1_notAfter(certificate, X509_get0_notAfter(issuer)) != 1)
+        return serverError(QStringLiteral("validity"));
     // Node and browsers read names only from subjectAltName; strict verifiers (Python 3.13's
     // VERIFY_X509_STRICT among them) also want the key identifiers and a basicConstraints that
     // says this certificate cannot sign others.

@@ -35,6 +35,7 @@ Result<QStringList> serverHostNames(const QStringList& extraHostNames);
 // A new key and a certificate for `hostNames` (from serverHostNames) signed by `authority`:
 // subjectAltName with a DNS or IP name for each, basicConstraints critical CA:FALSE, keyUsage
 // critical digitalSignature, extendedKeyUsage serverAuth, subject and authority key identifiers.
+// It ends when the authority ends, if that is sooner.
 Result<ServerPair> issueServerCertificate(const Authority& authority, const QStringList& hostNames,
                                           ServerValidity validity = {});
 

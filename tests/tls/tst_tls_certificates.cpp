@@ -68,6 +68,7 @@ private slots:
     void folderThatCannotBeMadeIsAnError();
     void badHostNameIsRefused();
     void pathsAreAbsolute();
+    void serverCertificateEndsWithItsAuthority();
     void concurrentCallsAgreeOnOnePair();
 };
 
@@ -412,6 +413,26 @@ void TlsCertificatesTest::pathsAreAbsolute() {
     QVERIFY(QFileInfo(files->serverCertificate).isAbsolute());
     QVERIFY(QFileInfo(files->serverKey).isAbsolute());
     QVERIFY(trustHints(files->caCertificate)[0].line.contains(temp.path()));
+}
+
+void TlsCertificatesTest::serverCertificateEndsWithItsAuthority() {
+    Result<Authority> authority = createAuthority(100L * 86400);
+    QVERIFY(authority.ok());
+    const Result<QStringList> names = serverHostNames({});
+    QVERIFY(names.ok());
+    Result<ServerPair> server = issueServerCertificate(*authority, *names);
+    QVERIFY(server.ok());
+    QCOMPARE(ASN1_TIME_compare(X509_get0_notAfter(server->certificate.get()),
+                               X509_get0_notAfter(authority->certificate.get())),
+             0);
+    QCOMPARE(verifyServer(authority->certificate.get(), server->certificate.get(), "localhost"),
+             X509_V_OK);
+    // With ten years left, the server certificate gets its full year.
+    Result<Authority> young = createAuthority();
+    QVERIFY(young.ok());
+    Result<ServerPair> full = issueServerCertificate(*young, *names);
+    QVERIFY(full.ok());
+    QVERIFY(validityDays(full->certificate.get()) >= 364);
 }
 
 // Two starts at once (the window and serve, or parallel tests) on a new folder: both get the

@@ -8,7 +8,7 @@
 
 BUILD      ?= build
 BENCH_DIR  ?= build-release
-PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev fonts-dejavu-core \
+PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev libssl-dev fonts-dejavu-core \
               clang libclang-rt-14-dev clang-format
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2

@@ -1,8 +1,8 @@
 # The engine's front door (README.md, "Layout"): the window, the app, the AMQP endpoint, the
-# administration API and scenario playback compile with only public include folders on their
-# include path. Reads the build's compile_commands.json and fails, naming the source and the
-# folder, when a source of one of those clients sees a private folder of a library it is not part
-# of.
+# administration API, scenario playback and the TLS certificates compile with only public include
+# folders on their include path. Reads the build's compile_commands.json and fails, naming the
+# source and the folder, when a source of one of those clients sees a private folder of a library
+# it is not part of.
 #   cmake -DCOMMANDS=<build>/compile_commands.json -DSOURCE_DIR=<source root> -P CheckPublicIncludes.cmake
 cmake_minimum_required(VERSION 3.25)
 if(NOT EXISTS "${COMMANDS}")
@@ -12,12 +12,13 @@ file(READ "${COMMANDS}" database)
 string(JSON count LENGTH "${database}")
 
 # The private folders: the engine's root (its store, SQL language and broker parts), and the
-# roots of the endpoint, of the administration API and of scenario playback, each private to its
-# own library.
+# roots of the endpoint, of the administration API, of scenario playback and of the TLS
+# certificates, each private to its own library.
 set(private_engine "${SOURCE_DIR}/engine")
 set(private_amqp "${SOURCE_DIR}/engine/amqp")
 set(private_scenario "${SOURCE_DIR}/engine/scenario")
 set(private_admin "${SOURCE_DIR}/engine/admin")
+set(private_tls "${SOURCE_DIR}/engine/tls")
 
 set(found 0)
 set(checked 0)
@@ -34,6 +35,8 @@ foreach(index RANGE ${last})
     set(own "${private_scenario}")
   elseif(relative MATCHES "^engine/admin/")
     set(own "${private_admin}")
+  elseif(relative MATCHES "^engine/tls/")
+    set(own "${private_tls}")
   else()
     continue()
   endif()
@@ -45,7 +48,7 @@ foreach(index RANGE ${last})
     cmake_path(NORMAL_PATH folder)
     string(REGEX REPLACE "/$" "" folder "${folder}")
     foreach(private IN ITEMS "${private_engine}" "${private_amqp}" "${private_scenario}"
-                             "${private_admin}")
+                             "${private_admin}" "${private_tls}")
       if(folder STREQUAL private AND NOT folder STREQUAL own)
         file(RELATIVE_PATH shown "${SOURCE_DIR}" "${folder}")
         message("${relative} sees the private folder ${shown}/")
@@ -59,8 +62,8 @@ if(found GREATER 0)
   message(FATAL_ERROR "${found} private include folder(s) on a client's include path")
 endif()
 if(checked EQUAL 0)
-  message(FATAL_ERROR "no source of ui/, app/, engine/amqp/, engine/admin/ or engine/scenario/ in "
-    "${COMMANDS}")
+  message(FATAL_ERROR "no source of ui/, app/, engine/amqp/, engine/admin/, engine/scenario/ or "
+    "engine/tls/ in ${COMMANDS}")
 endif()
-message("${checked} sources of ui/, app/, the endpoint, the administration API and scenario "
-  "playback: public folders only")
+message("${checked} sources of ui/, app/, the endpoint, the administration API, scenario playback "
+  "and TLS: public folders only")

@@ -2,6 +2,8 @@
 
 #include "AtomWriter.h"
 
+#include <QRegularExpression>
+
 namespace hourglass::admin {
 
 namespace {
@@ -51,8 +53,27 @@ int statusOf(ErrorCode code) {
     }
 }
 
+QString clippedEngineText(const QString& description) {
+    // Names and values in '...' (never with spaces: an apostrophe in the engine's own words does
+    // not start one); the SQL parser's token between "Token in error= " and its details.
+    static const QRegularExpression parts(
+        QStringLiteral("'([^'\\s]*)'|(?<=Token in error= )(.*?)(?=, Additional details= )"),
+        QRegularExpression::DotMatchesEverythingOption);
+    QString out;
+    qsizetype from = 0;
+    QRegularExpressionMatchIterator it = parts.globalMatch(description);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch match = it.next();
+        const int group = match.capturedStart(1) >= 0 ? 1 : 2;
+        out += description.mid(from, match.capturedStart(group) - from);
+        out += quoted(match.captured(group));
+        from = match.capturedEnd(group);
+    }
+    return out + description.mid(from);
+}
+
 AdminResponse errorResponse(const Error& error) {
-    QString detail = error.description;
+    QString detail = clippedEngineText(error.description);
     if (!error.trackingId.isEmpty())
         detail += QStringLiteral(" TrackingId:%1").arg(error.trackingId);
     return errorResponse(statusOf(error.code), detail);

@@ -21,7 +21,11 @@ AdminResponse errorResponse(int status, const QString& detail);
 
 // The HTTP status an engine error is answered with.
 int statusOf(ErrorCode code);
-// An engine error as a reply: its status, the engine's description and tracking id.
+// An engine description with what it quotes of the client (names in '...', the SQL parser's
+// token in error) clipped as quoted() clips.
+QString clippedEngineText(const QString& description);
+
+// An engine error as a reply: its status, the engine's description (clipped) and tracking id.
 AdminResponse errorResponse(const Error& error);
 
 } // namespace hourglass::admin

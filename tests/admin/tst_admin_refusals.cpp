@@ -5,6 +5,7 @@
 // elements and methods: each gets its HTTP error, quotes at most a short prefix of what was
 // sent, and leaves the broker exactly as it was.
 
+#include "AdminErrors.h"
 #include "AdminFixture.h"
 #include "BrokerSnapshot.h"
 
@@ -225,6 +226,37 @@ private slots:
         QVERIFY2(detail.contains(QString(64, u'x')), refused.body.constData());
         QVERIFY(!detail.contains(QString(65, u'x')));
         QVERIFY(refused.body.size() < 1024);
+    }
+
+    // The engine's own descriptions quote names and SQL tokens whole; replies clip them.
+    void engineDescriptionsAreClipped() {
+        AdminFixture f;
+        const QByteArray name(200, 'q');
+        const AdminResponse missing = f.get("/" + name);
+        QCOMPARE(missing.status, 404);
+        QVERIFY2(errorDetail(missing).contains(QString(64, u'q')),
+                 qPrintable(errorDetail(missing)));
+        QVERIFY(!errorDetail(missing).contains(QString(65, u'q')));
+        QVERIFY(f.broker().createQueue(QString::fromLatin1(name),
+                                       EntityProperties::defaults(Tier::Standard)));
+        const AdminResponse exists = f.put("/" + name, kQueueBody);
+        QCOMPARE(exists.status, 409);
+        QVERIFY(!errorDetail(exists).contains(QString(65, u'q')));
+
+        const QString token(300, u't');
+        const QString sql = QStringLiteral("There was an error parsing the SQL expression. [Token "
+                                           "line=1, column=5, Token in error= %1, Additional "
+                                           "details= near 'x']")
+                                .arg(token);
+        const QString clipped = clippedEngineText(sql);
+        QVERIFY(clipped.contains(QString(64, u't')));
+        QVERIFY(!clipped.contains(QString(65, u't')));
+        QVERIFY(clipped.endsWith(QStringLiteral(", Additional details= near 'x']")));
+        const QString words =
+            QStringLiteral("The subscription's rule '%1' is the topic's.").arg(QString(80, u'r'));
+        QCOMPARE(clippedEngineText(words),
+                 QStringLiteral("The subscription's rule '%1...' is the topic's.")
+                     .arg(QString(64, u'r')));
     }
 
     void otherMethodsAre405() {

@@ -321,6 +321,7 @@ void Connection::attachChecked(quint64 linkId, const Result<void>& checked) {
     }
     pn_link_t* pnLink = link->link;
     const QString description = attachRefusalDescription(checked.error(), link->address.entityPath);
+    dropQueuedReplies(*link);
     m_linksById.remove(linkId);
     m_links.erase(pnLink); // link is gone from here on
     if (checked.error().wrongEntityKind)
@@ -346,6 +347,7 @@ void Connection::linkClosed(pn_link_t* pnLink) {
     // them through $management, and they go back when the connection ends or they run out.
     // A session link's session goes back now, and the message locks in it with it (S5).
     releaseSessionOf(*it->second);
+    dropQueuedReplies(*it->second);
     m_linksById.remove(it->second->id);
     m_links.erase(it);
     replenishStarvedLinks(); // its credit no longer counts against the connection's bytes

@@ -195,9 +195,26 @@ private:
     // ---- ConnectionSends.cpp
     void transferArrived(Link& link, pn_delivery_t* delivery);
     void entityTransfer(Link& link, pn_delivery_t* delivery, const QByteArray& bytes);
-    void cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes);
+    void cbsRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes);
     void managementRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes);
-    void sendReply(const QString& replyTo, const QByteArray& encoded);
+
+    // ---- ConnectionReplies.cpp
+    // Where the answer to a $cbs or $management request goes: the link its reply-to names (found
+    // when the answer is ready, as the SDKs that set it expect), or, without a reply-to, a link
+    // of this connection whose source is the request's own node (uAMQP's way).
+    struct ReplyRoute {
+        QString replyTo;    // as the client wrote it; empty: none
+        quint64 linkId = 0; // without reply-to: the link answering on the request's node
+    };
+    // The route of a request arriving on `requestLink`, now owed an answer; or nullopt after
+    // rejecting `delivery` (nothing run): no reply-to and no link on its node to answer on, or
+    // this connection holds as many answers as it may (kMaxRepliesHeld, kMaxReplyBytesHeld).
+    std::optional<ReplyRoute> routeReply(const Link& requestLink, const QString& replyTo,
+                                         pn_delivery_t* delivery);
+    // The answer owed on `route`: queued on its link (dropped when the link is gone).
+    void sendReply(const ReplyRoute& route, const QByteArray& encoded);
+    // A link's unsent answers go with it.
+    void dropQueuedReplies(Link& link);
     void settleInbound(pn_delivery_t* delivery, const Result<void>& outcome);
     void replenishCredit(Link& link);
     void replenishStarvedLinks();
@@ -276,6 +293,11 @@ private:
     static constexpr std::chrono::seconds kCloseAnswerTime{2};
     qint64 m_openedAtMs = 0;
     QString m_keyName; // set by the first valid put-token
+    // Answers to $cbs and $management requests: owed (the request is being run), and those
+    // waiting on their links for the client's credit, with their bytes (ConnectionReplies.cpp).
+    int m_repliesOwed = 0;
+    int m_repliesWaiting = 0;
+    qint64 m_replyBytesWaiting = 0;
 };
 
 template <typename Work, typename Done> void Connection::submit(Work work, Done done) {

@@ -316,6 +316,8 @@ void Connection::flushReplies(Link& link) {
     while (!link.queuedReplies.empty() && linkCredit(link.link) > 0) {
         const QByteArray encoded = std::move(link.queuedReplies.front());
         link.queuedReplies.pop_front();
+        --m_repliesWaiting;
+        m_replyBytesWaiting -= encoded.size();
         const quint64 number = link.nextTag++;
         pn_delivery_t* delivery =
             pn_delivery(link.link, pn_dtag(reinterpret_cast<const char*>(&number), sizeof number));

@@ -48,7 +48,7 @@ void Connection::transferArrived(Link& link, pn_delivery_t* delivery) {
     ++link.messagesThrough;
     switch (link.address.kind) {
     case EntityAddress::Kind::Cbs:
-        cbsRequest(delivery, bytes);
+        cbsRequest(link, delivery, bytes);
         break;
     case EntityAddress::Kind::Management:
         managementRequest(link, delivery, bytes);
@@ -178,13 +178,16 @@ void Connection::flushSends(Link& link) {
         });
 }
 
-void Connection::cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes) {
+void Connection::cbsRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes) {
     const auto decoded = decodeCbsRequest(bytes);
     if (!decoded) {
         // Nothing to answer to: the delivery says why.
         reject(delivery, kDecodeError, decoded.error().description);
         return;
     }
+    const auto route = routeReply(link, decoded->request.replyTo, delivery);
+    if (!route)
+        return; // rejected: nowhere to answer, or too many answers held
     pn_delivery_update(delivery, PN_ACCEPTED);
     pn_delivery_settle(delivery);
     const ManagementRequest& request = decoded->request;
@@ -217,7 +220,12 @@ void Connection::cbsRequest(pn_delivery_t* delivery, const QByteArray& bytes) {
             response = ManagementResponse::failure(401, kUnauthorizedAccess, decision.refusal);
         }
     }
-    sendReply(request.replyTo, encodeManagementResponse(request, response, StatusNames::Cbs));
+    // Proton writes the dispositions of a batch after its transfers: an answer sent now would
+    // reach the client ahead of its request's acceptance, which uAMQP (amqp_management.c)
+    // counts as a failed request. Posted, it is sent in a later batch, after the disposition.
+    m_mailbox->post(
+        [route = *route, encoded = encodeManagementResponse(request, response, StatusNames::Cbs)](
+            Connection& connection) { connection.sendReply(route, encoded); });
 }
 
 void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes) {
@@ -227,6 +235,9 @@ void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QB
         reject(delivery, kDecodeError, request.error().description);
         return;
     }
+    const auto route = routeReply(link, request->replyTo, delivery);
+    if (!route)
+        return; // rejected, not run: nowhere to answer, or too many answers held
     pn_delivery_update(delivery, PN_ACCEPTED);
     pn_delivery_settle(delivery);
     ManagementContext context;
@@ -248,7 +259,8 @@ void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QB
         [request = *request, context](Broker& broker) {
             return std::make_pair(request, runManagementOperation(broker, request, context));
         },
-        [](Connection& connection, std::pair<ManagementRequest, ManagementOutcome> done) {
+        [route = *route](Connection& connection,
+                         std::pair<ManagementRequest, ManagementOutcome> done) {
             const auto& [request, outcome] = done;
             for (const TakenLock& taken : outcome.locksTaken)
                 connection.m_locks.insert(taken.ref.lockToken,
@@ -260,18 +272,9 @@ void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QB
                 if (const auto it = connection.m_locks.find(token); it != connection.m_locks.end())
                     it->lockedUntil = until;
             }
-            connection.sendReply(
-                request.replyTo,
-                encodeManagementResponse(request, outcome.response, StatusNames::Management));
+            connection.sendReply(route, encodeManagementResponse(request, outcome.response,
+                                                                 StatusNames::Management));
         });
-}
-
-void Connection::sendReply(const QString& replyTo, const QByteArray& encoded) {
-    Link* link = replyLink(replyTo);
-    if (!link)
-        return; // the client left no way to answer; the request still took effect
-    link->queuedReplies.push_back(encoded);
-    flushReplies(*link);
 }
 
 } // namespace hourglass::amqp

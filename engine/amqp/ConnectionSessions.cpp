@@ -107,6 +107,7 @@ void Connection::sessionAnswered(quint64 linkId, const QString& namespaceName,
         if (error.code == ErrorCode::ServiceTimeout)
             refusal = Refusal::NullSource;
         describeRefusedSession(pnLink, refusal);
+        dropQueuedReplies(*link);
         m_linksById.remove(link->id);
         m_links.erase(pnLink); // link is gone from here on
         refuseLink(pnLink, refusalCondition(error), description);

@@ -11,10 +11,6 @@
 
 namespace hourglass::amqp {
 
-namespace {
-const QByteArray kResourceLimitExceeded = QByteArrayLiteral("amqp:resource-limit-exceeded");
-} // namespace
-
 AdmissionLimits admissionLimits(const EndpointOptions& options, std::size_t descriptorLimit) {
     AdmissionLimits limits;
     limits.maxConnections =

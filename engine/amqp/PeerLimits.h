@@ -27,6 +27,14 @@ constexpr int kMaxLinksPerConnection = 500;
 // amqp:session:window-violation.
 constexpr int kSessionWindowFrames = 64;
 
+// Answers to $cbs and $management requests one connection may hold: owed (being run) and waiting
+// on their links for credit the client has not granted. Past either, a request is rejected with
+// amqp:resource-limit-exceeded before it runs, so a client that never grants credit on its reply
+// link cannot grow them. The bytes are checked before a request runs, so they may be passed by
+// the answers owed then (a peek's answer carries at most 1000 messages).
+constexpr int kMaxRepliesHeld = 256;
+constexpr qint64 kMaxReplyBytesHeld = 16ll * 1024 * 1024;
+
 // Characters of a peer's text quoted in an error description.
 constexpr int kMaxQuotedChars = 64;
 

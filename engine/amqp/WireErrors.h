@@ -35,6 +35,8 @@ inline const QByteArray kUnauthorizedAccess = QByteArrayLiteral("amqp:unauthoriz
 inline const QByteArray kNotAllowed = QByteArrayLiteral("amqp:not-allowed");
 inline const QByteArray kNotImplemented = QByteArrayLiteral("amqp:not-implemented");
 inline const QByteArray kDecodeError = QByteArrayLiteral("amqp:decode-error");
+inline const QByteArray kPreconditionFailed = QByteArrayLiteral("amqp:precondition-failed");
+inline const QByteArray kResourceLimitExceeded = QByteArrayLiteral("amqp:resource-limit-exceeded");
 inline const QByteArray kDeadLetterCondition = QByteArrayLiteral("com.microsoft:dead-letter");
 
 } // namespace hourglass::amqp

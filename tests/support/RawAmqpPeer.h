@@ -3,13 +3,15 @@
 // sends what a client library never would (transfers past its credit, a credit of 2^32-1, any
 // bytes as a message) and reads the endpoint's frames back as described lists. Performatives
 // are encoded with Proton's pn_data (only the values; framing, ids and flow are this class's),
-// and read with the endpoint's own AmqpValue reader. No SASL: the endpoint lets such peers in.
+// and read with the endpoint's own AmqpValue reader. SASL only when asked (sasl()): the endpoint
+// lets peers that skip it in.
 
 #include "AmqpValue.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QList>
+#include <QStringList>
 #include <QVariant>
 #include <QtEndian>
 
@@ -40,7 +42,12 @@ enum Performative : quint64 {
     kDetach = 0x16,
     kEnd = 0x17,
     kClose = 0x18,
+    // SASL (AMQP 1.0, 5.3.3), in frames of type 1.
+    kSaslMechanisms = 0x40,
+    kSaslInit = 0x41,
+    kSaslOutcome = 0x44,
 };
+constexpr quint8 kSaslFrame = 1;
 
 struct AmqpFrame {
     quint16 channel = 0;
@@ -67,13 +74,41 @@ public:
 
     bool connected() const { return m_connected; }
 
-    // Header, open and one session (channel 0); true once the endpoint answered both.
-    bool open() {
+    // The SASL layer before open(): the SASL header, the endpoint's mechanisms, a sasl-init
+    // naming `mechanism` with no initial response (as uAMQP's saslclientio.c sends MSSBCBS), and
+    // the outcome. The mechanisms offered and the outcome's code; nullopt when none came.
+    std::optional<std::pair<QStringList, int>> sasl(const QByteArray& mechanism) {
+        write(QByteArray("AMQP\x03\x01\x00\x00", 8));
+        const auto offered = waitFor(kSaslMechanisms, 5000);
+        if (!offered)
+            return std::nullopt;
+        // One symbol or an array of them (symbols read as text, arrays as lists).
+        const QVariant field = offered->field(0);
+        const QStringList mechanisms = field.typeId() == QMetaType::QVariantList
+                                           ? field.toStringList()
+                                           : QStringList{field.toString()};
+        writeFrame(
+            kSaslInit,
+            [&](pn_data_t* d) {
+                pn_data_put_symbol(d, pn_bytes(size_t(mechanism.size()), mechanism.constData()));
+            },
+            {}, 0, kSaslFrame);
+        const auto outcome = waitFor(kSaslOutcome, 5000);
+        if (!outcome)
+            return std::nullopt;
+        m_headerSeen = false; // the endpoint answers open()'s AMQP header with its own
+        return std::make_pair(mechanisms, int(outcome->field(0).toUInt()));
+    }
+
+    // Header, open and one session (channel 0); true once the endpoint answered both. `openFields`
+    // replaces the open's fields (container-id and hostname by default).
+    bool open(const std::function<void(pn_data_t*)>& openFields = {}) {
         write(QByteArray("AMQP\x00\x01\x00\x00", 8));
-        writeFrame(kOpen, [](pn_data_t* d) {
-            pn_data_put_string(d, pn_bytes(8, "raw-peer"));
-            pn_data_put_string(d, pn_bytes(9, "localhost"));
-        });
+        writeFrame(
+            kOpen, openFields ? openFields : [](pn_data_t* d) {
+                pn_data_put_string(d, pn_bytes(8, "raw-peer"));
+                pn_data_put_string(d, pn_bytes(9, "localhost"));
+            });
         writeFrame(kBegin, [](pn_data_t* d) {
             pn_data_put_null(d);             // remote-channel
             pn_data_put_uint(d, 0);          // next-outgoing-id
@@ -196,6 +231,13 @@ public:
     qsizetype droppedFrames() const { return m_droppedCount; }
     bool closedByEndpoint() const { return m_closed; }
 
+    // Any performative with `fields` as the caller writes them, for shapes the helpers above
+    // do not make (another library's attach, say).
+    void sendFrame(quint64 performative, const std::function<void(pn_data_t*)>& fields,
+                   const QByteArray& payload = {}, quint16 channel = 0) {
+        writeFrame(performative, fields, payload, channel);
+    }
+
     bool write(const QByteArray& bytes) {
         qsizetype sent = 0;
         while (sent < bytes.size()) {
@@ -257,7 +299,7 @@ public:
         return {fields.value(0).toString().toUtf8(), fields.value(1).toString()};
     }
 
-private:
+    // A source (0x28) or target (0x29) with `address` (null when null) and `extras` after it.
     static void putTerminus(pn_data_t* d, quint64 descriptor, const QByteArray& address,
                             const std::function<void(pn_data_t*)>& extras) {
         pn_data_put_described(d);
@@ -275,8 +317,9 @@ private:
         pn_data_exit(d);
     }
 
+private:
     void writeFrame(quint64 performative, const std::function<void(pn_data_t*)>& fields,
-                    const QByteArray& payload = {}, quint16 channel = 0) {
+                    const QByteArray& payload = {}, quint16 channel = 0, quint8 type = 0) {
         pn_data_t* d = pn_data(16);
         pn_data_put_described(d);
         pn_data_enter(d);
@@ -294,8 +337,8 @@ private:
         body.truncate(qsizetype(size));
         QByteArray frame(8, '\0');
         qToBigEndian<quint32>(quint32(8 + body.size() + payload.size()), frame.data());
-        frame[4] = 2; // data offset, in 4-byte words
-        frame[5] = 0; // AMQP frame
+        frame[4] = 2;          // data offset, in 4-byte words
+        frame[5] = char(type); // 0: AMQP, 1: SASL
         qToBigEndian<quint16>(channel, frame.data() + 6);
         write(frame + body + payload);
     }

@@ -69,13 +69,17 @@ inline QByteArray attachNode(RawAmqpPeer& peer, quint32 handle, const QByteArray
 
 // A request as amqp_management_execute_operation_async builds it: the caller's message (its
 // application properties and body), "operation" and "type" added as strings, the message-id
-// set by `putId` (uAMQP: set_message_id, a ulong counting from 0), no reply-to.
+// set by `putId` (uAMQP: set_message_id, a ulong counting from 0), no reply-to (the Python SDK
+// sets one on its $management requests: the node itself, `replyTo`).
 inline QByteArray request(const std::function<void(pn_data_t*)>& putId, const QByteArray& operation,
                           const QByteArray& type,
                           const QList<std::pair<QByteArray, QByteArray>>& extraProperties,
-                          const std::function<void(pn_data_t*)>& body) {
+                          const std::function<void(pn_data_t*)>& body,
+                          const QByteArray& replyTo = {}) {
     pn_message_t* message = pn_message();
     putId(pn_message_id(message));
+    if (!replyTo.isEmpty())
+        pn_message_set_reply_to(message, replyTo.constData());
     pn_data_t* properties = pn_message_properties(message);
     pn_data_put_map(properties);
     pn_data_enter(properties);

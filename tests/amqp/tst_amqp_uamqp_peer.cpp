@@ -236,6 +236,21 @@ private slots:
         QCOMPARE(statusCode(run("com.microsoft:peek-message", peekBody(1, 10))), 204);
     }
 
+    // The Python SDK's own $management requests (azure-servicebus, _mgmt_request_response) name
+    // the node as reply-to: that is the target of uAMQP's receiver, and is answered there.
+    void aReplyToNamingTheNodeIsAnsweredOnTheUamqpReceiver() {
+        RawAmqpPeer peer(m_port);
+        const auto management = connect(peer);
+        QVERIFY(management);
+        const auto answered = send(peer, kMgmtOut,
+                                   request(ulongId(5), "com.microsoft:peek-message", "entity-mgmt",
+                                           {}, peekBody(1, 1), "q/$management"),
+                                   *management);
+        QVERIFY(answered.reply);
+        QCOMPARE(answered.reply->correlationId, QVariant::fromValue(quint64(5)));
+        QCOMPARE(statusCode(answered.reply), 204); // an empty queue
+    }
+
     // A request without reply-to on a connection with no receiver on its node is rejected on
     // its delivery with amqp:precondition-failed, and not run: the token was not taken.
     void aRequestWithNowhereToBeAnsweredIsRejected() {

@@ -16,6 +16,7 @@
 
 #include <proton/condition.h>
 #include <proton/disposition.h>
+#include <proton/transport.h>
 
 namespace hourglass::amqp {
 
@@ -313,6 +314,14 @@ void Connection::flushCompletes() {
 void Connection::flushReplies(Link& link) {
     if (link.attaching)
         return; // sent once the link is attached
+    if (link.queuedReplies.empty() || linkCredit(link.link) <= 0)
+        return;
+    // Proton writes the dispositions of one pass after its transfers, so an answer made now
+    // would reach the client ahead of its request's acceptance, which uAMQP
+    // (amqp_management.c) counts as a failed request. Having the transport encode what is
+    // pending first puts the acceptance on the wire ahead of the answer.
+    if (pn_transport_t* transport = pn_connection_transport(m_connection))
+        pn_transport_pending(transport);
     while (!link.queuedReplies.empty() && linkCredit(link.link) > 0) {
         const QByteArray encoded = std::move(link.queuedReplies.front());
         link.queuedReplies.pop_front();

@@ -220,12 +220,7 @@ void Connection::cbsRequest(Link& link, pn_delivery_t* delivery, const QByteArra
             response = ManagementResponse::failure(401, kUnauthorizedAccess, decision.refusal);
         }
     }
-    // Proton writes the dispositions of a batch after its transfers: an answer sent now would
-    // reach the client ahead of its request's acceptance, which uAMQP (amqp_management.c)
-    // counts as a failed request. Posted, it is sent in a later batch, after the disposition.
-    m_mailbox->post(
-        [route = *route, encoded = encodeManagementResponse(request, response, StatusNames::Cbs)](
-            Connection& connection) { connection.sendReply(route, encoded); });
+    sendReply(*route, encodeManagementResponse(request, response, StatusNames::Cbs));
 }
 
 void Connection::managementRequest(Link& link, pn_delivery_t* delivery, const QByteArray& bytes) {

@@ -28,6 +28,9 @@ public:
         , m_openCount(openCount)
         , m_server(new QTcpServer(this)) {
         m_server->setMaxPendingConnections(64);
+        // A burst of connections waits in the kernel's queue rather than retrying its handshake
+        // for seconds (the default queue is 50); as deep as the AMQP endpoint's.
+        m_server->setListenBacklogSize(1024);
         connect(m_server, &QTcpServer::newConnection, this, &HttpListener::accept);
     }
 

@@ -17,7 +17,8 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
             "  hourglass [--db PATH]                  opens the explorer window on your default "
             "database (or PATH)\n"
             "  hourglass serve [options]              serves the broker over AMQP 1.0 without a "
-            "window (see hourglass serve --help)\n"
+            "window (see hourglass serve --help); --http-port P adds the administration API "
+            "over HTTP\n"
             "  hourglass --scenario FILE [--report OUT.json]\n"
             "                                         plays a scenario headless on a virtual "
             "clock; exits 0 when every expectation held, 1 when one failed, 2 when the file "
@@ -30,6 +31,7 @@ CommandLineOptions parseCommandLine(const QStringList& arguments) {
             "Examples:\n"
             "  hourglass --db ~/orders.db\n"
             "  hourglass serve --port 5672 --config config.json\n"
+            "  hourglass serve --port 5672 --http-port 5300\n"
             "  hourglass --scenario traffic-spike --report report.json\n"
             "  hourglass --play session-orders --present\n"
             "\n") +

@@ -2,6 +2,7 @@
 
 #include "CommandLine.h"
 #include "hourglass/EntityPath.h"
+#include "hourglass/admin/AdminHttpServer.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/scenario/EmulatorConfig.h"
 
@@ -90,7 +91,9 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
         QStringLiteral("hourglass serve: the broker without a window, behind an AMQP 1.0 endpoint "
                        "that the Azure Service Bus SDKs connect to with the printed connection "
                        "string. Serves until SIGINT or SIGTERM.\n"
-                       "Example: hourglass serve --port 5672 --config config.json --db ci.db\n") +
+                       "Example: hourglass serve --port 5672 --config config.json --db ci.db\n"
+                       "With the administration API (ServiceBusAdministrationClient, the "
+                       "printed second connection string): hourglass serve --http-port 5300\n") +
         connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
@@ -124,7 +127,13 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     const QCommandLineOption durability(QStringLiteral("durability"),
                                         QStringLiteral("power-safe (default) or crash-only."),
                                         QStringLiteral("MODE"), QStringLiteral("power-safe"));
-    parser.addOptions({help, host, port, db, config, key, acceptHost, durability});
+    const QCommandLineOption httpPort(
+        QStringLiteral("http-port"),
+        QStringLiteral("Also serve the administration API (ServiceBusAdministrationClient) over "
+                       "plain HTTP on this port, as the emulator does on 5300 (0 picks a free "
+                       "one; default off)."),
+        QStringLiteral("P"));
+    parser.addOptions({help, host, port, db, config, key, acceptHost, durability, httpPort});
 
     ServeOptions options;
     options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass serve [options]"));
@@ -143,6 +152,15 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
         return options;
     }
     options.port = quint16(portNumber);
+    if (parser.isSet(httpPort)) {
+        const uint httpNumber = parser.value(httpPort).toUInt(&portOk);
+        if (!portOk || httpNumber > 65535) {
+            options.error = QStringLiteral("--http-port must be a number from 0 to 65535, not '%1'")
+                                .arg(parser.value(httpPort));
+            return options;
+        }
+        options.httpPort = quint16(httpNumber);
+    }
     options.databasePath = parser.value(db);
     options.configFile = parser.value(config);
     options.key = parser.value(key);
@@ -232,9 +250,36 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
         err << "hourglass serve: " << port.error().description << Qt::endl;
         return ExitInvalidFile;
     }
+    // The administration API shares the endpoint's keys (and refreshes them as it does).
+    std::unique_ptr<admin::AdminHttpServer> adminServer;
+    quint16 adminPort = 0;
+    if (options.httpPort) {
+        admin::AdminHttpOptions httpOptions;
+        httpOptions.host = options.host;
+        httpOptions.port = *options.httpPort;
+        adminServer =
+            std::make_unique<admin::AdminHttpServer>(**broker, endpoint.keys(), httpOptions);
+        const auto listened = adminServer->start();
+        if (!listened) {
+            err << "hourglass serve: administration API: " << listened.error().description
+                << Qt::endl;
+            endpoint.stop(amqp::kShuttingDownReason);
+            return ExitInvalidFile;
+        }
+        adminPort = *listened;
+    }
     // A second opener of the database is told where to find this one.
     (*broker)->describeOwner(QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*port));
     out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
+    if (adminServer) {
+        out << "Administration API (HTTP) listening on " << options.host << ":" << adminPort
+            << Qt::endl;
+        // The emulator's second string: the same key, the HTTP port (the SDKs build
+        // http://localhost:PORT/ from it when UseDevelopmentEmulator=true).
+        if (const auto key = endpoint.keys()->keyOf(endpoint.defaultNamespace()))
+            out << "Administration connection string: "
+                << amqp::connectionStringFor(adminPort, key->key) << Qt::endl;
+    }
     // The default namespace's string first, as before; then each other namespace's own key.
     out << "Default namespace: " << endpoint.defaultNamespace() << Qt::endl;
     out << "Connection string: " << endpoint.makeConnectionString() << Qt::endl;
@@ -252,6 +297,7 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     due.start(100);
     QCoreApplication::exec();
     // Applications are told in an AMQP close (amqp:connection:forced) why their connection ends.
+    adminServer.reset(); // requests in flight finish first
     endpoint.stop(amqp::kShuttingDownReason);
     err << "hourglass serve: stopped" << Qt::endl;
     return 0;

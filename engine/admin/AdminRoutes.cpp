@@ -7,6 +7,7 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <algorithm>
 #include <limits>
 
 namespace hourglass::admin {
@@ -55,15 +56,19 @@ bool same(const QString& a, const char* b) {
     return a.compare(QLatin1String(b), Qt::CaseInsensitive) == 0;
 }
 
-// $skip and $top; the other parameters (api-version, enrich) change nothing here.
+// $skip and $top; the other parameters (api-version, enrich) change nothing here. Names are
+// compared decoded: the JavaScript client 7.10 sends `%24top` for `$top`.
 QString readPaging(const QByteArray& query, Route& route) {
-    const QUrlQuery items(QString::fromUtf8(query));
+    const QList<QPair<QString, QString>> items =
+        QUrlQuery(QString::fromUtf8(query)).queryItems(QUrl::FullyDecoded);
     const auto number = [&items](const char* name, int& into, int low, int high) -> bool {
         const QString key = QLatin1String(name);
-        if (!items.hasQueryItem(key))
+        const auto item = std::find_if(items.begin(), items.end(),
+                                       [&key](const auto& pair) { return pair.first == key; });
+        if (item == items.end())
             return true;
         bool ok = false;
-        const int value = items.queryItemValue(key, QUrl::FullyDecoded).toInt(&ok);
+        const int value = item->second.toInt(&ok);
         if (!ok || value < low || value > high)
             return false;
         into = value;

@@ -339,6 +339,23 @@ private slots:
         QCOMPARE(f.get("/events/Subscriptions/audit").status, 404);
     }
 
+    // The JavaScript client 7.10 encodes the names: `%24top`, `%24skip`.
+    void pagingNamesAreReadDecoded() {
+        AdminFixture f;
+        for (const char* name : {"q1", "q2", "q3", "q4", "q5"})
+            QVERIFY(f.broker().createQueue(name, EntityProperties::defaults(Tier::Standard)));
+        const AdminResponse response =
+            f.get("/$Resources/Queues?api-version=2021-05&%24skip=2&%24top=2");
+        QCOMPARE(response.status, 200);
+        const auto feed = parsedBody(response);
+        QVERIFY(feed);
+        QStringList seen;
+        for (const XmlElement& entry : entriesOf(*feed))
+            seen.append(childText(&entry, "title"));
+        QCOMPARE(seen, (QStringList{"q3", "q4"}));
+        QVERIFY(linkOf(response.body, "next").contains(QStringLiteral("$skip=4")));
+    }
+
     // listQueues pages with $skip and $top and follows the feed's `next` link.
     void listsPageWithSelfAndNextLinks() {
         AdminFixture f;

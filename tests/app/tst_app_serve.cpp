@@ -3,14 +3,19 @@
 // well-known key reaches), what it made is printed, and --accept-host is repeatable. Stopping
 // it closes each application's connection with amqp:connection:forced and a reason.
 
+#include "CommandLine.h"
 #include "RawAmqpPeer.h"
 #include "ServeCommand.h"
 #include "hourglass/Broker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
+#include "hourglass/amqp/SasToken.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QRegularExpression>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -43,6 +48,24 @@ int serveUntilReady(const QStringList& arguments, QString& output) {
     const int code = runServe(options, out, err);
     output += errors;
     return code;
+}
+
+// GET /$namespaceinfo over plain HTTP, signed with the emulator's key; the raw response.
+QByteArray namespaceInfoOver(quint16 port) {
+    QTcpSocket socket;
+    socket.connectToHost(QStringLiteral("127.0.0.1"), port);
+    if (!socket.waitForConnected(5000))
+        return "not connected";
+    const QString token =
+        amqp::makeSasToken(QStringLiteral("http://localhost/"), amqp::wellKnownEmulatorKey(),
+                           QDateTime::currentSecsSinceEpoch() + 600);
+    socket.write("GET /$namespaceinfo?api-version=2021-05 HTTP/1.1\r\nHost: localhost:" +
+                 QByteArray::number(port) + "\r\nAuthorization: " + token.toUtf8() +
+                 "\r\nConnection: close\r\n\r\n");
+    QByteArray response;
+    while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
+        response += socket.readAll();
+    return response + socket.readAll();
 }
 
 QStringList namespacesIn(const QString& databasePath) {
@@ -143,6 +166,76 @@ private slots:
         const auto [condition, description] = testing::RawAmqpPeer::error(close->field(0));
         QCOMPARE(condition, QByteArray("amqp:connection:forced"));
         QCOMPARE(description, amqp::kShuttingDownReason);
+    }
+
+    // --http-port: the administration API on a port of its own, printed with its connection
+    // string (the emulator's second one), answering with the endpoint's keys.
+    void httpPortServesTheAdministrationApi() {
+        QTemporaryDir dir;
+        const ServeOptions options = parseServeCommandLine(
+            {QStringLiteral("hourglass"), QStringLiteral("serve"), QStringLiteral("--port"),
+             QStringLiteral("0"), QStringLiteral("--http-port"), QStringLiteral("0"),
+             QStringLiteral("--db"), dir.filePath(QStringLiteral("h.db"))});
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        QCOMPARE(options.httpPort, std::optional<quint16>(0));
+        QString output;
+        QString errors;
+        QTextStream out(&output);
+        QTextStream err(&errors);
+        QByteArray response;
+        quint16 httpPort = 0;
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            const auto port =
+                QRegularExpression(QStringLiteral("Administration API \\(HTTP\\) listening on "
+                                                  "127\\.0\\.0\\.1:(\\d+)"))
+                    .match(output);
+            if (!port.hasMatch() || !output.contains(QStringLiteral("Connections:")))
+                return;
+            poll.stop();
+            httpPort = quint16(port.captured(1).toUInt());
+            response = namespaceInfoOver(httpPort);
+            QCoreApplication::quit();
+        });
+        poll.start(20);
+        QCOMPARE(runServe(options, out, err), 0);
+        QVERIFY2(httpPort != 0, qPrintable(output + errors));
+        QVERIFY2(output.contains(QStringLiteral("Administration connection string: "
+                                                "Endpoint=sb://localhost:%1;")
+                                     .arg(httpPort)),
+                 qPrintable(output));
+        QVERIFY2(response.startsWith("HTTP/1.1 200 OK\r\n"), response.constData());
+        QVERIFY(response.contains("<Name>sbemulatorns</Name>"));
+    }
+
+    void httpPortInUseIsAClearError() {
+        QTcpServer taken;
+        QVERIFY(taken.listen(QHostAddress::LocalHost));
+        QTemporaryDir dir;
+        const ServeOptions options = parseServeCommandLine(
+            {QStringLiteral("hourglass"), QStringLiteral("serve"), QStringLiteral("--port"),
+             QStringLiteral("0"), QStringLiteral("--http-port"),
+             QString::number(taken.serverPort()), QStringLiteral("--db"),
+             dir.filePath(QStringLiteral("t.db"))});
+        QString output;
+        QString errors;
+        QTextStream out(&output);
+        QTextStream err(&errors);
+        QCOMPARE(runServe(options, out, err), int(ExitInvalidFile));
+        QVERIFY2(errors.contains(QStringLiteral("administration API: Cannot listen on "
+                                                "127.0.0.1:%1")
+                                     .arg(taken.serverPort())),
+                 qPrintable(errors));
+    }
+
+    void httpPortIsOffUnlessGiven() {
+        const auto plain =
+            parseServeCommandLine({QStringLiteral("hourglass"), QStringLiteral("serve")});
+        QVERIFY(!plain.httpPort);
+        const auto bad =
+            parseServeCommandLine({QStringLiteral("hourglass"), QStringLiteral("serve"),
+                                   QStringLiteral("--http-port"), QStringLiteral("x")});
+        QVERIFY(bad.error.contains(QStringLiteral("--http-port")));
     }
 
     void acceptHostIsRepeatable() {

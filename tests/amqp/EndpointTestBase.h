@@ -42,6 +42,11 @@ protected:
         m_port = *port;
         return true;
     }
+    // The usual start of a test function: a fresh broker with the queue `queue`, and the
+    // endpoint serving it.
+    bool startWithQueue(const QString& queue) {
+        return openBroker() && m_broker->createQueue(queue, {}).ok() && startEndpoint();
+    }
     // The endpoint first: it calls into the broker until it has stopped.
     void reset() {
         m_endpoint.reset();

@@ -53,11 +53,7 @@ qint64 residentKilobytes() {
 class AmqpHostilePeerTest : public EndpointTestBase {
     Q_OBJECT
 private slots:
-    void init() {
-        QVERIFY(openBroker());
-        QVERIFY(m_broker->createQueue(kQueue, {}).ok());
-        QVERIFY(startEndpoint());
-    }
+    void init() { QVERIFY(startWithQueue(kQueue)); }
     void cleanup() { reset(); }
 
     // 26,000 nested lists as put-token's body (235 KB, under the link's size): Proton's decoder

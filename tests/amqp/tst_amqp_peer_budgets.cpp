@@ -51,11 +51,7 @@ quint64 windowEnd(const RawAmqpPeer& peer) {
 class AmqpPeerBudgetsTest : public EndpointTestBase {
     Q_OBJECT
 private slots:
-    void init() {
-        QVERIFY(openBroker());
-        QVERIFY(m_broker->createQueue(kQueue, {}).ok());
-        QVERIFY(startEndpoint());
-    }
+    void init() { QVERIFY(startWithQueue(kQueue)); }
     void cleanup() { reset(); }
 
     // Proton 0.37 advertises 2^31-1 frames unless told a capacity.

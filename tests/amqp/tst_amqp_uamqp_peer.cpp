@@ -85,11 +85,7 @@ int statusCode(const std::optional<Reply>& reply) {
 class AmqpUamqpPeerTest : public EndpointTestBase {
     Q_OBJECT
 private slots:
-    void init() {
-        QVERIFY(openBroker());
-        QVERIFY(m_broker->createQueue(kQueue, {}).ok());
-        QVERIFY(startEndpoint());
-    }
+    void init() { QVERIFY(startWithQueue(kQueue)); }
     void cleanup() { reset(); }
 
     // saslclientio.c takes the first mechanism of its own it finds offered: MSSBCBS

@@ -34,11 +34,13 @@ QString addressOf(pn_terminus_t* terminus) {
 constexpr quint64 kDefaultMaxMessageSize = 256 * 1024;
 } // namespace
 
-Connection::Connection(EndpointContext& context, pn_connection_t* connection)
+Connection::Connection(EndpointContext& context, pn_connection_t* connection,
+                       std::shared_ptr<StreamWaker> waker, QString peer)
     : m_context(context)
     , m_connection(connection)
     , m_id(context.nextId++)
-    , m_mailbox(std::make_shared<Mailbox>(connection))
+    , m_mailbox(std::make_shared<Mailbox>(std::move(waker)))
+    , m_peer(std::move(peer))
     , m_openedAtMs(QDateTime::currentMSecsSinceEpoch()) {}
 
 Connection::~Connection() = default;
@@ -50,32 +52,6 @@ void Connection::handle(pn_event_t* event) {
         break;
     case PN_CONNECTION_REMOTE_CLOSE:
         pn_connection_close(m_connection);
-        break;
-    case PN_CONNECTION_WAKE:
-        runCompletions();
-        retryWaitingReceivers();
-        checkSessionLocks();
-        if (std::exchange(m_closeRequested, false)) {
-            pn_condition_t* condition = pn_connection_condition(m_connection);
-            pn_condition_set_name(condition, "amqp:connection:forced");
-            pn_condition_set_description(condition, "Closed by the operator in Hourglass.");
-            pn_connection_close(m_connection);
-            // The operator's close is final: the locks go back now (L14), not when the peer
-            // answers, and a peer that never answers loses its socket a little later.
-            releaseAllLocks();
-            releaseAllSessions();
-            m_dropAt = std::chrono::steady_clock::now() + kCloseAnswerTime;
-            // A peer that never opened gets no close frame: drop its socket now.
-            if (!(pn_connection_state(m_connection) & PN_REMOTE_ACTIVE))
-                dropTransport();
-        }
-        if (m_dropAt && std::chrono::steady_clock::now() >= *m_dropAt) {
-            m_dropAt.reset();
-            dropTransport();
-        }
-        if (std::exchange(m_snapshotRequested, false))
-            publishSnapshot();
-        applyLimitClose();
         break;
     case PN_SESSION_REMOTE_OPEN: {
         // A finite incoming window (Proton's default capacity of 0 advertises 2^31-1 frames).
@@ -140,6 +116,33 @@ void Connection::handle(pn_event_t* event) {
     default:
         break;
     }
+}
+
+void Connection::woken() {
+    runCompletions();
+    retryWaitingReceivers();
+    checkSessionLocks();
+    if (std::exchange(m_closeRequested, false)) {
+        pn_condition_t* condition = pn_connection_condition(m_connection);
+        pn_condition_set_name(condition, "amqp:connection:forced");
+        pn_condition_set_description(condition, "Closed by the operator in Hourglass.");
+        pn_connection_close(m_connection);
+        // The operator's close is final: the locks go back now (L14), not when the peer
+        // answers, and a peer that never answers loses its socket a little later.
+        releaseAllLocks();
+        releaseAllSessions();
+        m_dropAt = std::chrono::steady_clock::now() + kCloseAnswerTime;
+        // A peer that never opened gets no close frame: drop its socket now.
+        if (!(pn_connection_state(m_connection) & PN_REMOTE_ACTIVE))
+            dropTransport();
+    }
+    if (m_dropAt && std::chrono::steady_clock::now() >= *m_dropAt) {
+        m_dropAt.reset();
+        dropTransport();
+    }
+    if (std::exchange(m_snapshotRequested, false))
+        publishSnapshot();
+    applyLimitClose();
 }
 
 void Connection::dropTransport() {
@@ -356,11 +359,7 @@ void Connection::linkClosed(pn_link_t* pnLink) {
 WireConnection Connection::snapshot() const {
     WireConnection wire;
     wire.id = m_id;
-    if (pn_transport_t* transport = pn_connection_transport(m_connection)) {
-        char peer[PN_MAX_ADDR];
-        pn_netaddr_str(pn_transport_remote_addr(transport), peer, sizeof peer);
-        wire.peer = QString::fromUtf8(peer);
-    }
+    wire.peer = m_peer;
     if (const char* container = pn_connection_remote_container(m_connection))
         wire.containerId = QString::fromUtf8(container);
     wire.openedAtMs = m_openedAtMs;

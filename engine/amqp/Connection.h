@@ -41,13 +41,17 @@ namespace hourglass::amqp {
 
 class Connection {
 public:
-    Connection(EndpointContext& context, pn_connection_t* connection);
+    // `waker` wakes the connection's carrier (any thread); `peer` is "address:port".
+    Connection(EndpointContext& context, pn_connection_t* connection,
+               std::shared_ptr<StreamWaker> waker, QString peer);
     ~Connection();
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
     // Every event of this connection but PN_TRANSPORT_CLOSED.
     void handle(pn_event_t* event);
+    // Its carrier was woken: completions from the workers, retries, what the loop asked for.
+    void woken();
     // PN_TRANSPORT_CLOSED: the connection is gone. Its locks are released at once (L14).
     void transportClosed();
     // Messages may have arrived in `paths` ("ns:path", lower case; empty: anywhere). Only
@@ -260,6 +264,7 @@ private:
     pn_connection_t* m_connection;
     const quint64 m_id;
     std::shared_ptr<Mailbox> m_mailbox;
+    QString m_peer; // "address:port"
     std::map<pn_link_t*, std::unique_ptr<Link>> m_links;
     QHash<quint64, Link*> m_linksById;
     ClaimSet m_claims;

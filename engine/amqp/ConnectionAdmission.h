@@ -25,7 +25,7 @@ struct AdmissionLimits {
 class ConnectionAdmission {
 public:
     using Clock = std::chrono::steady_clock;
-    using Key = void*; // the proactor's connection object
+    using Key = void*; // the connection's carrier (from its accept on)
 
     explicit ConnectionAdmission(AdmissionLimits limits);
 

@@ -117,33 +117,28 @@ void EndpointLoop::run() {
     bool finished = false;
     while (!finished) {
         pn_event_batch_t* events = pn_proactor_wait(m_proactor);
-        // A batch holds one connection's events; should another's follow, the first one's
-        // batch ends there.
-        pn_connection_t* batchConnection = nullptr;
         while (pn_event_t* event = pn_event_batch_next(events)) {
             if (pn_event_type(event) == PN_PROACTOR_INACTIVE && m_stopped)
                 finished = true;
-            pn_connection_t* connection = pn_event_connection(event);
-            if (connection && connection != batchConnection) {
-                endOfBatch(batchConnection);
-                batchConnection = connection;
-            }
             handle(event);
         }
-        endOfBatch(batchConnection);
         pn_proactor_done(m_proactor, events);
     }
 }
 
-void EndpointLoop::endOfBatch(pn_connection_t* pnConnection) {
-    // Only a live connection: PN_TRANSPORT_CLOSED deleted the others. Its Proton objects stay
-    // valid until pn_proactor_done.
-    if (const auto live = m_live.find(pnConnection); live != m_live.end()) {
-        live->second->endOfBatch();
+void EndpointLoop::endOfBatch(Carrier& carrier) {
+    // Only a live connection: PN_TRANSPORT_CLOSED deleted the others.
+    if (Connection* connection = connectionOf(carrier)) {
+        connection->endOfBatch();
         // A put-token accepted in this batch: no deadline and no unauthenticated cap any more.
-        if (live->second->authenticated())
-            m_admission.authenticated(pnConnection);
+        if (connection->authenticated())
+            m_admission.authenticated(&carrier);
     }
+}
+
+Connection* EndpointLoop::connectionOf(const Carrier& carrier) const {
+    const auto live = m_live.find(carrier.amqpConnection());
+    return live == m_live.end() ? nullptr : live->second;
 }
 
 void EndpointLoop::retryWaitingReceivers() {
@@ -182,8 +177,11 @@ void EndpointLoop::retryWaitingReceivers() {
             connection->requestSnapshot();
         if (closing.contains(connection->id()))
             connection->requestClose();
-        pn_connection_wake(pnConnection);
     }
+    // Every carrier: an AMQP connection does what it was asked and ticks its transport
+    // (heartbeats out, the idle time-out in); a service ends what waited too long.
+    for (Carrier* carrier : m_carriers)
+        carrier->wake();
 }
 
 void EndpointLoop::scheduleNextTick() {
@@ -222,7 +220,8 @@ void EndpointLoop::handle(pn_event_t* event) {
         char port[PN_MAX_ADDR];
         pn_netaddr_host_port(pn_listener_addr(pn_event_listener(event)), nullptr, 0, port,
                              sizeof port);
-        listenerFinished(quint16(QByteArray(port).toUInt()));
+        m_port = quint16(QByteArray(port).toUInt());
+        listenerFinished(m_port);
         pn_proactor_set_timeout(m_proactor, pn_millis_t(kSnapshotInterval.count()));
         return;
     }
@@ -243,31 +242,17 @@ void EndpointLoop::handle(pn_event_t* event) {
         m_listener = nullptr;
         return;
     }
-    case PN_LISTENER_ACCEPT: {
-        pn_transport_t* transport = pn_transport();
-        pn_transport_set_server(transport);
-        offerServiceBusSasl(transport);
-        // The SDKs authenticate with put-token on $cbs, not with SASL; some skip SASL.
-        pn_transport_require_auth(transport, false);
-        // Frames larger than this are a framing error: a peer cannot make us buffer gigabytes.
-        pn_transport_set_max_frame(transport, kMaxFrameBytes);
-        // Sessions are numbered by channel: a begin past the last one ends the connection.
-        pn_transport_set_channel_max(transport, uint16_t(kMaxSessionsPerConnection - 1));
-        // A peer silent this long is dropped; the open advertises half of it. The proactor
-        // ticks the transport by itself (heartbeats out, the time-out in) once one is set.
-        if (m_options.idleTimeoutMs > 0)
-            pn_transport_set_idle_timeout(transport, pn_millis_t(m_options.idleTimeoutMs));
-        pn_listener_accept2(pn_event_listener(event), nullptr, transport);
+    case PN_LISTENER_ACCEPT:
+        accept(pn_event_listener(event));
         return;
-    }
     case PN_CONNECTION_INIT: {
+        // From a carrier's driver: its first bytes were AMQP's.
         pn_connection_t* pnConnection = pn_event_connection(event);
         pn_connection_set_container(pnConnection, "hourglass");
-        auto* connection = new Connection(*m_context, pnConnection);
+        auto* connection = new Connection(*m_context, pnConnection, m_eventCarrier->waker(),
+                                          m_eventCarrier->peer());
         pn_connection_set_context(pnConnection, connection);
         m_live.emplace(pnConnection, connection);
-        ++m_connections;
-        admit(pnConnection, *connection);
         return;
     }
     case PN_TRANSPORT_CLOSED: {
@@ -277,11 +262,8 @@ void EndpointLoop::handle(pn_event_t* event) {
                              : nullptr) {
             connection->transportClosed();
             m_live.erase(pnConnection);
-            m_admission.left(pnConnection);
             delete connection;
             pn_connection_set_context(pnConnection, nullptr);
-            --m_connections;
-            connectionGone();
         }
         return;
     }
@@ -303,7 +285,68 @@ void EndpointLoop::handle(pn_event_t* event) {
     if (pn_connection_t* pnConnection = pn_event_connection(event)) {
         if (auto* connection = static_cast<Connection*>(pn_connection_get_context(pnConnection)))
             connection->handle(event);
+        return;
     }
+    if (pn_raw_connection_t* raw = pn_event_raw_connection(event)) {
+        auto* carrier = static_cast<Carrier*>(pn_raw_connection_get_context(raw));
+        if (carrier && !carrier->handle(event)) {
+            m_carriers.erase(carrier);
+            m_admission.left(carrier);
+            delete carrier;
+            --m_connections;
+            connectionGone();
+        }
+    }
+}
+
+void EndpointLoop::accept(pn_listener_t* listener) {
+    pn_raw_connection_t* raw = pn_raw_connection();
+    CarrierPort port;
+    port.host = m_options.host;
+    port.port = m_port;
+    auto* carrier = new Carrier(*this, raw, std::move(port));
+    pn_raw_connection_set_context(raw, carrier);
+    pn_listener_raw_accept(listener, raw);
+    m_carriers.insert(carrier);
+    ++m_connections;
+    admit(*carrier);
+}
+
+pn_transport_t* EndpointLoop::newAmqpTransport() {
+    pn_transport_t* transport = pn_transport();
+    pn_transport_set_server(transport);
+    offerServiceBusSasl(transport);
+    // The SDKs authenticate with put-token on $cbs, not with SASL; some skip SASL.
+    pn_transport_require_auth(transport, false);
+    // Frames larger than this are a framing error: a peer cannot make us buffer gigabytes.
+    pn_transport_set_max_frame(transport, kMaxFrameBytes);
+    // Sessions are numbered by channel: a begin past the last one ends the connection.
+    pn_transport_set_channel_max(transport, uint16_t(kMaxSessionsPerConnection - 1));
+    // A peer silent this long is dropped; the open advertises half of it. The carrier ticks
+    // the transport on every wake (heartbeats out, the time-out in), a few times a second.
+    if (m_options.idleTimeoutMs > 0)
+        pn_transport_set_idle_timeout(transport, pn_millis_t(m_options.idleTimeoutMs));
+    return transport;
+}
+
+void EndpointLoop::amqpEvent(Carrier& carrier, pn_event_t* event) {
+    m_eventCarrier = &carrier;
+    handle(event);
+    m_eventCarrier = nullptr;
+}
+
+void EndpointLoop::amqpWoken(Carrier& carrier) {
+    if (Connection* connection = connectionOf(carrier))
+        connection->woken();
+}
+
+std::unique_ptr<StreamService> EndpointLoop::makeStreamService(Carrier& carrier,
+                                                               const StreamContext& context) {
+    if (!m_options.streamServices)
+        return nullptr;
+    // Not AMQP: no deadline to put a token; the service has time-outs of its own.
+    m_admission.authenticated(&carrier);
+    return m_options.streamServices(context);
 }
 
 } // namespace hourglass::amqp

@@ -1,8 +1,11 @@
 #pragma once
-// The proactor thread of the endpoint: it listens, accepts connections (SASL ANONYMOUS, or none),
-// hands each connection's events to its Connection, and retries waiting receivers when the
-// broker's change feed says messages may have arrived. Internal to AmqpEndpoint.
+// The proactor thread of the endpoint: it listens, accepts every connection as a raw connection
+// carried by a Carrier (which reads its first bytes: AMQP goes to Proton's connection driver,
+// anything else to a StreamService), hands each AMQP connection's events to its Connection, and
+// retries waiting receivers when the broker's change feed says messages may have arrived.
+// Internal to AmqpEndpoint.
 
+#include "Carrier.h"
 #include "ConnectionAdmission.h"
 #include "EndpointContext.h"
 #include "WorkerPool.h"
@@ -22,6 +25,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace hourglass::amqp {
 
@@ -43,7 +47,7 @@ class Connection;
 // The limits of `options`, the overall one fitted under `descriptorLimit` (0: unknown).
 AdmissionLimits admissionLimits(const EndpointOptions& options, std::size_t descriptorLimit);
 
-class EndpointLoop {
+class EndpointLoop final : private CarrierHost {
 public:
     // `descriptorLimit`: the open-file limit in force (0: unknown); the overall connection
     // limit is fitted under it. `keys`: every namespace's key, shared with the endpoint.
@@ -68,7 +72,16 @@ public:
 private:
     void run();
     void handle(pn_event_t* event);
-    void endOfBatch(pn_connection_t* connection); // the connection's calls of the batch go out
+    void accept(pn_listener_t* listener);
+    void endOfBatch(Carrier& carrier); // the connection's calls of the batch go out
+    // CarrierHost: what a carrier asks of the loop.
+    pn_transport_t* newAmqpTransport() override;
+    void amqpEvent(Carrier& carrier, pn_event_t* event) override;
+    void amqpBatchEnd(Carrier& carrier) override { endOfBatch(carrier); }
+    void amqpWoken(Carrier& carrier) override;
+    std::unique_ptr<StreamService> makeStreamService(Carrier& carrier,
+                                                     const StreamContext& context) override;
+    Connection* connectionOf(const Carrier& carrier) const;
     void listenerFinished(Result<quint16> result);
     void retryWaitingReceivers();
     void scheduleNextTick();
@@ -78,15 +91,15 @@ private:
     void closeAllNow(); // proactor thread
     void connectionGone();
     // EndpointLoopLimits.cpp: the admission of a new connection, and the ones to close.
-    void admit(pn_connection_t* pnConnection, Connection& connection);
+    void admit(Carrier& carrier);
     void closeOverdue();
-    void limitClose(pn_connection_t* pnConnection, const QByteArray& condition,
-                    const QString& description);
+    void limitClose(Carrier* carrier, const QByteArray& condition, const QString& description);
 
     Broker& m_broker;
     EndpointOptions m_options;
     pn_proactor_t* m_proactor;
     pn_listener_t* m_listener = nullptr;
+    quint16 m_port = 0; // listened on (proactor thread)
     std::unique_ptr<WorkerPool> m_workers;
     mutable SnapshotBoard m_board;
     std::unique_ptr<EndpointContext> m_context;
@@ -95,6 +108,8 @@ private:
     std::thread m_thread;
     std::atomic<int> m_connections{0};
     std::unordered_map<pn_connection_t*, Connection*> m_live; // proactor thread only
+    std::unordered_set<Carrier*> m_carriers;                  // proactor thread only
+    Carrier* m_eventCarrier = nullptr; // whose driver's event is being handled
     AdmissionLimits m_limits;
     ConnectionAdmission m_admission;                      // proactor thread only
     std::chrono::steady_clock::time_point m_lastSnapshot; // proactor thread only

@@ -21,19 +21,17 @@ AdmissionLimits admissionLimits(const EndpointOptions& options, std::size_t desc
     return limits;
 }
 
-void EndpointLoop::admit(pn_connection_t* pnConnection, Connection& connection) {
+void EndpointLoop::admit(Carrier& carrier) {
     const ConnectionAdmission::Decision decision =
-        m_admission.arrived(pnConnection, std::chrono::steady_clock::now());
+        m_admission.arrived(&carrier, std::chrono::steady_clock::now());
     for (ConnectionAdmission::Key evicted : decision.evicted)
-        limitClose(static_cast<pn_connection_t*>(evicted), kResourceLimitExceeded,
+        limitClose(static_cast<Carrier*>(evicted), kResourceLimitExceeded,
                    QStringLiteral("Too many connections have not authenticated; this was the "
                                   "oldest of them."));
     if (!decision.admitted) {
-        connection.requestLimitClose(
-            kResourceLimitExceeded,
-            QStringLiteral("The endpoint holds as many connections as it allows (%1).")
-                .arg(m_limits.maxConnections));
-        pn_connection_wake(pnConnection);
+        // Just accepted, it has said nothing yet: its socket goes at once.
+        carrier.requestDrop();
+        carrier.wake();
     }
 }
 
@@ -41,18 +39,22 @@ void EndpointLoop::closeOverdue() {
     const auto seconds =
         std::chrono::duration_cast<std::chrono::duration<double>>(m_limits.authenticateWithin);
     for (ConnectionAdmission::Key overdue : m_admission.overdue(std::chrono::steady_clock::now()))
-        limitClose(static_cast<pn_connection_t*>(overdue), kUnauthorizedAccess,
+        limitClose(static_cast<Carrier*>(overdue), kUnauthorizedAccess,
                    QStringLiteral("No valid token was put on $cbs within %1 s of connecting.")
                        .arg(seconds.count()));
 }
 
-void EndpointLoop::limitClose(pn_connection_t* pnConnection, const QByteArray& condition,
+void EndpointLoop::limitClose(Carrier* carrier, const QByteArray& condition,
                               const QString& description) {
-    // Its objects are touched only during its own events: noted here, done on its wake.
-    if (const auto live = m_live.find(pnConnection); live != m_live.end()) {
-        live->second->requestLimitClose(condition, description);
-        pn_connection_wake(pnConnection);
-    }
+    if (!m_carriers.contains(carrier))
+        return;
+    // Its objects are touched only during its own events: noted here, done on its wake. One
+    // that has not spoken AMQP (yet) is dropped without a word.
+    if (Connection* connection = connectionOf(*carrier))
+        connection->requestLimitClose(condition, description);
+    else
+        carrier->requestDrop();
+    carrier->wake();
 }
 
 } // namespace hourglass::amqp

@@ -42,6 +42,10 @@ void EndpointLoop::closeAllNow() {
         m_toldToClose.insert(connection->id());
         connection->requestLimitClose(kConnectionForced, *m_closingAll);
     }
+    // The others (HTTP, or no first bytes yet) have no AMQP close to be told: they go.
+    for (Carrier* carrier : m_carriers)
+        if (!connectionOf(*carrier))
+            carrier->requestDrop();
 }
 
 void EndpointLoop::connectionGone() {

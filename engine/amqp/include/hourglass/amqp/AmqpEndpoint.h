@@ -11,6 +11,7 @@
 #include "hourglass/amqp/EndpointSnapshot.h"
 #include "hourglass/amqp/NamespaceKeys.h"
 #include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqp/StreamService.h"
 
 #include <QString>
 #include <QStringList>
@@ -54,6 +55,9 @@ struct EndpointOptions {
     // All connections at once, fitted under the file-descriptor limit at start: past it a new
     // connection is refused (closed at once), once no unauthenticated one is left to drop.
     int maxConnections = 1000;
+    // What serves a connection that does not start with AMQP's header (StreamService.h): the
+    // administration API's HTTP and WebSocket upgrades. None: such a connection is closed.
+    StreamServiceFactory streamServices;
 };
 
 class EndpointLoop;

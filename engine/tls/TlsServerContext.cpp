@@ -66,7 +66,8 @@ TlsServerContext::fromFiles(const QString& certFile, const QString& keyFile) {
             QStringLiteral("%1: not the key of the certificate in %2").arg(keyFile, certFile));
     }
 
-    // Renegotiation (TLS 1.2) lets a client make the server redo handshakes at will: refused.
+    // Renegotiation (TLS 1.2) lets a client make the server redo handshakes at will: refused
+    // (OpenSSL 3 refuses a client's by default; this says so and refuses it both ways).
     // The server's cipher order wins. Resumption works through tickets alone, so no session
     // cache grows with the number of clients.
     SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE |

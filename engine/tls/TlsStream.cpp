@@ -82,6 +82,9 @@ bool TlsStream::Private::readRecords() {
         plaintext.resize(used + static_cast<qsizetype>(read));
         if (result == 1)
             continue;
+        // No room kept for a quiet connection: a feed without whole records cost no memory.
+        if (plaintext.isEmpty())
+            plaintext = QByteArray();
         switch (SSL_get_error(ssl, result)) {
         case SSL_ERROR_WANT_READ: // every whole record is read, the input is used up
             ERR_clear_error();

@@ -70,6 +70,15 @@ public:
         SSL_shutdown(m_ssl);
         ERR_clear_error();
     }
+    // TLS 1.2: asks the server for a new handshake on this connection.
+    void renegotiate() {
+        if (SSL_renegotiate(m_ssl) != 1 || SSL_do_handshake(m_ssl) == 1)
+            m_failed = true; // a handshake needs the server's answer first
+        m_lastError = ERR_peek_error();
+        ERR_clear_error();
+    }
+    // The reason of OpenSSL's last error on this client.
+    int lastReason() const { return ERR_GET_REASON(m_lastError); }
     QByteArray takePlaintext() { return std::exchange(m_plaintext, {}); }
     bool handshakeDone() const { return SSL_is_init_finished(m_ssl); }
     bool failed() const { return m_failed; }
@@ -105,6 +114,8 @@ private:
             m_peerClosed = true;
         else if (error != SSL_ERROR_WANT_READ)
             m_failed = true;
+        if (error == SSL_ERROR_SSL)
+            m_lastError = ERR_peek_error();
         ERR_clear_error();
     }
 
@@ -115,6 +126,7 @@ private:
     QByteArray m_plaintext;
     bool m_failed = false;
     bool m_peerClosed = false;
+    unsigned long m_lastError = 0;
 };
 
 // Moves bytes between the two until neither has any to send, in random pieces of 1 to

@@ -39,6 +39,7 @@ private slots:
     void clientThatDoesNotTrustUsFailsTheSession_data();
     void clientThatDoesNotTrustUsFailsTheSession();
     void oldProtocolsAreRefused();
+    void renegotiationIsRefused();
     void closeNotifyBothWays();
     void contextErrorsNameTheFile();
 
@@ -208,6 +209,22 @@ void TlsStreamTest::oldProtocolsAreRefused() {
              qPrintable(server.error()));
     // The server's protocol_version alert reached the client (pump carried it).
     QVERIFY(client.failed());
+}
+
+void TlsStreamTest::renegotiationIsRefused() {
+    QRandomGenerator random(13);
+    MemoryTlsClient client(m_files.caCertificate, "localhost", TLS1_2_VERSION);
+    TlsStream server(m_context);
+    pump(client, server, random);
+    QVERIFY(server.handshakeDone());
+    client.renegotiate();
+    pump(client, server, random);
+    // The server answers the new ClientHello with no_renegotiation, which ends the client's try.
+    QVERIFY(client.failed());
+    QCOMPARE(client.lastReason(), SSL_R_NO_RENEGOTIATION);
+    QVERIFY(server.failed());
+    QVERIFY2(server.error().startsWith(QStringLiteral("The TLS session failed: the client sent")),
+             qPrintable(server.error()));
 }
 
 void TlsStreamTest::closeNotifyBothWays() {

@@ -71,6 +71,36 @@ Result<Certificate> readCertificateFile(const QString& path) {
     return certificate;
 }
 
+Result<std::vector<Certificate>> readCertificateChainFile(const QString& path) {
+    Result<QByteArray> bytes = readSmallFile(path);
+    if (!bytes)
+        return bytes.error();
+    Bio bio = memoryBioOver(*bytes);
+    std::vector<Certificate> chain;
+    while (Certificate next{PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)}) {
+        if (chain.size() == kMaxChainCertificates) {
+            ERR_clear_error();
+            return fileError(
+                path, QStringLiteral("holds more than %1 certificates").arg(kMaxChainCertificates));
+        }
+        chain.push_back(std::move(next));
+    }
+    // The loop ends on the end of the file (no more BEGIN lines) or on a block that does not
+    // parse; only the first is the whole chain.
+    const unsigned long last = ERR_peek_last_error();
+    const bool endOfFile =
+        ERR_GET_LIB(last) == ERR_LIB_PEM && ERR_GET_REASON(last) == PEM_R_NO_START_LINE;
+    ERR_clear_error();
+    if (chain.empty())
+        return fileError(path, QStringLiteral("does not hold a PEM certificate (BEGIN "
+                                              "CERTIFICATE) that OpenSSL can parse"));
+    if (!endOfFile)
+        return fileError(path, QStringLiteral("holds a certificate after the first %1 that "
+                                              "OpenSSL cannot parse")
+                                   .arg(chain.size()));
+    return chain;
+}
+
 Result<PrivateKey> readPrivateKeyFile(const QString& path) {
     Result<QByteArray> bytes = readSmallFile(path);
     if (!bytes)

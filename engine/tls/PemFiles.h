@@ -8,6 +8,9 @@
 #include <QByteArray>
 #include <QString>
 
+#include <cstddef>
+#include <vector>
+
 #include <sys/types.h>
 
 namespace hourglass::tls {
@@ -17,6 +20,10 @@ constexpr qint64 kMaxPemFileBytes = 1024 * 1024;
 
 // The first certificate in a PEM file.
 Result<Certificate> readCertificateFile(const QString& path);
+// Every certificate in a PEM file, in its order (a server certificate, then the authorities to
+// send with it), at most kMaxChainCertificates.
+constexpr std::size_t kMaxChainCertificates = 16;
+Result<std::vector<Certificate>> readCertificateChainFile(const QString& path);
 // An unencrypted private key in a PEM file (an encrypted one is refused: serve cannot ask for a
 // passphrase).
 Result<PrivateKey> readPrivateKeyFile(const QString& path);

@@ -2,6 +2,7 @@
 
 #include "AdminErrors.h"
 #include "HttpResponseWriter.h"
+#include "WebSocketHandshake.h"
 
 #include <QDateTime>
 
@@ -11,12 +12,15 @@ HttpExchange::HttpExchange(Options options, Clock::time_point now)
     : m_options(std::move(options))
     , m_waitSince(now) {}
 
-HttpExchange::Output HttpExchange::refuse(int status, const QString& detail) {
+HttpExchange::Output HttpExchange::refuse(int status, const QString& detail,
+                                          const HeaderList& extra) {
     HttpResponseOptions options;
     options.close = true;
     options.now = QDateTime::currentDateTimeUtc();
+    AdminResponse response = errorResponse(status, detail);
+    response.headers += extra;
     Output out;
-    out.bytes = writeHttpResponse(errorResponse(status, detail), options);
+    out.bytes = writeHttpResponse(response, options);
     out.close = true;
     m_closed = true;
     return out;
@@ -48,6 +52,24 @@ HttpExchange::Output HttpExchange::advance(Clock::time_point now) {
 }
 
 HttpExchange::Output HttpExchange::start(HttpRequest request) {
+    if (m_options.acceptWebSocket) {
+        const WebSocketUpgrade upgrade = checkWebSocketUpgrade(request);
+        if (upgrade.kind == WebSocketUpgrade::Kind::Refuse) {
+            // A client that asked for a version we lack is told the one we speak.
+            HeaderList extra;
+            if (upgrade.status == 426)
+                extra.append(qMakePair(QByteArray("Sec-WebSocket-Version"), QByteArray("13")));
+            return refuse(upgrade.status, upgrade.detail, extra);
+        }
+        if (upgrade.kind == WebSocketUpgrade::Kind::Accept) {
+            Output out;
+            out.bytes = writeWebSocketAccept(upgrade.accept, kAmqpWebSocketProtocol,
+                                             QDateTime::currentDateTimeUtc());
+            out.upgraded = true;
+            m_closed = true;
+            return out;
+        }
+    }
     AdminRequest admin;
     m_headOnly = request.method == "HEAD";
     admin.method = m_headOnly ? QByteArray("GET") : request.method;

@@ -31,14 +31,16 @@ public:
 
     struct Options {
         HttpTimeouts timeouts;
-        QString defaultHost; // the host of a request without Host (HTTP/1.0)
-        bool secure = false; // the connection arrived through TLS
+        QString defaultHost;          // the host of a request without Host (HTTP/1.0)
+        bool secure = false;          // the connection arrived through TLS
+        bool acceptWebSocket = false; // answer the AMQP WebSocket upgrade (WebSocketHandshake.h)
     };
 
     struct Output {
         QByteArray bytes;                    // to send, in order
         std::optional<AdminRequest> request; // to run off the caller's thread; deliver() answers
         bool close = false;                  // end the connection once `bytes` are sent
+        bool upgraded = false;               // `bytes` end with 101: WebSocket frames follow
     };
 
     // A new connection waits for its first request's head from `now`.
@@ -53,8 +55,10 @@ public:
     Output deliver(const AdminResponse& response, Clock::time_point now);
 
     bool busy() const { return m_busy; }
-    // Refused, or answered with close: nothing more is read.
+    // Refused, answered with close, or upgraded: nothing more of HTTP is read.
     bool closed() const { return m_closed; }
+    // After an upgrade: the bytes read past the upgrade request (already WebSocket frames).
+    QByteArray takeLeftover() { return m_reader.takeBuffered(); }
     // Bytes held (the reader's buffer), for the driver's own bound on what it reads ahead.
     qsizetype buffered() const { return m_reader.buffered(); }
 
@@ -67,7 +71,7 @@ public:
 
 private:
     enum class Wait { None, Header, Body, Idle };
-    Output refuse(int status, const QString& detail);
+    Output refuse(int status, const QString& detail, const HeaderList& extra = {});
     Output start(HttpRequest request);
     void rearm(Clock::time_point now);
 

@@ -44,16 +44,10 @@ qsizetype serverPayload(const QByteArray& bytes, quint8 opcodeWanted) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    if (size == 0)
-        return 0;
-    const qsizetype piece = 1 + data[0] % 64;
-    const QByteArray stream = hourglass::fuzz::bytesOf(data + 1, size - 1);
     WebSocketFraming framing;
     QByteArray payload;
     bool closed = false;
-    for (qsizetype at = 0; at < stream.size(); at += piece) {
-        const QByteArrayView bytes =
-            QByteArrayView(stream).sliced(at).first(qMin(piece, stream.size() - at));
+    hourglass::fuzz::forEachPiece(data, size, [&](QByteArrayView bytes) {
         const auto out = framing.unwrap(bytes);
         require(out.payload.size() <= bytes.size());
         require(framing.buffered() <= 14 + 125);
@@ -62,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         serverPayload(out.reply, 0);
         closed = closed || out.close;
         payload += out.payload;
-    }
+        return true;
+    });
     require(serverPayload(framing.wrap(payload), 0x2) == payload.size());
     const QByteArray last = framing.closing();
     require(closed ? last.isEmpty() : serverPayload(last, 0x8) == 2);

@@ -29,14 +29,8 @@ public:
     qsizetype buffered() const { return m_header.size() + m_control.size(); }
 
 private:
-    enum class Opcode : quint8 {
-        Continuation = 0x0,
-        Text = 0x1,
-        Binary = 0x2,
-        Close = 0x8,
-        Ping = 0x9,
-        Pong = 0xA,
-    };
+    // RFC 6455 5.2's opcodes: data frames below Close, control frames from it.
+    enum class Opcode : quint8 { Continuation, Text, Binary, Close = 0x8, Ping, Pong };
     // Reads a header from m_header once whole: false while more is needed; fails the framing when
     // it breaks the rules.
     bool takeHeader(Unwrapped& out);

@@ -1,15 +1,33 @@
 #include "StreamDriver.h"
 
+#include "hourglass/amqp/NamespaceKeys.h"
+
 #include <QDeadlineTimer>
 #include <QThread>
 
 namespace hourglass::testing {
 
-amqp::StreamOutput wokenAfter(amqp::StreamService& service, const CountingWaker& waker, int& seen) {
+StreamFixture::StreamFixture(admin::AdminStreamOptions options)
+    : m_keys(std::make_shared<amqp::NamespaceKeyRing>(amqp::wellKnownEmulatorKey())) {
+    (void)m_keys->refresh(m_broker.broker());
+    m_factory = admin::adminStreamServices(m_broker.broker(), m_keys, std::move(options));
+}
+
+std::unique_ptr<amqp::StreamService> StreamFixture::open(quint16 port, bool secure) {
+    amqp::StreamContext context;
+    context.secure = secure;
+    context.localHost = QStringLiteral("127.0.0.1");
+    context.localPort = port;
+    context.peer = QStringLiteral("127.0.0.1:40000");
+    context.waker = m_waker;
+    return m_factory(context);
+}
+
+amqp::StreamOutput StreamFixture::answer(amqp::StreamService& service) {
     const QDeadlineTimer deadline(10'000);
-    while (waker.wakes() <= seen && !deadline.hasExpired())
+    while (m_waker->wakes() <= m_seen && !deadline.hasExpired())
         QThread::msleep(2);
-    seen = waker.wakes();
+    m_seen = m_waker->wakes();
     return service.woken();
 }
 

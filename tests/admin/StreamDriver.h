@@ -3,6 +3,9 @@
 // thread), a clock the test moves, client frames of WebSocket (masked, as a client sends them),
 // and server frames read back.
 
+#include "TestBroker.h"
+
+#include "hourglass/admin/AdminStreamServices.h"
 #include "hourglass/amqp/StreamService.h"
 
 #include <QByteArray>
@@ -35,9 +38,29 @@ struct FakeClock {
     void set(std::chrono::milliseconds offset) { now->store(at(offset)); }
 };
 
-// Waits (bounded, 10 s) until `waker` has been woken more than `seen` times, then calls woken():
-// what the endpoint does on a wake. `seen` is moved on.
-amqp::StreamOutput wokenAfter(amqp::StreamService& service, const CountingWaker& waker, int& seen);
+// A broker, its keys, and the factory of the services the endpoint would make for its streams,
+// which all wake one CountingWaker.
+class StreamFixture {
+public:
+    explicit StreamFixture(admin::AdminStreamOptions options = {});
+
+    Broker& broker() { return m_broker.broker(); }
+    const CountingWaker& waker() const { return *m_waker; }
+    // A connection's service as the endpoint makes it for 127.0.0.1:`port` (through TLS or not).
+    std::unique_ptr<amqp::StreamService> open(quint16 port, bool secure = false);
+    // The endpoint's part after a request went in: waits (10 s at most) for the next wake, then
+    // calls woken().
+    amqp::StreamOutput answer(amqp::StreamService& service);
+    // Drops the factory; the last of it and its services waits for the workers' calls.
+    void dropFactory() { m_factory = nullptr; }
+
+private:
+    TestBroker m_broker;
+    std::shared_ptr<amqp::NamespaceKeyRing> m_keys;
+    std::shared_ptr<CountingWaker> m_waker = std::make_shared<CountingWaker>();
+    amqp::StreamServiceFactory m_factory; // last: goes first, before the broker
+    int m_seen = 0;
+};
 
 // A client's frame: FIN as given, opcode, masked with `mask`.
 QByteArray clientFrame(quint8 opcode, const QByteArray& payload, bool fin = true,

@@ -10,7 +10,6 @@
 #include "StreamDriver.h"
 
 #include "hourglass/admin/AdminStreamServices.h"
-#include "hourglass/amqp/NamespaceKeys.h"
 
 #include <QTest>
 
@@ -45,45 +44,27 @@ class AdminStreamServiceTest : public QObject {
     Q_OBJECT
 
 private:
-    std::unique_ptr<TestBroker> m_broker;
-    std::shared_ptr<amqp::NamespaceKeyRing> m_keys;
     FakeClock m_clock;
-    amqp::StreamServiceFactory m_factory;
-    std::shared_ptr<CountingWaker> m_waker;
+    std::unique_ptr<StreamFixture> m_streams;
     std::unique_ptr<amqp::StreamService> m_service;
-    int m_seen = 0;
 
     std::unique_ptr<amqp::StreamService> open(bool secure = false) {
-        amqp::StreamContext context;
-        context.secure = secure;
-        context.localHost = QStringLiteral("127.0.0.1");
-        context.localPort = kPort;
-        context.peer = QStringLiteral("127.0.0.1:40000");
-        context.waker = m_waker;
-        return m_factory(context);
+        return m_streams->open(kPort, secure);
     }
-
-    // The endpoint's part after a request went in: the next wake, then woken().
-    amqp::StreamOutput answer() { return wokenAfter(*m_service, *m_waker, m_seen); }
+    amqp::StreamOutput answer() { return m_streams->answer(*m_service); }
 
 private slots:
     void init() {
-        m_broker = std::make_unique<TestBroker>();
-        m_keys = std::make_shared<amqp::NamespaceKeyRing>(amqp::wellKnownEmulatorKey());
-        QVERIFY(m_keys->refresh(m_broker->broker()));
         AdminStreamOptions options;
         options.clock = [now = m_clock.now] { return now->load(); };
-        m_factory = adminStreamServices(m_broker->broker(), m_keys, options);
-        m_waker = std::make_shared<CountingWaker>();
-        m_seen = 0;
+        m_streams = std::make_unique<StreamFixture>(options);
         m_clock.set(0ms);
         m_service = open();
         QVERIFY(m_service);
     }
     void cleanup() {
         m_service.reset();
-        m_factory = nullptr; // waits for the workers
-        m_broker.reset();
+        m_streams.reset(); // the factory waits for the workers, then the broker goes
     }
 
     void requestInOneBytePieces() {
@@ -128,7 +109,7 @@ private slots:
             statuses.append(responses[0].status);
         }
         QCOMPARE(statuses, (QList<int>{201, 200, 404}));
-        QVERIFY(m_broker->broker().entity(QStringLiteral("orders")));
+        QVERIFY(m_streams->broker().entity(QStringLiteral("orders")));
     }
 
     void continueBeforeTheBody() {
@@ -182,7 +163,7 @@ private slots:
         QCOMPARE(responses.size(), 1);
         QCOMPARE(responses[0].status, 400);
         QVERIFY(out.close);
-        QCOMPARE(m_waker->wakes(), 0); // nothing reached a worker
+        QCOMPARE(m_streams->waker().wakes(), 0); // nothing reached a worker
     }
 
     void headerTimeoutFromTheStart() {
@@ -270,10 +251,11 @@ private slots:
             m_service->received(httpRequest("PUT", "/orders", kPort, kQueueBody)).bytes.isEmpty());
         m_service.reset(); // the connection goes while its request runs
         const QDeadlineTimer deadline(10'000);
-        while (m_waker->wakes() == 0 && !deadline.hasExpired())
+        while (m_streams->waker().wakes() == 0 && !deadline.hasExpired())
             QThread::msleep(2);
-        QCOMPARE(m_waker->wakes(), 1); // the worker finished, and woke a connection long gone
-        QVERIFY(m_broker->broker().entity(QStringLiteral("orders")));
+        QCOMPARE(m_streams->waker().wakes(),
+                 1); // the worker finished, and woke a connection long gone
+        QVERIFY(m_streams->broker().entity(QStringLiteral("orders")));
     }
 
     void factoryGoesWithRequestsInFlight() {
@@ -285,9 +267,9 @@ private slots:
         }
         // The service and the factory go: the last of them waits for the workers' calls.
         m_service.reset();
-        m_factory = nullptr;
-        QCOMPARE(m_waker->wakes(), 3);
-        QCOMPARE(m_broker->broker().entities().size(), 3);
+        m_streams->dropFactory();
+        QCOMPARE(m_streams->waker().wakes(), 3);
+        QCOMPARE(m_streams->broker().entities().size(), 3);
     }
 };
 

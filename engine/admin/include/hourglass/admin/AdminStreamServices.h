@@ -13,6 +13,7 @@
 // Keys: `keys` are the namespaces' keys, kept fresh by their owner (the endpoint refreshes its own
 // ring when namespaces change).
 
+#include "hourglass/amqp/NamespaceKeys.h"
 #include "hourglass/amqp/StreamService.h"
 
 #include <chrono>
@@ -21,10 +22,6 @@
 
 namespace hourglass {
 class Broker;
-}
-
-namespace hourglass::amqp {
-class NamespaceKeyRing;
 }
 
 namespace hourglass::admin {

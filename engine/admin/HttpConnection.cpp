@@ -1,10 +1,7 @@
 #include "HttpConnection.h"
 
-#include "AdminErrors.h"
-#include "HttpResponseWriter.h"
 #include "hourglass/admin/AdminHttpServer.h"
 
-#include <QDateTime>
 #include <QTcpSocket>
 
 namespace hourglass::admin {
@@ -16,6 +13,16 @@ constexpr qint64 kReadChunk = 64 * 1024;
 constexpr qint64 kMaxUnsent = 2 * kMaxAdminBodyBytes;
 // A closing connection whose client takes nothing is cut after this.
 constexpr std::chrono::seconds kLingerLimit{10};
+
+HttpExchange::Options exchangeOptions(const AdminHttpOptions& options, QString listenerHost) {
+    HttpExchange::Options exchange;
+    exchange.timeouts.header = options.headerTimeout;
+    exchange.timeouts.body = options.bodyTimeout;
+    exchange.timeouts.idle = options.idleTimeout;
+    exchange.defaultHost = std::move(listenerHost);
+    exchange.secure = false;
+    return exchange;
+}
 } // namespace
 
 HttpConnection::HttpConnection(QTcpSocket* socket, const AdminHttpOptions& options,
@@ -23,21 +30,20 @@ HttpConnection::HttpConnection(QTcpSocket* socket, const AdminHttpOptions& optio
                                QObject* parent)
     : QObject(parent)
     , m_socket(socket)
-    , m_options(options)
-    , m_listenerHost(std::move(listenerHost))
     , m_dispatch(std::move(dispatch))
-    , m_openCount(openCount) {
+    , m_openCount(openCount)
+    , m_exchange(exchangeOptions(options, std::move(listenerHost)), HttpExchange::Clock::now()) {
     ++m_openCount;
     m_socket->setParent(this);
     m_socket->setReadBufferSize(kReadChunk);
     m_timer.setSingleShot(true);
-    connect(&m_timer, &QTimer::timeout, this, &HttpConnection::timedOut);
+    // Slow or silent clients, and closing ones that take nothing, are cut without a word.
+    connect(&m_timer, &QTimer::timeout, this, &HttpConnection::abort);
     connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnection::process);
     connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::process);
     connect(m_socket, &QTcpSocket::disconnected, this, &QObject::deleteLater);
     // A reset or an error: the connection is over (a request in flight is answered to no one).
     connect(m_socket, &QTcpSocket::errorOccurred, this, &QObject::deleteLater);
-    armTimer();
     process();
 }
 
@@ -50,120 +56,60 @@ void HttpConnection::abort() {
     deleteLater();
 }
 
-void HttpConnection::write(const QByteArray& bytes) {
-    m_socket->write(bytes);
-}
-
 void HttpConnection::closeAfterWriting() {
     m_closing = true;
     m_timer.start(kLingerLimit);
-    m_wait = Wait::None;
     m_socket->disconnectFromHost(); // after what is written has gone; then `disconnected`
 }
 
-void HttpConnection::refuse(int status, const QString& detail) {
-    HttpResponseOptions options;
-    options.close = true;
-    options.now = QDateTime::currentDateTimeUtc();
-    write(writeHttpResponse(errorResponse(status, detail), options));
-    closeAfterWriting();
+void HttpConnection::send(HttpExchange::Output output) {
+    if (!output.bytes.isEmpty())
+        m_socket->write(output.bytes);
+    if (output.request)
+        m_dispatch(QPointer<HttpConnection>(this), std::move(*output.request));
+    if (output.close)
+        closeAfterWriting();
 }
 
 void HttpConnection::process() {
-    while (!m_busy && !m_closing && m_socket->bytesToWrite() <= kMaxUnsent) {
-        HttpRequestReader::Step step = m_reader.next();
-        switch (step.kind) {
-        case HttpRequestReader::Kind::NeedMore: {
-            const QByteArray bytes = m_socket->read(kReadChunk);
-            if (bytes.isEmpty()) {
-                armTimer();
-                return;
-            }
-            m_reader.append(bytes);
+    const auto now = HttpExchange::Clock::now();
+    while (!m_closing && !m_exchange.busy()) {
+        const bool blocked = m_socket->bytesToWrite() > kMaxUnsent;
+        m_exchange.setWriteBlocked(blocked, now);
+        if (blocked)
             break;
-        }
-        case HttpRequestReader::Kind::Continue:
-            write(writeHttpContinue());
+        send(m_exchange.advance(now));
+        if (m_closing || m_exchange.busy())
             break;
-        case HttpRequestReader::Kind::Refuse:
-            refuse(step.status, step.detail);
-            return;
-        case HttpRequestReader::Kind::Request: {
-            HttpRequest& request = step.request;
-            AdminRequest admin;
-            m_headOnly = request.method == "HEAD";
-            admin.method = m_headOnly ? QByteArray("GET") : request.method;
-            admin.target = std::move(request.target);
-            QByteArray host = headerValue(request.headers, "host");
-            admin.host = host.isEmpty() ? m_listenerHost : QString::fromLatin1(host);
-            admin.headers = std::move(request.headers);
-            admin.body = std::move(request.body);
-            admin.secure = false;
-            m_keepAlive = request.keepAlive;
-            m_busy = true;
-            armTimer();
-            m_dispatch(QPointer<HttpConnection>(this), std::move(admin));
-            return;
-        }
-        }
+        const QByteArray bytes = m_socket->read(kReadChunk);
+        if (bytes.isEmpty())
+            break;
+        m_exchange.append(bytes);
     }
-    armTimer();
+    syncTimer(now);
 }
 
 void HttpConnection::deliver(const AdminResponse& response) {
-    if (!m_busy)
+    if (!m_exchange.busy() || m_closing)
         return;
-    m_busy = false;
-    m_servedAny = true;
-    HttpResponseOptions options;
-    options.headOnly = m_headOnly;
-    options.close = !m_keepAlive;
-    options.now = QDateTime::currentDateTimeUtc();
-    write(writeHttpResponse(response, options));
-    if (!m_keepAlive) {
-        closeAfterWriting();
-        return;
-    }
+    send(m_exchange.deliver(response, HttpExchange::Clock::now()));
     // The next pipelined request may be buffered already (no readyRead will tell it).
     process();
 }
 
-void HttpConnection::armTimer() {
+void HttpConnection::syncTimer(HttpExchange::Clock::time_point now) {
     if (m_closing)
+        return; // the linger limit runs
+    const auto deadline = m_exchange.deadline();
+    if (deadline == m_armed)
         return;
-    Wait wanted = Wait::None;
-    if (m_busy)
-        wanted = Wait::None;
-    else if (m_socket->bytesToWrite() > kMaxUnsent)
-        wanted = Wait::Idle; // a client that reads nothing is given the idle time to start
-    else if (m_reader.headersComplete())
-        wanted = Wait::Body;
-    else if (m_reader.inRequest() || !m_servedAny)
-        wanted = Wait::Header; // a new connection has the header time to send its first one
-    else
-        wanted = Wait::Idle;
-    if (wanted == m_wait)
-        return;
-    m_wait = wanted;
-    switch (wanted) {
-    case Wait::None:
+    m_armed = deadline;
+    if (!deadline) {
         m_timer.stop();
-        break;
-    case Wait::Header:
-        m_timer.start(m_options.headerTimeout);
-        break;
-    case Wait::Body:
-        m_timer.start(m_options.bodyTimeout);
-        break;
-    case Wait::Idle:
-        m_timer.start(m_options.idleTimeout);
-        break;
+        return;
     }
-}
-
-void HttpConnection::timedOut() {
-    // Slow or silent clients, and closing ones that take nothing, are cut without a word.
-    abort();
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - now);
+    m_timer.start(std::max(left, std::chrono::milliseconds(0)));
 }
 
 } // namespace hourglass::admin

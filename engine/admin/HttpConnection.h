@@ -1,19 +1,19 @@
 #pragma once
-// One client connection of the AdminHttpServer, on the server's thread: bytes read into an
-// HttpRequestReader, each complete request handed to a worker (AdminApi::handle off this
-// thread), its response written when it comes back, then the next pipelined request. One request
-// in flight at a time keeps responses in order and memory bounded: while one is in flight
-// nothing more is read (the socket's read buffer is bounded too, so TCP pushes back).
+// One client connection of the AdminHttpServer, on the server's thread: the socket's bytes fed to
+// an HttpExchange (which decides what each means), each complete request handed to a worker
+// (AdminApi::handle off this thread), its response written when it comes back, then the next
+// pipelined request. While a request is in flight nothing more is read (the socket's read buffer
+// is bounded too, so TCP pushes back).
 
-#include "HttpRequestReader.h"
+#include "HttpExchange.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 
 #include <atomic>
-#include <chrono>
 #include <functional>
+#include <optional>
 
 class QTcpSocket;
 
@@ -37,27 +37,18 @@ public:
     void abort();
 
 private:
-    enum class Wait { None, Header, Body, Idle };
     void process();
-    void refuse(int status, const QString& detail);
-    void write(const QByteArray& bytes);
+    void send(HttpExchange::Output output);
     void closeAfterWriting();
-    void armTimer();
-    void timedOut();
+    void syncTimer(HttpExchange::Clock::time_point now);
 
     QTcpSocket* m_socket;
-    const AdminHttpOptions& m_options;
-    const QString m_listenerHost;
     Dispatch m_dispatch;
     std::atomic<int>& m_openCount;
-    HttpRequestReader m_reader;
+    HttpExchange m_exchange;
     QTimer m_timer;
-    Wait m_wait = Wait::None;
-    bool m_busy = false;     // a request is with a worker
-    bool m_headOnly = false; // ... and it is a HEAD
-    bool m_keepAlive = true; // ... and the connection stays open after it
-    bool m_closing = false;  // nothing more is read; the socket closes once written
-    bool m_servedAny = false;
+    std::optional<HttpExchange::Clock::time_point> m_armed; // the deadline m_timer runs to
+    bool m_closing = false; // nothing more is read; the socket closes once written
 };
 
 } // namespace hourglass::admin

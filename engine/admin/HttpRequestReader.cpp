@@ -52,7 +52,8 @@ QByteArray trimmed(QByteArrayView text) {
     return text.sliced(begin, end - begin).toByteArray();
 }
 
-// The comma-separated elements of every field named `name`, trimmed, lower case.
+} // namespace
+
 QList<QByteArray> listValues(const HeaderList& headers, QByteArrayView name) {
     QList<QByteArray> values;
     for (const auto& [field, value] : headers) {
@@ -71,6 +72,7 @@ int countOf(const HeaderList& headers, QByteArrayView name) {
     return count;
 }
 
+namespace {
 // Where the head ends (the index just past its empty line), or -1 when it has not arrived.
 qsizetype headEnd(const QByteArray& buffer) {
     const qsizetype crlf = buffer.indexOf("\r\n\r\n");

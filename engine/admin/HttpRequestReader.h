@@ -10,6 +10,8 @@
 
 #include <QByteArray>
 
+#include <utility>
+
 namespace hourglass::admin {
 
 inline constexpr qsizetype kMaxHttpHeaderBytes = 16 * 1024;
@@ -23,6 +25,11 @@ struct HttpRequest {
     bool http10 = false;
     bool keepAlive = true; // HTTP/1.1 unless "Connection: close"; HTTP/1.0 only with keep-alive
 };
+
+// The comma-separated elements of every field named `name` (any case), trimmed, in lower case.
+QList<QByteArray> listValues(const HeaderList& headers, QByteArrayView name);
+// How many fields are named `name` (any case).
+int countOf(const HeaderList& headers, QByteArrayView name);
 
 class HttpRequestReader {
 public:
@@ -43,6 +50,8 @@ public:
     // The next step; call again after a Continue or a Request (pipelined requests follow).
     Step next();
 
+    // The bytes held past the last complete request (the connection leaves HTTP: an upgrade).
+    QByteArray takeBuffered() { return std::exchange(m_buffer, {}); }
     // Bytes held but not yet part of a complete request (the caller bounds its reads by it).
     qsizetype buffered() const { return m_buffer.size(); }
     // Whether part of a request has arrived (headers or body under way).

@@ -18,6 +18,8 @@ QByteArray reasonPhrase(int status) {
     switch (status) {
     case 100:
         return "Continue";
+    case 101:
+        return "Switching Protocols";
     case 200:
         return "OK";
     case 201:
@@ -44,6 +46,8 @@ QByteArray reasonPhrase(int status) {
         return "Content Too Large";
     case 417:
         return "Expectation Failed";
+    case 426:
+        return "Upgrade Required";
     case 431:
         return "Request Header Fields Too Large";
     case 500:
@@ -76,6 +80,14 @@ QByteArray httpDate(const QDateTime& time) {
 
 QByteArray writeHttpContinue() {
     return "HTTP/1.1 100 Continue\r\n\r\n";
+}
+
+QByteArray writeWebSocketAccept(const QByteArray& accept, const QByteArray& protocol,
+                                const QDateTime& now) {
+    return "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           "Sec-WebSocket-Accept: " +
+           accept + "\r\nSec-WebSocket-Protocol: " + protocol + "\r\nDate: " + httpDate(now) +
+           "\r\nServer: " + kServerName + "\r\n\r\n";
 }
 
 QByteArray writeHttpResponse(const AdminResponse& response, const HttpResponseOptions& options) {

@@ -24,6 +24,10 @@ QByteArray writeHttpResponse(const AdminResponse& response, const HttpResponseOp
 // "HTTP/1.1 100 Continue" and its empty line.
 QByteArray writeHttpContinue();
 
+// "101 Switching Protocols" to a WebSocket with `protocol`: no body, no Content-Length.
+QByteArray writeWebSocketAccept(const QByteArray& accept, const QByteArray& protocol,
+                                const QDateTime& now);
+
 // The reason phrase of `status` ("Not Found"); "Status" for one it does not know.
 QByteArray reasonPhrase(int status);
 

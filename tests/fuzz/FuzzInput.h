@@ -17,6 +17,20 @@ inline QByteArray bytesOf(const uint8_t* data, size_t size) {
     return QByteArray(reinterpret_cast<const char*>(data), qsizetype(size));
 }
 
+// Hands `take` the stream an input stands for, in the pieces a socket may deliver it in: the
+// input's first byte picks their size (1 to 64 bytes), the rest is the stream. `take` returns
+// false to stop.
+template <typename Take> void forEachPiece(const uint8_t* data, size_t size, Take take) {
+    if (size == 0)
+        return;
+    const qsizetype piece = 1 + data[0] % 64;
+    const QByteArray stream = bytesOf(data + 1, size - 1);
+    for (qsizetype at = 0; at < stream.size(); at += piece) {
+        if (!take(QByteArrayView(stream).sliced(at).first(qMin(piece, stream.size() - at))))
+            return;
+    }
+}
+
 // The AMQP value `bytes` encode; an invalid QVariant when Proton cannot decode them.
 inline QVariant decodeAmqpValue(const QByteArray& bytes) {
     pn_data_t* data = pn_data(16);

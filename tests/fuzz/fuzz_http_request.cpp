@@ -25,20 +25,16 @@ void checkLimits(const HttpRequest& request) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    if (size == 0)
-        return 0;
-    const qsizetype piece = 1 + data[0] % 64;
-    const QByteArray stream = hourglass::fuzz::bytesOf(data + 1, size - 1);
     HttpRequestReader reader;
-    for (qsizetype at = 0; at < stream.size(); at += piece) {
-        reader.append(stream.mid(at, piece));
+    hourglass::fuzz::forEachPiece(data, size, [&](QByteArrayView bytes) {
+        reader.append(bytes.toByteArray());
         for (;;) {
             const HttpRequestReader::Step step = reader.next();
             if (step.kind == HttpRequestReader::Kind::NeedMore)
                 break;
             if (step.kind == HttpRequestReader::Kind::Refuse) {
                 require(step.status >= 400 && step.status <= 599);
-                return 0;
+                return false;
             }
             if (step.kind == HttpRequestReader::Kind::Request)
                 checkLimits(step.request);
@@ -47,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // (plus one piece and the chunk framing around a body).
         require(reader.buffered() <=
                 kMaxHttpHeaderBytes + hourglass::admin::kMaxAdminBodyBytes + 64 * 1024);
-    }
+        return true;
+    });
     return 0;
 }

@@ -64,6 +64,12 @@ def read_startup(serve, tls_dir):
     threading.Thread(target=reader, daemon=True).start()
     done.wait(START_TIMEOUT)
     text = "".join(printed)
+    if found["key"] is None:
+        try:
+            code = serve.wait(2)
+            fail(f"hourglass serve exited (code {code}) before it was ready", text)
+        except subprocess.TimeoutExpired:
+            pass
     if found["ca_file"] is None and os.path.isdir(tls_dir):
         candidates = [name for name in os.listdir(tls_dir)
                       if name.endswith(".pem") and "ca" in name.lower()]

@@ -4,6 +4,7 @@ import datetime
 import unittest
 
 from azure.servicebus import NEXT_AVAILABLE_SESSION, ServiceBusMessage
+from azure.servicebus.exceptions import SessionCannotBeLockedError
 from azure.servicebus.management import CorrelationRuleFilter, SqlRuleFilter
 
 from sdk_env import MAX_WAIT, EndpointTestCase, receive_until
@@ -88,6 +89,27 @@ class SessionTests(EndpointTestCase):
             self.assertEqual(receiver.session.get_state(), b"step-1")
             receiver.session.set_state(None)
             self.assertIsNone(receiver.session.get_state())
+
+    def test_a_held_session_is_refused_and_deferral_works_inside_it(self):
+        queue = self.make_queue(requires_session=True)
+        with self.client.get_queue_sender(queue) as sender:
+            sender.send_messages(ServiceBusMessage("held", session_id="only"))
+        with self.client.get_queue_receiver(queue, session_id="only",
+                                            max_wait_time=MAX_WAIT) as holder:
+            with self.assertRaises(SessionCannotBeLockedError):
+                with self.client.get_queue_receiver(queue, session_id="only",
+                                                    max_wait_time=1) as second:
+                    second.receive_messages(max_wait_time=1)
+            [message] = receive_until(holder, 1)
+            holder.defer_message(message)
+            # Received again by sequence number through the session (its lock token read from
+            # the message's delivery annotations), then settled through $management.
+            [deferred] = holder.receive_deferred_messages([message.sequence_number])
+            self.assertEqual(str(deferred), "held")
+            self.assertEqual(deferred.session_id, "only")
+            self.assertIsNotNone(deferred.lock_token)
+            holder.complete_message(deferred)
+            self.assertEqual(holder.peek_messages(max_message_count=5), [])
 
 
 if __name__ == "__main__":

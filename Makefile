@@ -9,7 +9,10 @@
 BUILD      ?= build
 BENCH_DIR  ?= build-release
 PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev libssl-dev fonts-dejavu-core \
-              clang libclang-rt-14-dev clang-format
+              clang libclang-rt-14-dev clang-format \
+              python3-azure
+# python3-azure: Debian's Azure SDK for Python (azure-servicebus on uAMQP), run by /usr/bin/python3
+# in the Python SDK tests (tests/sdk/python).
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CTEST_ARGS ?= --output-on-failure -j2
 # The Azure SDK tests (tests/sdk) need Node.js 20 and npm. Debian 12 ships Node 18, so a machine

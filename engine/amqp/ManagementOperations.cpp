@@ -324,9 +324,11 @@ ManagementOutcome deferredMessagesOutcome(Broker& broker, const QList<qint64>& n
         } else {
             outcome.locksTaken.append({lock, message->sequenceNumber, message->lockedUntil});
         }
-        list.append(
-            QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
-                        {QStringLiteral("message"), encodeMessage(*message, Handover::Delivery)}});
+        const QByteArray encoded = receiveAndDelete
+                                       ? encodeMessage(*message, Handover::Delivery)
+                                       : encodeLockedMessage(*message, message->lockToken);
+        list.append(QVariantMap{{QStringLiteral("lock-token"), message->lockToken},
+                                {QStringLiteral("message"), encoded}});
     }
     outcome.response.body = QVariantMap{{QStringLiteral("messages"), list}};
     return outcome;

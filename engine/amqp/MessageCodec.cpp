@@ -15,6 +15,7 @@
 
 #include <proton/message.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -446,7 +447,30 @@ void setId(pn_data_t* id, const QString& text, const QByteArray& typed) {
 }
 } // namespace
 
-QByteArray encodeMessage(const MessageView& view, Handover handover) {
+namespace {
+// The delivery-annotations section of a message handed over through $management: its lock token
+// as x-opt-lock-token (a uuid).
+QByteArray encodeLockTokenAnnotation(const QUuid& lockToken) {
+    DataPtr annotations(pn_data(4));
+    pn_data_t* d = annotations.get();
+    pn_data_put_map(d);
+    pn_data_enter(d);
+    putSymbolKey(d, "x-opt-lock-token");
+    pn_uuid_t uuid;
+    const QByteArray bytes = lockToken.toRfc4122();
+    std::copy(bytes.begin(), bytes.end(), uuid.bytes);
+    pn_data_put_uuid(d, uuid);
+    pn_data_exit(d);
+    char encoded[64];
+    const ssize_t size = pn_data_encode(d, encoded, sizeof encoded);
+    return size > 0 ? QByteArray("\x00\x53\x71", 3) + QByteArray(encoded, qsizetype(size))
+                    : QByteArray();
+}
+
+// The sections in their order: header, delivery annotations (when given), message annotations,
+// properties, application properties, body, footer.
+QByteArray encodeSections(const MessageView& view, Handover handover,
+                          const QByteArray& deliveryAnnotations) {
     // Extras the engine stored are ours; bytes that do not read back are left out.
     const WireExtras extras = decodeWireExtras(view.wireExtras).value_or(WireExtras{});
     MessagePtr message(pn_message());
@@ -502,14 +526,24 @@ QByteArray encodeMessage(const MessageView& view, Handover handover) {
     const QByteArray header = encodeHeader(view, extras, handover);
     const QByteArray annotations = encodeAnnotations(view, extras);
     QByteArray whole;
-    whole.reserve(header.size() + annotations.size() + encoded.size() + extras.bodySections.size() +
-                  extras.footer.size());
+    whole.reserve(header.size() + deliveryAnnotations.size() + annotations.size() + encoded.size() +
+                  extras.bodySections.size() + extras.footer.size());
     whole.append(header)
+        .append(deliveryAnnotations)
         .append(annotations)
         .append(encoded)
         .append(extras.bodySections)
         .append(extras.footer);
     return whole;
+}
+} // namespace
+
+QByteArray encodeMessage(const MessageView& view, Handover handover) {
+    return encodeSections(view, handover, QByteArray());
+}
+
+QByteArray encodeLockedMessage(const MessageView& view, const QUuid& lockToken) {
+    return encodeSections(view, Handover::Delivery, encodeLockTokenAnnotation(lockToken));
 }
 
 } // namespace hourglass::amqp

@@ -10,6 +10,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QUuid>
 
 namespace hourglass::amqp {
 
@@ -40,5 +41,11 @@ enum class Handover { Delivery, Peek };
 // A stored message, encoded for a receiver or a peek response. The lock, when it has one, is in
 // x-opt-locked-until.
 QByteArray encodeMessage(const MessageView& message, Handover handover);
+
+// A message locked through $management (receive-by-sequence-number), encoded for the response
+// with its lock token also in the delivery annotations, x-opt-lock-token, as the service writes
+// it: the Python SDK on uAMQP reads a deferred message's lock only from there (the JavaScript
+// and .NET SDKs read the response's lock-token).
+QByteArray encodeLockedMessage(const MessageView& message, const QUuid& lockToken);
 
 } // namespace hourglass::amqp

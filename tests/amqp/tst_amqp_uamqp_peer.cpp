@@ -14,6 +14,8 @@
 
 #include <QTest>
 
+#include <proton/message.h>
+
 using namespace hourglass;
 using namespace hourglass::amqp;
 using namespace hourglass::testing;
@@ -46,6 +48,31 @@ QList<AmqpFrame> transfersOn(const RawAmqpPeer& peer, quint32 handle) {
             transfers.append(frame);
     }
     return transfers;
+}
+
+// The x-opt-lock-token of an encoded message's delivery annotations; null when it has none.
+QUuid deliveryLockToken(const QByteArray& encoded) {
+    pn_message_t* message = pn_message();
+    QUuid token;
+    if (pn_message_decode(message, encoded.constData(), size_t(encoded.size())) == 0) {
+        pn_data_t* annotations = pn_message_instructions(message);
+        pn_data_rewind(annotations);
+        if (pn_data_next(annotations) && pn_data_type(annotations) == PN_MAP) {
+            pn_data_enter(annotations);
+            while (pn_data_next(annotations)) {
+                const pn_bytes_t key = pn_data_get_symbol(annotations);
+                const bool isToken =
+                    QByteArrayView(key.start, qsizetype(key.size)) == "x-opt-lock-token";
+                if (!pn_data_next(annotations))
+                    break;
+                if (isToken && pn_data_type(annotations) == PN_UUID)
+                    token =
+                        QUuid::fromRfc4122(QByteArrayView(pn_data_get_uuid(annotations).bytes, 16));
+            }
+        }
+    }
+    pn_message_free(message);
+    return token;
 }
 
 Answered send(RawAmqpPeer& peer, quint32 handle, const QByteArray& request,
@@ -182,7 +209,8 @@ private slots:
 
     // The operations the Python SDK runs through uAMQP, in its shapes: a message received on a
     // receiver link, its lock renewed (lock-tokens: an array of uuid), deferred and received
-    // again by sequence number (sequence-numbers: an array of long), completed; a message
+    // again by sequence number (sequence-numbers: an array of long; the SDK takes its lock token
+    // from the message's delivery annotations, x-opt-lock-token), completed; a message
     // scheduled and cancelled. Ids count from 0 as set_message_id does.
     void theOperationsOfThePythonSdk() {
         OutgoingMessage stored;
@@ -226,6 +254,9 @@ private slots:
         QCOMPARE(messages.size(), 1);
         const QUuid again = messages[0].toMap().value(QStringLiteral("lock-token")).toUuid();
         QVERIFY(!again.isNull());
+        QCOMPARE(
+            deliveryLockToken(messages[0].toMap().value(QStringLiteral("message")).toByteArray()),
+            again);
         QCOMPARE(statusCode(run("com.microsoft:update-disposition",
                                 dispositionBody(QStringLiteral("completed"), again))),
                  200);

@@ -3,6 +3,7 @@
 #include "CommandLine.h"
 #include "hourglass/EntityPath.h"
 #include "hourglass/admin/AdminHttpServer.h"
+#include "hourglass/admin/AdminStreamServices.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/scenario/EmulatorConfig.h"
 
@@ -79,6 +80,18 @@ QStringList namespaceNames(const Broker& broker) {
         names.append(ns.name);
     return names;
 }
+
+// The port an option names, or an error saying what it must be.
+std::optional<quint16> portOf(const QCommandLineParser& parser, const QCommandLineOption& option,
+                              QString* error) {
+    bool ok = false;
+    const uint number = parser.value(option).toUInt(&ok);
+    if (ok && number <= 65535)
+        return quint16(number);
+    *error = QStringLiteral("--%1 must be a number from 0 to 65535, not '%2'")
+                 .arg(option.names().constLast(), parser.value(option));
+    return std::nullopt;
+}
 } // namespace
 
 bool isServeCommand(const QStringList& arguments) {
@@ -92,8 +105,12 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
                        "that the Azure Service Bus SDKs connect to with the printed connection "
                        "string. Serves until SIGINT or SIGTERM.\n"
                        "Example: hourglass serve --port 5672 --config config.json --db ci.db\n"
-                       "With the administration API (ServiceBusAdministrationClient, the "
-                       "printed second connection string): hourglass serve --http-port 5300\n") +
+                       "The plain port also answers the administration API "
+                       "(ServiceBusAdministrationClient) over HTTP with the same string.\n"
+                       "With TLS, as the SDKs speak it without the emulator flag (AMQP, HTTPS "
+                       "and AMQP over WebSockets on one port): hourglass serve --tls\n"
+                       "The administration API alone on a port of its own, as Microsoft's "
+                       "emulator has it: hourglass serve --http-port 5300\n") +
         connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
@@ -133,7 +150,31 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
                        "plain HTTP on this port, as the emulator does on 5300 (0 picks a free "
                        "one; default off)."),
         QStringLiteral("P"));
-    parser.addOptions({help, host, port, db, config, key, acceptHost, durability, httpPort});
+    const QCommandLineOption tls(
+        QStringLiteral("tls"),
+        QStringLiteral("Also serve TLS on port 5671, where the SDKs connect when the connection "
+                       "string has no UseDevelopmentEmulator=true (Python's SDK dials 5671 "
+                       "whatever port the string names)."));
+    const QCommandLineOption tlsPort(
+        QStringLiteral("tls-port"),
+        QStringLiteral("Serve TLS on this port instead of 5671 (0 picks a free one)."),
+        QStringLiteral("P"));
+    const QCommandLineOption tlsDir(
+        QStringLiteral("tls-dir"),
+        QStringLiteral("The folder of the local certificate authority, made on first use and "
+                       "reused (default: %1).")
+            .arg(defaultTlsFolder()),
+        QStringLiteral("DIR"));
+    const QCommandLineOption tlsCert(
+        QStringLiteral("tls-cert"),
+        QStringLiteral("Your own server certificate (PEM; the chain may follow) instead of the "
+                       "local authority's; with --tls-key."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"),
+                                    QStringLiteral("The private key of --tls-cert (PEM)."),
+                                    QStringLiteral("FILE"));
+    parser.addOptions({help, host, port, db, config, key, acceptHost, durability, httpPort, tls,
+                       tlsPort, tlsDir, tlsCert, tlsKey});
 
     ServeOptions options;
     options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass serve [options]"));
@@ -144,22 +185,33 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
         return options;
     options.showHelp = parser.isSet(help);
     options.host = parser.value(host);
-    bool portOk = false;
-    const uint portNumber = parser.value(port).toUInt(&portOk);
-    if (!portOk || portNumber > 65535) {
-        options.error = QStringLiteral("--port must be a number from 0 to 65535, not '%1'")
-                            .arg(parser.value(port));
+    const auto portNumber = portOf(parser, port, &options.error);
+    if (!portNumber)
         return options;
-    }
-    options.port = quint16(portNumber);
+    options.port = *portNumber;
     if (parser.isSet(httpPort)) {
-        const uint httpNumber = parser.value(httpPort).toUInt(&portOk);
-        if (!portOk || httpNumber > 65535) {
-            options.error = QStringLiteral("--http-port must be a number from 0 to 65535, not '%1'")
-                                .arg(parser.value(httpPort));
+        options.httpPort = portOf(parser, httpPort, &options.error);
+        if (!options.httpPort)
+            return options;
+    }
+    const bool tlsAsked = parser.isSet(tls) || parser.isSet(tlsPort) || parser.isSet(tlsDir) ||
+                          parser.isSet(tlsCert) || parser.isSet(tlsKey);
+    if (tlsAsked) {
+        ServeTlsOptions tlsOptions;
+        if (parser.isSet(tlsPort)) {
+            const auto number = portOf(parser, tlsPort, &options.error);
+            if (!number)
+                return options;
+            tlsOptions.port = *number;
+        }
+        tlsOptions.dir = parser.value(tlsDir);
+        tlsOptions.certificateFile = parser.value(tlsCert);
+        tlsOptions.keyFile = parser.value(tlsKey);
+        if (tlsOptions.certificateFile.isEmpty() != tlsOptions.keyFile.isEmpty()) {
+            options.error = QStringLiteral("--tls-cert and --tls-key go together");
             return options;
         }
-        options.httpPort = quint16(httpNumber);
+        options.tls = tlsOptions;
     }
     options.databasePath = parser.value(db);
     options.configFile = parser.value(config);
@@ -244,7 +296,20 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     }
     if (const QString stored = (*broker)->setting(amqp::kKeySetting); !stored.isEmpty())
         endpointOptions.key.value = stored;
+    std::optional<ServeTls> tls;
+    if (options.tls) {
+        auto prepared =
+            prepareServeTls(*options.tls, QStringList{options.host} + options.acceptedHosts);
+        if (!prepared) {
+            err << "hourglass serve: TLS: " << prepared.error().description << Qt::endl;
+            return ExitInvalidFile;
+        }
+        tls = std::move(*prepared);
+        endpointOptions.tls = tls->endpoint;
+    }
     amqp::AmqpEndpoint endpoint(**broker, endpointOptions);
+    // Both ports answer the administration API over HTTP, and a WebSocket upgrade carries AMQP.
+    endpoint.setStreamServices(admin::adminStreamServices(**broker, endpoint.keys()));
     const auto port = endpoint.start();
     if (!port) {
         err << "hourglass serve: " << port.error().description << Qt::endl;
@@ -270,7 +335,14 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     }
     // A second opener of the database is told where to find this one.
     (*broker)->describeOwner(QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*port));
-    out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port << Qt::endl;
+    out << "Hourglass AMQP endpoint listening on " << options.host << ":" << *port
+        << " (and the administration API over HTTP)" << Qt::endl;
+    if (tls) {
+        out << "Hourglass TLS endpoint listening on " << options.host << ":" << endpoint.tlsPort()
+            << " (AMQP, HTTPS administration, AMQP over WebSockets at /$servicebus/websocket)"
+            << Qt::endl;
+        printTrust(*tls, out);
+    }
     if (adminServer) {
         out << "Administration API (HTTP) listening on " << options.host << ":" << adminPort
             << Qt::endl;
@@ -283,6 +355,8 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     // The default namespace's string first, as before; then each other namespace's own key.
     out << "Default namespace: " << endpoint.defaultNamespace() << Qt::endl;
     out << "Connection string: " << endpoint.makeConnectionString() << Qt::endl;
+    if (tls)
+        out << "TLS connection string: " << endpoint.tlsConnectionString() << Qt::endl;
     for (const QString& name : namespaceNames(**broker)) {
         if (name != endpoint.defaultNamespace())
             out << "Connection string of namespace " << name << ": "

@@ -4,6 +4,7 @@
 #include "FileDescriptorLimit.h"
 
 #include "hourglass/Broker.h"
+#include "hourglass/tls/TlsStream.h"
 
 namespace hourglass::amqp {
 
@@ -39,11 +40,21 @@ Result<quint16> AmqpEndpoint::start() {
         return keys.error();
     // Every socket is a descriptor: take what the system allows, and fit the limit under it.
     const std::size_t descriptorLimit = raiseFileDescriptorLimit();
-    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options, descriptorLimit, m_keys);
+    std::shared_ptr<const tls::TlsServerContext> tlsContext;
+    if (m_options.tls) {
+        auto loaded = tls::TlsServerContext::fromFiles(m_options.tls->certificateFile,
+                                                       m_options.tls->keyFile);
+        if (!loaded)
+            return Error::make(ErrorCode::InvalidArgument, loaded.error().description);
+        tlsContext = *loaded;
+    }
+    auto loop = std::make_unique<EndpointLoop>(m_broker, m_options, descriptorLimit, m_keys,
+                                               std::move(tlsContext));
     const auto port = loop->listen();
     if (!port)
         return port.error();
     m_port = *port;
+    m_tlsPort = loop->tlsPort();
     m_loop = std::move(loop);
     return m_port;
 }
@@ -88,21 +99,31 @@ void AmqpEndpoint::closeConnection(quint64 id) {
         m_loop->closeConnection(id);
 }
 
-QString connectionStringFor(quint16 port, const SasKey& key) {
-    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=%2;SharedAccessKey=%3;"
-                          "UseDevelopmentEmulator=true;")
-        .arg(port)
-        .arg(key.name, key.value);
+QString connectionStringFor(quint16 port, const SasKey& key, bool emulator) {
+    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName=%2;SharedAccessKey=%3;")
+               .arg(port)
+               .arg(key.name, key.value) +
+           (emulator ? QStringLiteral("UseDevelopmentEmulator=true;") : QString());
 }
 
-QString AmqpEndpoint::connectionString(const QString& namespaceName) const {
+std::optional<SasKey> AmqpEndpoint::keyFor(const QString& namespaceName) const {
     const QString wanted = namespaceName.isEmpty() ? defaultNamespace() : namespaceName;
     const auto key = m_keys->keyOf(wanted);
     // No namespace at all yet: the default key is the one the first namespace will have.
     const SasKey sas = key ? key->key : namespaceName.isEmpty() ? m_options.key : SasKey{};
     if (sas.value.isEmpty())
-        return {};
-    return connectionStringFor(m_port, sas);
+        return std::nullopt;
+    return sas;
+}
+
+QString AmqpEndpoint::connectionString(const QString& namespaceName) const {
+    const auto key = keyFor(namespaceName);
+    return key ? connectionStringFor(m_port, *key) : QString();
+}
+
+QString AmqpEndpoint::tlsConnectionString(const QString& namespaceName) const {
+    const auto key = m_tlsPort ? keyFor(namespaceName) : std::nullopt;
+    return key ? connectionStringFor(m_tlsPort, *key, false) : QString();
 }
 
 QString AmqpEndpoint::makeConnectionString(const QString& namespaceName) const {

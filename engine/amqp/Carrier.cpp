@@ -1,5 +1,7 @@
 #include "Carrier.h"
 
+#include "hourglass/tls/TlsStream.h"
+
 #include <proton/connection.h>
 #include <proton/netaddr.h>
 #include <proton/proactor.h>
@@ -25,7 +27,10 @@ Carrier::Carrier(CarrierHost& host, pn_raw_connection_t* raw, CarrierPort port)
     : m_host(host)
     , m_raw(raw)
     , m_port(std::move(port))
-    , m_waker(std::make_shared<RawWaker>(raw)) {}
+    , m_waker(std::make_shared<RawWaker>(raw)) {
+    if (m_port.tls)
+        m_tls = std::make_unique<tls::TlsStream>(m_port.tls);
+}
 
 Carrier::~Carrier() {
     m_waker->close();
@@ -182,7 +187,23 @@ void Carrier::peerStoppedWriting() {
 }
 
 void Carrier::received(QByteArrayView bytes) {
-    receivedPlain(bytes);
+    if (!m_tls) {
+        receivedPlain(bytes);
+        return;
+    }
+    const bool ok = m_tls->feed(bytes);
+    sendRaw(m_tls->takeCiphertext()); // the handshake's answers, or the alert of a failure
+    if (!ok) {
+        // A client that does not trust the certificate, or bytes that are not TLS: nothing
+        // else happens (its AMQP connection, never opened, goes with the socket).
+        closeWhenSent();
+        return;
+    }
+    const QByteArray plain = m_tls->takePlaintext();
+    if (!plain.isEmpty())
+        receivedPlain(plain);
+    if (m_tls && m_tls->peerClosed() && !m_closing)
+        peerStoppedWriting();
 }
 
 void Carrier::receivedPlain(QByteArrayView bytes) {
@@ -320,8 +341,16 @@ void Carrier::apply(StreamOutput output) {
 }
 
 void Carrier::sendPlain(QByteArrayView bytes) {
-    if (!bytes.isEmpty())
+    if (bytes.isEmpty())
+        return;
+    if (!m_tls) {
         sendRaw(bytes.toByteArray());
+        return;
+    }
+    if (m_tls->failed())
+        return;
+    m_tls->write(bytes);
+    sendRaw(m_tls->takeCiphertext());
 }
 
 void Carrier::sendRaw(QByteArray bytes) {
@@ -353,6 +382,10 @@ void Carrier::closeWhenSent() {
     m_closing = true;
     if (m_framing && m_stage == Stage::Amqp)
         sendPlain(m_framing->closing());
+    if (m_tls && m_tls->handshakeDone() && !m_tls->failed()) {
+        m_tls->close(); // close_notify: the peer knows the end was meant
+        sendRaw(m_tls->takeCiphertext());
+    }
     finishCloseIfSent();
 }
 

@@ -153,6 +153,7 @@ private:
     CarrierPort m_port;
     QString m_peer;
     std::shared_ptr<RawWaker> m_waker;
+    std::unique_ptr<tls::TlsStream> m_tls; // on the TLS port
     Stage m_stage = Stage::Amqp;
     bool m_sniffing = true;
     QByteArray m_sniffed; // the first bytes, until they say which protocol

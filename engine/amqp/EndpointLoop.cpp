@@ -30,10 +30,12 @@ QString lowerQualified(const QString& path) {
 } // namespace
 
 EndpointLoop::EndpointLoop(Broker& broker, const EndpointOptions& options,
-                           std::size_t descriptorLimit, std::shared_ptr<NamespaceKeyRing> keys)
+                           std::size_t descriptorLimit, std::shared_ptr<NamespaceKeyRing> keys,
+                           std::shared_ptr<const tls::TlsServerContext> tls)
     : m_broker(broker)
     , m_options(options)
     , m_proactor(pn_proactor())
+    , m_tls(std::move(tls))
     , m_workers(std::make_unique<WorkerPool>(broker, qMax(1, options.workerThreads)))
     , m_context(std::make_unique<EndpointContext>(*m_workers, options.key, m_board))
     , m_arrivals(std::make_shared<ArrivalBox>())
@@ -50,12 +52,19 @@ EndpointLoop::~EndpointLoop() {
 }
 
 Result<quint16> EndpointLoop::listen() {
-    char address[PN_MAX_ADDR];
     const QByteArray host = m_options.host.toUtf8();
-    const QByteArray port = QByteArray::number(m_options.port);
-    pn_proactor_addr(address, sizeof address, host.constData(), port.constData());
-    m_listener = pn_listener();
-    pn_proactor_listen(m_proactor, m_listener, address, 1024);
+    const auto listenOn = [&](quint16 number) {
+        char address[PN_MAX_ADDR];
+        const QByteArray port = QByteArray::number(number);
+        pn_proactor_addr(address, sizeof address, host.constData(), port.constData());
+        pn_listener_t* listener = pn_listener();
+        ++m_listenersOpening;
+        pn_proactor_listen(m_proactor, listener, address, 1024);
+        return listener;
+    };
+    m_listener = listenOn(m_options.port);
+    if (m_tls && m_options.tls)
+        m_tlsListener = listenOn(m_options.tls->port);
 
     // The feed is delivered in its own thread (the GUI's, or the headless main thread); the
     // slot only records paths and wakes the proactor.
@@ -216,32 +225,12 @@ void EndpointLoop::closeConnection(quint64 id) {
 
 void EndpointLoop::handle(pn_event_t* event) {
     switch (pn_event_type(event)) {
-    case PN_LISTENER_OPEN: {
-        char port[PN_MAX_ADDR];
-        pn_netaddr_host_port(pn_listener_addr(pn_event_listener(event)), nullptr, 0, port,
-                             sizeof port);
-        m_port = quint16(QByteArray(port).toUInt());
-        listenerFinished(m_port);
-        pn_proactor_set_timeout(m_proactor, pn_millis_t(kSnapshotInterval.count()));
+    case PN_LISTENER_OPEN:
+        listenerOpened(pn_event_listener(event));
         return;
-    }
-    case PN_LISTENER_CLOSE: {
-        pn_condition_t* condition = pn_listener_condition(pn_event_listener(event));
-        if (pn_condition_is_set(condition)) {
-            // Proton repeats the address ("Address already in use - listen on host:port").
-            QString why = QString::fromUtf8(pn_condition_get_description(condition));
-            if (const qsizetype repeated = why.indexOf(QStringLiteral(" - listen on "));
-                repeated > 0)
-                why.truncate(repeated);
-            listenerFinished(
-                Error::make(ErrorCode::GeneralError, QStringLiteral("Cannot listen on %1:%2: %3")
-                                                         .arg(m_options.host)
-                                                         .arg(m_options.port)
-                                                         .arg(why)));
-        }
-        m_listener = nullptr;
+    case PN_LISTENER_CLOSE:
+        listenerFailed(pn_event_listener(event), pn_listener_condition(pn_event_listener(event)));
         return;
-    }
     case PN_LISTENER_ACCEPT:
         accept(pn_event_listener(event));
         return;
@@ -276,6 +265,8 @@ void EndpointLoop::handle(pn_event_t* event) {
     case PN_PROACTOR_INTERRUPT:
         if (m_listener)
             pn_listener_close(m_listener);
+        if (m_tlsListener)
+            pn_listener_close(m_tlsListener);
         pn_proactor_cancel_timeout(m_proactor);
         pn_proactor_disconnect(m_proactor, nullptr);
         return;
@@ -299,11 +290,41 @@ void EndpointLoop::handle(pn_event_t* event) {
     }
 }
 
+void EndpointLoop::listenerOpened(pn_listener_t* listener) {
+    char port[PN_MAX_ADDR];
+    pn_netaddr_host_port(pn_listener_addr(listener), nullptr, 0, port, sizeof port);
+    (listener == m_tlsListener ? m_tlsPort : m_port) = quint16(QByteArray(port).toUInt());
+    if (--m_listenersOpening == 0) {
+        listenerFinished(m_port);
+        pn_proactor_set_timeout(m_proactor, pn_millis_t(kSnapshotInterval.count()));
+    }
+}
+
+void EndpointLoop::listenerFailed(pn_listener_t* listener, pn_condition_t* condition) {
+    const bool tls = listener == m_tlsListener;
+    (tls ? m_tlsListener : m_listener) = nullptr;
+    if (!pn_condition_is_set(condition))
+        return; // closed by us
+    // Proton repeats the address ("Address already in use - listen on host:port").
+    QString why = QString::fromUtf8(pn_condition_get_description(condition));
+    if (const qsizetype repeated = why.indexOf(QStringLiteral(" - listen on ")); repeated > 0)
+        why.truncate(repeated);
+    listenerFinished(
+        Error::make(ErrorCode::GeneralError,
+                    QStringLiteral("Cannot listen on %1:%2: %3")
+                        .arg(m_options.host)
+                        .arg(tls && m_options.tls ? m_options.tls->port : m_options.port)
+                        .arg(why)));
+}
+
 void EndpointLoop::accept(pn_listener_t* listener) {
     pn_raw_connection_t* raw = pn_raw_connection();
     CarrierPort port;
     port.host = m_options.host;
-    port.port = m_port;
+    const bool tls = listener == m_tlsListener;
+    port.port = tls ? m_tlsPort : m_port;
+    if (tls)
+        port.tls = m_tls;
     auto* carrier = new Carrier(*this, raw, std::move(port));
     pn_raw_connection_set_context(raw, carrier);
     pn_listener_raw_accept(listener, raw);

@@ -51,11 +51,16 @@ class EndpointLoop final : private CarrierHost {
 public:
     // `descriptorLimit`: the open-file limit in force (0: unknown); the overall connection
     // limit is fitted under it. `keys`: every namespace's key, shared with the endpoint.
+    // `tls`: the certificate of the TLS port (options.tls), loaded; null without one.
     EndpointLoop(Broker& broker, const EndpointOptions& options, std::size_t descriptorLimit,
-                 std::shared_ptr<NamespaceKeyRing> keys);
+                 std::shared_ptr<NamespaceKeyRing> keys,
+                 std::shared_ptr<const tls::TlsServerContext> tls = nullptr);
     ~EndpointLoop();
 
+    // Listens on the plain port and the TLS port (when there is one); the plain port, or why
+    // one of them could not be bound.
     Result<quint16> listen();
+    quint16 tlsPort() const { return m_tlsPort; } // once listen() returned
     // Closes every connection with an AMQP close (amqp:connection:forced, `reason`) and waits
     // until their sockets are gone (a peer that does not answer loses its socket on the next
     // tick; at most kCloseAllTime in all), then ends the loop and waits for the broker calls
@@ -82,6 +87,8 @@ private:
     std::unique_ptr<StreamService> makeStreamService(Carrier& carrier,
                                                      const StreamContext& context) override;
     Connection* connectionOf(const Carrier& carrier) const;
+    void listenerOpened(pn_listener_t* listener);
+    void listenerFailed(pn_listener_t* listener, pn_condition_t* condition);
     void listenerFinished(Result<quint16> result);
     void retryWaitingReceivers();
     void scheduleNextTick();
@@ -98,8 +105,12 @@ private:
     Broker& m_broker;
     EndpointOptions m_options;
     pn_proactor_t* m_proactor;
-    pn_listener_t* m_listener = nullptr;
-    quint16 m_port = 0; // listened on (proactor thread)
+    pn_listener_t* m_listener = nullptr;    // the plain port's
+    pn_listener_t* m_tlsListener = nullptr; // the TLS port's
+    std::shared_ptr<const tls::TlsServerContext> m_tls;
+    int m_listenersOpening = 0; // proactor thread
+    quint16 m_port = 0;         // listened on (proactor thread, then read after listen())
+    quint16 m_tlsPort = 0;
     std::unique_ptr<WorkerPool> m_workers;
     mutable SnapshotBoard m_board;
     std::unique_ptr<EndpointContext> m_context;

@@ -30,9 +30,11 @@ void EndpointLoop::closeEveryConnection(const QString& reason) {
 
 void EndpointLoop::closeAllNow() {
     // No new connection from now on.
-    if (m_listener) {
-        pn_listener_close(m_listener);
-        m_listener = nullptr;
+    for (pn_listener_t** listener : {&m_listener, &m_tlsListener}) {
+        if (*listener) {
+            pn_listener_close(*listener);
+            *listener = nullptr;
+        }
     }
     // Each connection once (one accepted meanwhile is told on the next tick); the loop wakes
     // them all after this, and a wake carries the close out (ConnectionLimitClose.cpp).

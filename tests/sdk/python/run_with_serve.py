@@ -22,7 +22,7 @@ import threading
 import time
 
 START_TIMEOUT = 20
-TEST_TIMEOUT = 110
+TEST_TIMEOUT = 250
 STOP_TIMEOUT = 10
 here = os.path.dirname(os.path.abspath(__file__))
 

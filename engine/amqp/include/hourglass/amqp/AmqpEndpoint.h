@@ -17,6 +17,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 namespace hourglass {
 class Broker;
@@ -33,6 +34,16 @@ inline const QString kKeySetting = QStringLiteral("amqp.sharedAccessKey");
 // amqp:connection:forced close): the process ends, or the database they use was closed.
 inline const QString kShuttingDownReason = QStringLiteral("Hourglass is shutting down.");
 inline const QString kDatabaseClosedReason = QStringLiteral("The database was closed.");
+
+// A second port where TLS ends first; after the handshake it serves what the plain port serves
+// (AMQP, and HTTP and WebSocket upgrades when a StreamServiceFactory is given).
+struct EndpointTls {
+    quint16 port = 5671; // 0: any free port (AmqpEndpoint::tlsPort() says which)
+    // PEM files (the server's certificate, its chain may follow; its private key), as
+    // tls::LocalCertificates makes them or the user brings them.
+    QString certificateFile;
+    QString keyFile;
+};
 
 struct EndpointOptions {
     QString host = QStringLiteral("127.0.0.1");
@@ -58,6 +69,7 @@ struct EndpointOptions {
     // What serves a connection that does not start with AMQP's header (StreamService.h): the
     // administration API's HTTP and WebSocket upgrades. None: such a connection is closed.
     StreamServiceFactory streamServices;
+    std::optional<EndpointTls> tls; // none: no TLS port
 };
 
 class EndpointLoop;
@@ -71,9 +83,16 @@ public:
     AmqpEndpoint(const AmqpEndpoint&) = delete;
     AmqpEndpoint& operator=(const AmqpEndpoint&) = delete;
 
-    // Listens and starts serving; returns the port listened on. InvalidArgument for a
-    // non-loopback host with the well-known key; GeneralError when the port cannot be bound
-    // (the description says why, e.g. "Address already in use").
+    // What serves connections that do not start with AMQP (StreamService.h); before start().
+    // Separate from the options because it usually needs keys() of this endpoint.
+    void setStreamServices(StreamServiceFactory factory) {
+        m_options.streamServices = std::move(factory);
+    }
+
+    // Listens and starts serving; returns the plain port listened on (tlsPort() has the other).
+    // InvalidArgument for a non-loopback host with the well-known key, or a certificate or key
+    // that cannot be used; GeneralError when a port cannot be bound (the description says why,
+    // e.g. "Address already in use").
     Result<quint16> start();
     // Closes every connection with an AMQP close carrying amqp:connection:forced and `reason`
     // (their locks go back), waits a moment for their sockets to go (a peer that does not
@@ -105,19 +124,30 @@ public:
     // The keys, shared with the loop (and with work the window runs off its thread).
     std::shared_ptr<NamespaceKeyRing> keys() const { return m_keys; }
     quint16 port() const { return m_port; }
+    // The TLS port listened on; 0 when there is none.
+    quint16 tlsPort() const { return m_tlsPort; }
+    // "Endpoint=sb://localhost:TLSPORT;SharedAccessKeyName=...;SharedAccessKey=...;" (no
+    // emulator flag: the SDKs then speak TLS), as connectionString() otherwise; empty without
+    // a TLS port.
+    QString tlsConnectionString(const QString& namespaceName = {}) const;
     // The namespace the well-known (or the user's own) key reaches: the oldest one.
     QString defaultNamespace() const;
 
 private:
+    // The key clients of `namespaceName` sign with (empty: the default namespace's).
+    std::optional<SasKey> keyFor(const QString& namespaceName) const;
+
     Broker& m_broker;
     EndpointOptions m_options;
     quint16 m_port = 0;
+    quint16 m_tlsPort = 0;
     std::shared_ptr<NamespaceKeyRing> m_keys;
     std::unique_ptr<EndpointLoop> m_loop;
 };
 
-// The emulator-style connection string for `port` and `key`.
-QString connectionStringFor(quint16 port, const SasKey& key);
+// The emulator-style connection string for `port` and `key`; with `emulator` false, the one a
+// TLS port is reached by (the SDKs speak TLS unless the string says UseDevelopmentEmulator).
+QString connectionStringFor(quint16 port, const SasKey& key, bool emulator = true);
 
 // Whether `host` names this machine only (127.0.0.0/8, ::1, localhost).
 bool isLoopbackHost(const QString& host);

@@ -342,6 +342,9 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
             << " (AMQP, HTTPS administration, AMQP over WebSockets at /$servicebus/websocket)"
             << Qt::endl;
         printTrust(*tls, out);
+        // The default namespace's, without the emulator flag: the SDKs speak TLS with it.
+        (void)endpoint.makeConnectionString();
+        out << "TLS connection string: " << endpoint.tlsConnectionString() << Qt::endl;
     }
     if (adminServer) {
         out << "Administration API (HTTP) listening on " << options.host << ":" << adminPort
@@ -355,8 +358,6 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
     // The default namespace's string first, as before; then each other namespace's own key.
     out << "Default namespace: " << endpoint.defaultNamespace() << Qt::endl;
     out << "Connection string: " << endpoint.makeConnectionString() << Qt::endl;
-    if (tls)
-        out << "TLS connection string: " << endpoint.tlsConnectionString() << Qt::endl;
     for (const QString& name : namespaceNames(**broker)) {
         if (name != endpoint.defaultNamespace())
             out << "Connection string of namespace " << name << ": "

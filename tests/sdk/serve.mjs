@@ -1,6 +1,8 @@
 // Starts `hourglass serve` for one test file and stops it again.
 //
 //   const server = await startServer();   // { connectionString, port, stop() }
+//   startServer({ extraArgs: ["--tls-port", "0", "--tls-dir", dir] })
+//                                         // also { tlsConnectionString, tlsPort, caFile }
 //   startServer({ config: path })         // another emulator config.json than config.json
 //   ...
 //   await server.stop();                  // SIGTERM, waits, asserts exit code 0
@@ -105,7 +107,17 @@ export async function startServer({ extraArgs = [], config = configPath, openFil
         clearTimeout(timer);
         const connectionString = line[1];
         const endpointPort = /Endpoint=sb:\/\/[^:;/]+:(\d+)/.exec(connectionString);
-        resolve({ connectionString, port: port ?? Number(endpointPort?.[1]) });
+        // The TLS lines come before the default namespace's strings.
+        const tlsString = /^TLS connection string: (\S+)\s*$/m.exec(stdout);
+        const tlsPort = /TLS endpoint listening on [^\s:]+:(\d+)/.exec(stdout);
+        const caFile = /^Certificate authority: (.+?)\s*$/m.exec(stdout);
+        resolve({
+          connectionString,
+          port: port ?? Number(endpointPort?.[1]),
+          tlsConnectionString: tlsString?.[1],
+          tlsPort: tlsPort ? Number(tlsPort[1]) : undefined,
+          caFile: caFile?.[1],
+        });
       }
     });
   });
@@ -154,8 +166,7 @@ export async function startServer({ extraArgs = [], config = configPath, openFil
   }
 
   return {
-    connectionString: started.connectionString,
-    port: started.port,
+    ...started, // connectionString, port, and the TLS port's tlsConnectionString, tlsPort, caFile
     /** The server's process id (for /proc/<pid>/fd in raw-protocol.test.mjs). */
     pid: child.pid,
     /** null while the server runs, then { code, signal }. */

@@ -255,22 +255,32 @@ void Carrier::startAmqp() {
 }
 
 void Carrier::feedAmqp(QByteArrayView bytes) {
-    if (!bytes.isEmpty())
+    // What waited goes first; new bytes are copied straight into the driver when nothing waits
+    // (the usual case), and only what it has no room for is kept.
+    if (!m_amqpBacklog.isEmpty()) {
         m_amqpBacklog.append(bytes.data(), bytes.size());
-    qsizetype taken = 0;
-    while (taken < m_amqpBacklog.size() && !pn_connection_driver_read_closed(&m_driver)) {
-        const pn_rwbytes_t buffer = pn_connection_driver_read_buffer(&m_driver);
-        if (buffer.size == 0)
-            break;
-        const std::size_t n = std::min<std::size_t>(buffer.size, m_amqpBacklog.size() - taken);
-        std::memcpy(buffer.start, m_amqpBacklog.constData() + taken, n);
-        pn_connection_driver_read_done(&m_driver, n);
-        taken += qsizetype(n);
+        const qsizetype taken = pushToDriver(m_amqpBacklog);
+        m_amqpBacklog.remove(0, taken);
+    } else if (!bytes.isEmpty()) {
+        const qsizetype taken = pushToDriver(bytes);
+        m_amqpBacklog.append(bytes.data() + taken, bytes.size() - taken);
     }
     if (pn_connection_driver_read_closed(&m_driver))
         m_amqpBacklog.clear(); // nothing more is read: the connection is ending
-    else
-        m_amqpBacklog.remove(0, taken);
+}
+
+qsizetype Carrier::pushToDriver(QByteArrayView bytes) {
+    qsizetype taken = 0;
+    while (taken < bytes.size() && !pn_connection_driver_read_closed(&m_driver)) {
+        const pn_rwbytes_t buffer = pn_connection_driver_read_buffer(&m_driver);
+        if (buffer.size == 0)
+            break;
+        const std::size_t n = std::min<std::size_t>(buffer.size, bytes.size() - taken);
+        std::memcpy(buffer.start, bytes.data() + taken, n);
+        pn_connection_driver_read_done(&m_driver, n);
+        taken += qsizetype(n);
+    }
+    return taken;
 }
 
 void Carrier::runAmqp() {

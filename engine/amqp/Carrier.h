@@ -134,6 +134,7 @@ private:
 
     void startAmqp();
     void feedAmqp(QByteArrayView bytes);
+    qsizetype pushToDriver(QByteArrayView bytes); // how many it took
     void runAmqp(); // the driver's events handled and its output sent, until it has none
     void sendAmqpOutput();
     bool startStream(QByteArrayView first); // false: no service for it

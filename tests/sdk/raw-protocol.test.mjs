@@ -243,17 +243,26 @@ test("garbage after the SASL header: the server ends the connection", T, async (
   await stillServing("alive-after-sasl-garbage");
 });
 
-test("a protocol header that is not AMQP (an HTTP request): the server ends the connection", T,
-  async (t) => {
+test("an HTTP request on the AMQP port is the administration API's: 401 without a token", T,
+  async () => {
     const socket = await raw();
-    socket.write(Buffer.from("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"));
-    await within(socket.closed, 3000, "the server closing the connection");
-    // AMQP 1.0 (2.2): answer with a supported protocol header, then close the socket.
-    assert.deepEqual(socket.received().subarray(0, 4), Buffer.from("AMQP"));
-    t.diagnostic(`answered ${JSON.stringify((await decodeFrames(socket.received()))
-      .map((f) => f.name))}`);
+    socket.write(Buffer.from("GET /q-basic?api-version=2021-05 HTTP/1.1\r\nHost: localhost\r\n" +
+      "Connection: close\r\n\r\n"));
+    await within(socket.closed, 3000, "the server closing the connection after its answer");
+    const answer = socket.received().toString("latin1");
+    assert.match(answer, /^HTTP\/1\.1 401 /);
+    assert.match(answer, /<Code>401<\/Code>/);
     await stillServing("alive-after-http");
   });
+
+test("bytes that are neither AMQP nor HTTP: 400 and the end of the connection", T, async () => {
+  const socket = await raw();
+  socket.write(Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05,
+    0x0d, 0x0a, 0x0d, 0x0a]));
+  await within(socket.closed, 3000, "the server closing the connection");
+  assert.match(socket.received().toString("latin1"), /^HTTP\/1\.1 400 /);
+  await stillServing("alive-after-garbage");
+});
 
 test("a frame header over the negotiated max-frame-size: framing error and the end", T, async () => {
   const socket = await raw();

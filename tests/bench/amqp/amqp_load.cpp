@@ -2,7 +2,7 @@
 // every broker (Hourglass, RabbitMQ, Proton's example broker):
 //   amqp_load [--host H] --port P --address A --mode send|receive|roundtrip [--messages N]
 //             [--size BYTES] [--in-flight K] [--durable] [--sas-key KEY | --hourglass |
-//             --cbs-token TOKEN] [--sasl-plain USER:PASSWORD]
+//             --cbs-token TOKEN] [--sasl-plain USER:PASSWORD] [--tls CA-FILE]
 //   (--hourglass = --sas-key SAS_KEY_VALUE, the emulator's well-known key; without
 //   --sasl-plain the client uses SASL ANONYMOUS)
 //   amqp_load --port P --address A --mode hold --connections C [--seconds S] ...
@@ -30,6 +30,7 @@
 #include <proton/proactor.h>
 #include <proton/sasl.h>
 #include <proton/session.h>
+#include <proton/ssl.h>
 #include <proton/terminus.h>
 #include <proton/transport.h>
 
@@ -59,6 +60,7 @@ struct Options {
     std::string cbsToken;     // non-empty: put-token first, this token as is
     std::string saslUser;     // non-empty: SASL PLAIN with saslUser/saslPassword
     std::string saslPassword;
+    std::string tlsCaFile; // non-empty: TLS, trusting this authority, the peer named localhost
     bool badSasl = false;
     bool needsToken() const { return !hourglassKey.empty() || !cbsToken.empty(); }
     int connections = 1; // hold mode
@@ -341,7 +343,9 @@ bool parse(int argc, char** argv, Options& options) {
                 options.saslUser = userAndPassword.substr(0, colon);
                 options.saslPassword = userAndPassword.substr(colon + 1);
             }
-        } else if (arg == "--connections")
+        } else if (arg == "--tls")
+            options.tlsCaFile = value();
+        else if (arg == "--connections")
             options.connections = std::atoi(value().c_str());
         else if (arg == "--seconds")
             options.seconds = std::atoi(value().c_str());
@@ -377,6 +381,18 @@ void connect(Load& load, pn_proactor_t* proactor) {
         pn_connection_set_password(load.connection, load.options.saslPassword.c_str());
         pn_sasl_allowed_mechs(pn_sasl(transport), "PLAIN");
         pn_sasl_set_allow_insecure_mechs(pn_sasl(transport), true); // loopback, no TLS
+    }
+    if (!load.options.tlsCaFile.empty()) {
+        // One client domain for every connection of the run: it holds the trusted authority.
+        static pn_ssl_domain_t* domain = [&] {
+            pn_ssl_domain_t* made = pn_ssl_domain(PN_SSL_MODE_CLIENT);
+            pn_ssl_domain_set_trusted_ca_db(made, load.options.tlsCaFile.c_str());
+            pn_ssl_domain_set_peer_authentication(made, PN_SSL_VERIFY_PEER_NAME, nullptr);
+            return made;
+        }();
+        pn_ssl_t* ssl = pn_ssl(transport);
+        pn_ssl_init(ssl, domain, nullptr);
+        pn_ssl_set_peer_hostname(ssl, "localhost");
     }
     char address[PN_MAX_ADDR];
     pn_proactor_addr(address, sizeof address, load.options.host.c_str(), load.options.port.c_str());
@@ -448,7 +464,7 @@ int main(int argc, char** argv) {
                      "usage: amqp_load --port P --address A --mode "
                      "send|receive|roundtrip|hold [--host H] [--messages N] [--size BYTES] "
                      "[--in-flight K] [--durable] [--hourglass | --sas-key KEY | --cbs-token "
-                     "TOKEN] [--sasl-plain USER:PASSWORD] [--connections C] "
+                     "TOKEN] [--sasl-plain USER:PASSWORD] [--tls CA-FILE] [--connections C] "
                      "[--seconds S]\n");
         return 2;
     }

@@ -9,7 +9,9 @@
 # (the broker peers says how RabbitMQ runs as a script). Figures: sends with 100 in flight,
 # each counted when accepted; receives with 100 credits, each accepted; one send's round trip;
 # then 200 connections held against Hourglass and the JS SDK's figure (10,000 sends, 100 in
-# flight). Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
+# flight). Then Hourglass's TLS port against its plain one in the same run: sends and receives
+# over TLS, 200 TLS connections held, the JS SDK over TLS and over WebSockets.
+# Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -77,8 +79,9 @@ hg_port=$(free_port)
 cat > "$work/bench-config.json" <<'JSON'
 { "UserConfig": { "Namespaces": [ { "Name": "sbemulatorns", "Queues": [ { "Name": "bench" } ], "Topics": [] } ], "Logging": { "Type": "File" } } }
 JSON
+hg_tls_port=$(free_port)
 "$hourglass" serve --port "$hg_port" --db "$work/hourglass.db" --config "$work/bench-config.json" \
-  > "$work/hourglass.log" 2>&1 &
+  --tls-port "$hg_tls_port" --tls-dir "$work/tls" > "$work/hourglass.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 200); do grep -q "^Connection string:" "$work/hourglass.log" && break; sleep 0.1; done
 grep -q "^Connection string:" "$work/hourglass.log" ||
@@ -170,7 +173,9 @@ if ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 
   PATH="$node_tools:$PATH"
 fi
 mkdir -p "$work/sdk"
-if [ -d "$sdk/node_modules/@azure/service-bus" ]; then
+if [ -d "$build/tests/sdk/node/node_modules/ws" ]; then # what `make test` installed
+  ln -s "$build/tests/sdk/node/node_modules" "$work/sdk/node_modules"
+elif [ -d "$sdk/node_modules/ws" ]; then
   ln -s "$sdk/node_modules" "$work/sdk/node_modules"
 elif command -v npm >/dev/null; then
   cp "$sdk/package.json" "$sdk/package-lock.json" "$work/sdk/"
@@ -182,7 +187,22 @@ if node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>
   cp "$here/sdk-sends.mjs" "$work/sdk/"
   js=$(node "$work/sdk/sdk-sends.mjs" "$hg_port" || echo FAILED)
   printf '%-34s %12s\n' "JS SDK sends/s, 100 in flight" "$js"
+  js_tls=$(NODE_EXTRA_CA_CERTS="$work/tls/ca-cert.pem" node "$work/sdk/sdk-sends.mjs" "$hg_tls_port" tls || echo FAILED)
+  js_ws=$(NODE_EXTRA_CA_CERTS="$work/tls/ca-cert.pem" node "$work/sdk/sdk-sends.mjs" "$hg_tls_port" websocket || echo FAILED)
 else
   echo "(JS SDK figure skipped: needs Node 20 and npm, see 'make node-deps')"
 fi
+# ---- Hourglass's TLS port against its plain port, in this run (the plain figures above).
+hgt=(--port "$hg_tls_port" --address bench --hourglass --tls "$work/tls/ca-cert.pem")
+hst=$(figure "${hgt[@]}" --mode send --messages "$N" --durable)
+hrt=$(figure "${hgt[@]}" --mode receive --messages "$N")
+printf '\n%-34s %12s %12s %10s\n' "Hourglass, same run" "plain" "TLS/WS" "of plain"
+printf '%-34s %12s %12s %10s\n' "sends/s over TLS" "$hs" "$hst" "$(ratio "$hst" "$hs")"
+printf '%-34s %12s %12s %10s\n' "receives/s over TLS" "$hr" "$hrt" "$(ratio "$hrt" "$hr")"
+if [ -n "${js:-}" ]; then
+  printf '%-34s %12s %12s %10s\n' "JS SDK sends/s over TLS" "$js" "$js_tls" "$(ratio "$js_tls" "$js")"
+  printf '%-34s %12s %12s %10s\n' "JS SDK sends/s over WebSockets" "$js" "$js_ws" "$(ratio "$js_ws" "$js")"
+fi
+held_tls=$("$load" "${hgt[@]}" --mode hold --connections 200 --seconds 10 --durable || true)
+printf '%-34s %s\n' "200 TLS connections held for 10 s" "${held_tls:-FAILED}"
 echo "load average at the end: $(loadavg)"

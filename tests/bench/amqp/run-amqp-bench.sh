@@ -10,7 +10,9 @@
 # each counted when accepted; receives with 100 credits, each accepted; one send's round trip;
 # then 200 connections held against Hourglass and the JS SDK's figure (10,000 sends, 100 in
 # flight). Then Hourglass's TLS port against its plain one in the same run: sends and receives
-# over TLS, 200 TLS connections held, the JS SDK over TLS and over WebSockets.
+# over TLS, 200 TLS connections held, the JS SDK over TLS and over WebSockets; and the
+# administration API over HTTPS (admin-bench.mjs: 1,001 queues listed with runtime counts through
+# the SDK's paging, 200 concurrent GETs over kept-alive connections).
 # Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
 set -euo pipefail
 
@@ -76,9 +78,13 @@ wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev
 
 # ---- Hourglass
 hg_port=$(free_port)
-cat > "$work/bench-config.json" <<'JSON'
-{ "UserConfig": { "Namespaces": [ { "Name": "sbemulatorns", "Queues": [ { "Name": "bench" } ], "Topics": [] } ], "Logging": { "Type": "File" } } }
-JSON
+# The queue "bench", and 1,000 more for the administration API's listing.
+python3 - > "$work/bench-config.json" <<'PY'
+import json
+queues = [{"Name": "bench"}] + [{"Name": "adm-%04d" % i} for i in range(1000)]
+print(json.dumps({"UserConfig": {"Namespaces": [{"Name": "sbemulatorns", "Queues": queues,
+                                                "Topics": []}], "Logging": {"Type": "File"}}}))
+PY
 hg_tls_port=$(free_port)
 "$hourglass" serve --port "$hg_port" --db "$work/hourglass.db" --config "$work/bench-config.json" \
   --tls-port "$hg_tls_port" --tls-dir "$work/tls" > "$work/hourglass.log" 2>&1 &
@@ -189,6 +195,8 @@ if node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>
   printf '%-34s %12s\n' "JS SDK sends/s, 100 in flight" "$js"
   js_tls=$(NODE_EXTRA_CA_CERTS="$work/tls/ca-cert.pem" node "$work/sdk/sdk-sends.mjs" "$hg_tls_port" tls || echo FAILED)
   js_ws=$(NODE_EXTRA_CA_CERTS="$work/tls/ca-cert.pem" node "$work/sdk/sdk-sends.mjs" "$hg_tls_port" websocket || echo FAILED)
+  cp "$here/admin-bench.mjs" "$work/sdk/"
+  admin_figures=$(NODE_EXTRA_CA_CERTS="$work/tls/ca-cert.pem" node "$work/sdk/admin-bench.mjs" "$hg_tls_port" 1001 || echo "admin FAILED")
 else
   echo "(JS SDK figure skipped: needs Node 20 and npm, see 'make node-deps')"
 fi
@@ -205,4 +213,5 @@ if [ -n "${js:-}" ]; then
 fi
 held_tls=$("$load" "${hgt[@]}" --mode hold --connections 200 --seconds 10 --durable || true)
 printf '%-34s %s\n' "200 TLS connections held for 10 s" "${held_tls:-FAILED}"
+[ -n "${admin_figures:-}" ] && printf '\n%s\n' "$admin_figures"
 echo "load average at the end: $(loadavg)"

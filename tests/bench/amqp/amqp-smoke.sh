@@ -11,10 +11,12 @@ trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm
 cat > "$work/config.json" <<'JSON'
 { "UserConfig": { "Namespaces": [ { "Name": "sbemulatorns", "Queues": [ { "Name": "bench" } ], "Topics": [] } ], "Logging": { "Type": "File" } } }
 JSON
-"$hourglass" serve --port 0 --db "$work/hg.db" --config "$work/config.json" > "$work/out" 2>&1 &
+"$hourglass" serve --port 0 --db "$work/hg.db" --config "$work/config.json" \
+  --tls-port 0 --tls-dir "$work/tls" > "$work/out" 2>&1 &
 serve_pid=$!
 for _ in $(seq 1 100); do grep -q "^Connection string:" "$work/out" && break; sleep 0.1; done
-port=$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$work/out")
+port=$(sed -n 's/.*AMQP endpoint listening on [^:]*:\([0-9]*\).*/\1/p' "$work/out")
+tls_port=$(sed -n 's/.*TLS endpoint listening on [^:]*:\([0-9]*\).*/\1/p' "$work/out")
 [ -n "$port" ] || { echo "FAIL: hourglass serve did not start"; cat "$work/out"; exit 1; }
 args=(--port "$port" --address bench --sas-key SAS_KEY_VALUE)
 send=$("$load" "${args[@]}" --mode send --messages 300 --durable)
@@ -33,4 +35,11 @@ if "$load" --port "$port" --address bench --sas-key wrong --mode send --messages
   echo "FAIL: a wrong key was accepted"; exit 1
 fi
 grep -q "put-token answered 401" "$work/err" || { echo "FAIL: $(cat "$work/err")"; exit 1; }
+# The same load client over the TLS port, trusting the authority serve made.
+tls_args=(--port "$tls_port" --address bench --sas-key SAS_KEY_VALUE --tls "$work/tls/ca-cert.pem")
+tls_send=$("$load" "${tls_args[@]}" --mode send --messages 300 --durable)
+tls_receive=$("$load" "${tls_args[@]}" --mode receive --messages 300)
+echo "over TLS: $tls_send; $tls_receive"
+[[ "$tls_send" =~ ^send\ [0-9]+\ msg/s$ ]] || { echo "FAIL: TLS send printed '$tls_send'"; exit 1; }
+[[ "$tls_receive" =~ ^receive\ [0-9]+\ msg/s$ ]] || { echo "FAIL: TLS receive printed '$tls_receive'"; exit 1; }
 echo "PASS"

@@ -13,6 +13,7 @@
 # over TLS, 200 TLS connections held, the JS SDK over TLS and over WebSockets; and the
 # administration API over HTTPS (admin-bench.mjs: 1,001 queues listed with runtime counts through
 # the SDK's paging, 200 concurrent GETs over kept-alive connections).
+# Sends and receives are the medians of BENCH_RUNS runs (3), each run's figures printed below.
 # Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
 set -euo pipefail
 
@@ -21,6 +22,7 @@ root="$(cd "$here/../../.." && pwd)"
 build="${BENCH_DIR:-$root/build-release}"
 N="${BENCH_MESSAGES:-20000}"
 RT="${BENCH_ROUNDTRIPS:-2000}"
+RUNS="${BENCH_RUNS:-3}"
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
 missing=""
@@ -145,17 +147,27 @@ hg=(--port "$hg_port" --address bench --hourglass)
 rb=(--port "$rb_port" --address /queue/bench --durable --sasl-plain guest:guest)
 pb=(--port "$pb_port" --address bench)
 
-echo "Running: $N sends (100 in flight), $N receives (credit 100), $RT round trips; 1 KiB bodies"
-hs=$(figure "${hg[@]}" --mode send --messages "$N" --durable)
-rs=$(figure "${rb[@]}" --mode send --messages "$N")
-# A known pitfall: without the terminus durable RabbitMQ's queue is silently non-durable.
-rq=$(rabbit_queue)
-[ "$rq" = "true $N" ] || echo "WARNING: RabbitMQ's queue after the sends is '$rq' (durable messages), expected 'true $N'"
-ps=$(figure "${pb[@]}" --mode send --messages "$N")
-echo "load average after the sends: $(loadavg)"
-hr=$(figure "${hg[@]}" --mode receive --messages "$N")
-rr=$(figure "${rb[@]}" --mode receive --messages "$N")
-pr=$(figure "${pb[@]}" --mode receive --messages "$N")
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+echo "Running: $RUNS runs of $N sends (100 in flight) and $N receives (credit 100), the medians" \
+  "shown; $RT round trips; 1 KiB bodies"
+hs_runs=(); rs_runs=(); ps_runs=(); hr_runs=(); rr_runs=(); pr_runs=()
+for run in $(seq 1 "$RUNS"); do
+  # Each run sends to every broker, then receives from each, so that all meet the same moments.
+  hs_runs+=("$(figure "${hg[@]}" --mode send --messages "$N" --durable)")
+  rs_runs+=("$(figure "${rb[@]}" --mode send --messages "$N")")
+  if [ "$run" = 1 ]; then
+    # A known pitfall: without the terminus durable RabbitMQ's queue is silently non-durable.
+    rq=$(rabbit_queue)
+    [ "$rq" = "true $N" ] || echo "WARNING: RabbitMQ's queue after the sends is '$rq' (durable messages), expected 'true $N'"
+  fi
+  ps_runs+=("$(figure "${pb[@]}" --mode send --messages "$N")")
+  hr_runs+=("$(figure "${hg[@]}" --mode receive --messages "$N")")
+  rr_runs+=("$(figure "${rb[@]}" --mode receive --messages "$N")")
+  pr_runs+=("$(figure "${pb[@]}" --mode receive --messages "$N")")
+  echo "load average after run $run: $(loadavg)"
+done
+hs=$(median "${hs_runs[@]}"); rs=$(median "${rs_runs[@]}"); ps=$(median "${ps_runs[@]}")
+hr=$(median "${hr_runs[@]}"); rr=$(median "${rr_runs[@]}"); pr=$(median "${pr_runs[@]}")
 ht=$(figure "${hg[@]}" --mode roundtrip --messages "$RT" --durable)
 rt=$(figure "${rb[@]}" --mode roundtrip --messages "$RT")
 pt=$(figure "${pb[@]}" --mode roundtrip --messages "$RT")
@@ -165,6 +177,9 @@ printf '\n%-34s %12s %12s %12s %10s %10s\n' "figure" "Hourglass" "RabbitMQ" "Pro
 printf '%-34s %12s %12s %12s %10s %10s\n' "sends/s, 100 in flight, accepted" "$hs" "$rs" "$ps" "$(ratio "$hs" "$rs")" "$(ratio "$hs" "$ps")"
 printf '%-34s %12s %12s %12s %10s %10s\n' "receives/s, credit 100, accepted" "$hr" "$rr" "$pr" "$(ratio "$hr" "$rr")" "$(ratio "$hr" "$pr")"
 printf '%-34s %12s %12s %12s\n' "one send's round trip p50/p99 ms" "$ht" "$rt" "$pt"
+runs_of() { local IFS=,; echo "$*"; }
+echo "each run, sends: Hourglass $(runs_of "${hs_runs[@]}"); RabbitMQ $(runs_of "${rs_runs[@]}"); Proton $(runs_of "${ps_runs[@]}")"
+echo "each run, receives: Hourglass $(runs_of "${hr_runs[@]}"); RabbitMQ $(runs_of "${rr_runs[@]}"); Proton $(runs_of "${pr_runs[@]}")"
 
 # 200 connections at once against Hourglass, each sending one message every 100 ms for 10 s.
 held=$("$load" "${hg[@]}" --mode hold --connections 200 --seconds 10 --durable || true)
@@ -202,8 +217,12 @@ else
 fi
 # ---- Hourglass's TLS port against its plain port, in this run (the plain figures above).
 hgt=(--port "$hg_tls_port" --address bench --hourglass --tls "$work/tls/ca-cert.pem")
-hst=$(figure "${hgt[@]}" --mode send --messages "$N" --durable)
-hrt=$(figure "${hgt[@]}" --mode receive --messages "$N")
+hst_runs=(); hrt_runs=()
+for run in $(seq 1 "$RUNS"); do
+  hst_runs+=("$(figure "${hgt[@]}" --mode send --messages "$N" --durable)")
+  hrt_runs+=("$(figure "${hgt[@]}" --mode receive --messages "$N")")
+done
+hst=$(median "${hst_runs[@]}"); hrt=$(median "${hrt_runs[@]}")
 printf '\n%-34s %12s %12s %10s\n' "Hourglass, same run" "plain" "TLS/WS" "of plain"
 printf '%-34s %12s %12s %10s\n' "sends/s over TLS" "$hs" "$hst" "$(ratio "$hst" "$hs")"
 printf '%-34s %12s %12s %10s\n' "receives/s over TLS" "$hr" "$hrt" "$(ratio "$hrt" "$hr")"

@@ -4,6 +4,7 @@
 // TLS or does not trust us gets, close_notify both ways, and the context's file errors.
 
 #include "MemoryTlsClient.h"
+#include "ServerCertificateFixture.h"
 #include "hourglass/tls/LocalCertificates.h"
 #include "hourglass/tls/TlsStream.h"
 
@@ -44,19 +45,11 @@ private slots:
     void contextErrorsNameTheFile();
 
 private:
-    QTemporaryDir m_dir;
-    CertificateFiles m_files;
-    std::shared_ptr<const TlsServerContext> m_context;
+    ServerCertificateFixture m_tls;
 };
 
 void TlsStreamTest::initTestCase() {
-    QVERIFY(m_dir.isValid());
-    const Result<CertificateFiles> files = LocalCertificates::ensure(m_dir.path(), {});
-    QVERIFY2(files.ok(), qPrintable(files.ok() ? QString() : files.error().toString()));
-    m_files = *files;
-    const auto context = TlsServerContext::fromFiles(m_files.serverCertificate, m_files.serverKey);
-    QVERIFY2(context.ok(), qPrintable(context.ok() ? QString() : context.error().toString()));
-    m_context = *context;
+    QVERIFY(m_tls.make());
 }
 
 void TlsStreamTest::handshakeAndDataBothWays_data() {
@@ -70,8 +63,8 @@ void TlsStreamTest::handshakeAndDataBothWays() {
     QFETCH(int, version);
     QFETCH(QString, protocol);
     QRandomGenerator random(version);
-    MemoryTlsClient client(m_files.caCertificate, "localhost", version);
-    TlsStream server(m_context);
+    MemoryTlsClient client(m_tls.files.caCertificate, "localhost", version);
+    TlsStream server(m_tls.context);
     // Written before the handshake: held, then sent first.
     server.write("greeting");
     QCOMPARE(server.takeCiphertext().size(), 0);
@@ -145,7 +138,7 @@ void TlsStreamTest::bytesThatAreNotTlsGetAnAlert_data() {
 void TlsStreamTest::bytesThatAreNotTlsGetAnAlert() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, why);
-    TlsStream server(m_context);
+    TlsStream server(m_tls.context);
     QVERIFY(!server.feed(bytes));
     QVERIFY(server.failed());
     QVERIFY(!server.handshakeDone());
@@ -183,9 +176,9 @@ void TlsStreamTest::clientThatDoesNotTrustUsFailsTheSession() {
     QFETCH(bool, trustsAuthority);
     QFETCH(long, verifyError);
     QRandomGenerator random(7);
-    MemoryTlsClient client(trustsAuthority ? m_files.caCertificate : QString(),
+    MemoryTlsClient client(trustsAuthority ? m_tls.files.caCertificate : QString(),
                            trustsAuthority ? "elsewhere.example.test" : "localhost", version);
-    TlsStream server(m_context);
+    TlsStream server(m_tls.context);
     pump(client, server, random);
     QVERIFY(client.failed());
     QCOMPARE(client.verifyResult(), verifyError);
@@ -200,8 +193,8 @@ void TlsStreamTest::clientThatDoesNotTrustUsFailsTheSession() {
 
 void TlsStreamTest::oldProtocolsAreRefused() {
     QRandomGenerator random(11);
-    MemoryTlsClient client(m_files.caCertificate, "localhost", TLS1_1_VERSION);
-    TlsStream server(m_context);
+    MemoryTlsClient client(m_tls.files.caCertificate, "localhost", TLS1_1_VERSION);
+    TlsStream server(m_tls.context);
     pump(client, server, random);
     QVERIFY(!client.handshakeDone());
     QVERIFY(server.failed());
@@ -213,8 +206,8 @@ void TlsStreamTest::oldProtocolsAreRefused() {
 
 void TlsStreamTest::renegotiationIsRefused() {
     QRandomGenerator random(13);
-    MemoryTlsClient client(m_files.caCertificate, "localhost", TLS1_2_VERSION);
-    TlsStream server(m_context);
+    MemoryTlsClient client(m_tls.files.caCertificate, "localhost", TLS1_2_VERSION);
+    TlsStream server(m_tls.context);
     pump(client, server, random);
     QVERIFY(server.handshakeDone());
     client.renegotiate();
@@ -231,8 +224,8 @@ void TlsStreamTest::closeNotifyBothWays() {
     QRandomGenerator random(5);
     {
         // We close: the client reads our close_notify after the last data.
-        MemoryTlsClient client(m_files.caCertificate, "localhost");
-        TlsStream server(m_context);
+        MemoryTlsClient client(m_tls.files.caCertificate, "localhost");
+        TlsStream server(m_tls.context);
         pump(client, server, random);
         QVERIFY(server.handshakeDone());
         server.write("last words");
@@ -250,8 +243,8 @@ void TlsStreamTest::closeNotifyBothWays() {
     }
     {
         // The client closes first, after data in the same bytes.
-        MemoryTlsClient client(m_files.caCertificate, "localhost");
-        TlsStream server(m_context);
+        MemoryTlsClient client(m_tls.files.caCertificate, "localhost");
+        TlsStream server(m_tls.context);
         pump(client, server, random);
         client.write("bye");
         client.close();
@@ -272,39 +265,39 @@ void TlsStreamTest::contextErrorsNameTheFile() {
     const Result<CertificateFiles> otherFiles = LocalCertificates::ensure(other.path(), {});
     QVERIFY(otherFiles.ok());
 
-    const QString missing = m_dir.filePath(QStringLiteral("missing.pem"));
-    auto result = TlsServerContext::fromFiles(missing, m_files.serverKey);
+    const QString missing = m_tls.dir.filePath(QStringLiteral("missing.pem"));
+    auto result = TlsServerContext::fromFiles(missing, m_tls.files.serverKey);
     QVERIFY(!result.ok());
     QVERIFY(result.error().description.startsWith(missing));
 
     // A key that is not the certificate's.
-    result = TlsServerContext::fromFiles(m_files.serverCertificate, otherFiles->serverKey);
+    result = TlsServerContext::fromFiles(m_tls.files.serverCertificate, otherFiles->serverKey);
     QVERIFY(!result.ok());
     QVERIFY2(result.error().description.startsWith(otherFiles->serverKey),
              qPrintable(result.error().description));
 
     // A file that is not PEM: named, its content not repeated.
-    const QString garbage = m_dir.filePath(QStringLiteral("garbage.pem"));
+    const QString garbage = m_tls.dir.filePath(QStringLiteral("garbage.pem"));
     QFile file(garbage);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(kPeerMarker);
     file.close();
-    result = TlsServerContext::fromFiles(garbage, m_files.serverKey);
+    result = TlsServerContext::fromFiles(garbage, m_tls.files.serverKey);
     QVERIFY(!result.ok());
     QVERIFY(result.error().description.startsWith(garbage));
     QVERIFY(!result.error().description.contains(QLatin1String(kPeerMarker)));
 
     // A chain (server certificate, then its authority) is accepted.
-    QFile chainFile(m_dir.filePath(QStringLiteral("chain.pem")));
-    QFile server(m_files.serverCertificate), authority(m_files.caCertificate);
+    QFile chainFile(m_tls.dir.filePath(QStringLiteral("chain.pem")));
+    QFile server(m_tls.files.serverCertificate), authority(m_tls.files.caCertificate);
     QVERIFY(chainFile.open(QIODevice::WriteOnly) && server.open(QIODevice::ReadOnly) &&
             authority.open(QIODevice::ReadOnly));
     chainFile.write(server.readAll() + authority.readAll());
     chainFile.close();
-    result = TlsServerContext::fromFiles(chainFile.fileName(), m_files.serverKey);
+    result = TlsServerContext::fromFiles(chainFile.fileName(), m_tls.files.serverKey);
     QVERIFY2(result.ok(), qPrintable(result.ok() ? QString() : result.error().toString()));
     QRandomGenerator random(3);
-    MemoryTlsClient client(m_files.caCertificate, "localhost");
+    MemoryTlsClient client(m_tls.files.caCertificate, "localhost");
     TlsStream stream(*result);
     pump(client, stream, random);
     QVERIFY(client.handshakeDone());

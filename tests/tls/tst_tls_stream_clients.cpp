@@ -2,6 +2,7 @@
 // and the openssl s_client binary, each talking to an echo server whose sockets are bridged to
 // TlsStreams (TlsEchoBridge.h), and verifying it against the authority LocalCertificates makes.
 
+#include "ServerCertificateFixture.h"
 #include "TlsEchoBridge.h"
 #include "hourglass/tls/LocalCertificates.h"
 
@@ -68,19 +69,11 @@ private slots:
     void openSslClientEchoesThroughTheStream();
 
 private:
-    QTemporaryDir m_dir;
-    CertificateFiles m_files;
-    std::shared_ptr<const TlsServerContext> m_context;
+    ServerCertificateFixture m_tls;
 };
 
 void TlsStreamClientsTest::initTestCase() {
-    QVERIFY(m_dir.isValid());
-    const Result<CertificateFiles> files = LocalCertificates::ensure(m_dir.path(), {});
-    QVERIFY2(files.ok(), qPrintable(files.ok() ? QString() : files.error().toString()));
-    m_files = *files;
-    const auto context = TlsServerContext::fromFiles(m_files.serverCertificate, m_files.serverKey);
-    QVERIFY2(context.ok(), qPrintable(context.ok() ? QString() : context.error().toString()));
-    m_context = *context;
+    QVERIFY(m_tls.make());
 }
 
 void TlsStreamClientsTest::nodeEchoesThroughTheStream_data() {
@@ -99,16 +92,16 @@ void TlsStreamClientsTest::nodeEchoesThroughTheStream() {
     const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
     if (node.isEmpty())
         QSKIP("no node on PATH (make node-deps puts Node 20 in build/tools)");
-    TlsEchoBridge bridge(m_context);
+    TlsEchoBridge bridge(m_tls.context);
     QVERIFY(bridge.listen());
 
     QProcessEnvironment environment = cleanEnvironment();
     environment.insert(QStringLiteral("TLS_TEST_PORT"), QString::number(bridge.port()));
     environment.insert(QStringLiteral("TLS_TEST_VERSION"), version);
     if (trust == QLatin1String("ca"))
-        environment.insert(QStringLiteral("TLS_TEST_CA"), m_files.caCertificate);
+        environment.insert(QStringLiteral("TLS_TEST_CA"), m_tls.files.caCertificate);
     else if (trust == QLatin1String("extra"))
-        environment.insert(QStringLiteral("NODE_EXTRA_CA_CERTS"), m_files.caCertificate);
+        environment.insert(QStringLiteral("NODE_EXTRA_CA_CERTS"), m_tls.files.caCertificate);
     QProcess client;
     client.setProcessEnvironment(environment);
     client.start(node, {QStringLiteral("-e"), QString::fromLatin1(kNodeEchoScript)});
@@ -152,7 +145,7 @@ void TlsStreamClientsTest::openSslClientEchoesThroughTheStream() {
     const QString openssl = QStandardPaths::findExecutable(QStringLiteral("openssl"));
     if (openssl.isEmpty())
         QSKIP("no openssl binary on PATH");
-    TlsEchoBridge bridge(m_context);
+    TlsEchoBridge bridge(m_tls.context);
     QVERIFY(bridge.listen());
 
     QProcess client;
@@ -160,7 +153,7 @@ void TlsStreamClientsTest::openSslClientEchoesThroughTheStream() {
     client.start(openssl,
                  {QStringLiteral("s_client"), QStringLiteral("-connect"),
                   QStringLiteral("127.0.0.1:%1").arg(bridge.port()), QStringLiteral("-servername"),
-                  QStringLiteral("localhost"), QStringLiteral("-CAfile"), m_files.caCertificate,
+                  QStringLiteral("localhost"), QStringLiteral("-CAfile"), m_tls.files.caCertificate,
                   QStringLiteral("-verify_hostname"), QStringLiteral("localhost"),
                   QStringLiteral("-verify_return_error"), QStringLiteral("-brief"),
                   QStringLiteral("-ign_eof"), option});

@@ -103,7 +103,10 @@ void Carrier::connected() {
 }
 
 void Carrier::giveReadBuffers() {
-    if (m_closing || m_amqpBacklog.size() > kMaxBacklogBytes)
+    // Reading pauses while the driver has bytes it could not take yet, or while the peer has not
+    // taken what was written: a peer that sends (pings, requests) without reading the answers
+    // cannot make this end hold more than that.
+    if (m_closing || m_amqpBacklog.size() > kMaxBacklogBytes || m_unsentBytes > kMaxUnsentBytes)
         return;
     for (int i = 0; i < kReadBuffers; ++i) {
         if (m_readLent[i])
@@ -128,6 +131,10 @@ void Carrier::takeReadBuffers() {
                                         qsizetype(buffers[i].size)));
         }
     }
+    // Everything one read brought is one batch of AMQP events: the broker calls it asks for go
+    // out together, and no completion (a send's credit coming back) runs in its middle.
+    if (m_stage == Stage::Amqp && m_hasDriver && !m_sniffing)
+        runAmqp();
     giveReadBuffers();
 }
 
@@ -143,9 +150,10 @@ void Carrier::takeWrittenBuffers() {
         }
     }
     giveWriteBuffers();
-    // Room again for what the driver held back.
+    // Room again for what the driver held back, and for reading.
     if (m_stage == Stage::Amqp && !m_closing)
         runAmqp();
+    giveReadBuffers();
     finishCloseIfSent();
 }
 
@@ -216,12 +224,10 @@ void Carrier::receivedPlain(QByteArrayView bytes) {
             if (!unwrapped.reply.isEmpty())
                 sendPlain(unwrapped.reply);
             feedAmqp(unwrapped.payload);
-            runAmqp();
             if (unwrapped.close)
                 closeWhenSent();
         } else {
-            feedAmqp(bytes);
-            runAmqp();
+            feedAmqp(bytes); // handled once the whole read is in (takeReadBuffers)
         }
         break;
     case Stage::Stream:

@@ -138,6 +138,9 @@ private slots:
         QCOMPARE(trust.port, window.amqp()->endpoint()->tlsPort());
         QVERIFY2(window.amqp()->statusText().contains(QStringLiteral("TLS %1").arg(trust.port)),
                  qPrintable(window.amqp()->statusText()));
+        auto* status = window.findChild<QToolButton*>(QStringLiteral("amqpStatus"));
+        QVERIFY(status);
+        QTRY_VERIFY(status->toolTip().contains(window.amqp()->endpoint()->tlsConnectionString()));
 
         // A client trusting the authority completes the handshake, and the administration API
         // answers it over HTTPS: 401 without a token.
@@ -211,6 +214,11 @@ private slots:
         auto* pythonNote = dialog->findChild<QLabel*>(QStringLiteral("tlsPythonPortNote"));
         QVERIFY(pythonNote && pythonNote->isVisibleTo(dialog));
         QVERIFY(pythonNote->text().contains(QStringLiteral("5671")));
+
+        // Unchecked, the port and what it serves give way (until OK turns it off).
+        dialog->findChild<QCheckBox*>(QStringLiteral("amqpTlsEnabled"))->setChecked(false);
+        QVERIFY(!panel->isVisibleTo(dialog));
+        QVERIFY(!dialog->findChild<QSpinBox*>(QStringLiteral("amqpTlsPort"))->isEnabled());
         dialog->reject();
     }
 

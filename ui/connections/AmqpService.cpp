@@ -180,9 +180,7 @@ void AmqpService::prepareCertificateThenStart() {
                     self->start(*made);
                     return;
                 }
-                self->m_tlsProblem = asSentence(made.error().description);
-                emit self->failed(tr("The TLS port is not serving: %1 The plain port serves on.")
-                                      .arg(self->m_tlsProblem));
+                self->tlsNotServing(asSentence(made.error().description));
                 self->start(std::nullopt);
             },
             Qt::QueuedConnection);
@@ -191,7 +189,8 @@ void AmqpService::prepareCertificateThenStart() {
     emit statusChanged();
 }
 
-void AmqpService::start(const std::optional<tls::CertificateFiles>& certificate) {
+std::unique_ptr<amqp::AmqpEndpoint>
+AmqpService::startEndpoint(const std::optional<tls::CertificateFiles>& certificate, QString* why) {
     amqp::EndpointOptions options;
     options.host = m_settings.host;
     options.port = m_settings.port;
@@ -206,20 +205,47 @@ void AmqpService::start(const std::optional<tls::CertificateFiles>& certificate)
     // entities at start-up reach it with the same connection string.
     endpoint->setStreamServices(admin::adminStreamServices(*m_broker, endpoint->keys()));
     const auto started = endpoint->start();
-    if (started) {
+    if (!started) {
+        *why = asSentence(started.error().description);
+        return nullptr;
+    }
+    return endpoint;
+}
+
+void AmqpService::start(const std::optional<tls::CertificateFiles>& certificate) {
+    QString why;
+    auto endpoint = startEndpoint(certificate, &why);
+    if (!endpoint && certificate) {
+        // The TLS port taken (by `serve --tls`, say) or its certificate refused: the plain port
+        // serves on without it, and the reason is said.
+        const QString tlsWhy = why;
+        endpoint = startEndpoint(std::nullopt, &why);
+        if (endpoint)
+            tlsNotServing(tlsWhy);
+    }
+    if (endpoint) {
         m_endpoint = std::move(endpoint);
-        m_certificate = certificate;
+        if (m_endpoint->tlsPort())
+            m_certificate = certificate;
         // A second opener of the database is told where this window serves it (a small
         // file write, no sync).
-        m_broker->describeOwner(QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*started));
+        m_broker->describeOwner(
+            QStringLiteral("AMQP on %1:%2").arg(m_settings.host).arg(m_endpoint->port()));
     } else {
-        m_problem = asSentence(started.error().description);
+        m_problem = why;
         emit failed(tr("The AMQP endpoint is not serving: %1 The window works on; change "
                        "the port in View > AMQP endpoint…")
                         .arg(m_problem));
     }
     readSnapshot();
     emit statusChanged();
+}
+
+void AmqpService::tlsNotServing(const QString& why) {
+    m_tlsProblem = why;
+    emit failed(tr("The TLS port is not serving: %1 The plain port serves on (View > AMQP "
+                   "endpoint… changes it).")
+                    .arg(why));
 }
 
 AmqpService::TlsTrust AmqpService::tlsTrust() const {

@@ -118,8 +118,15 @@ signals:
 
 private:
     void restart(const QString& closeReason);
-    // Starts the endpoint on the plain port, and on the TLS port with `certificate` when given.
+    // Starts the endpoint on the plain port, and on the TLS port with `certificate` when given;
+    // when the TLS port cannot be served, the plain one alone.
     void start(const std::optional<tls::CertificateFiles>& certificate);
+    // An endpoint started with the settings (and a TLS port with `certificate`), or null with
+    // `why` said as a sentence.
+    std::unique_ptr<amqp::AmqpEndpoint>
+    startEndpoint(const std::optional<tls::CertificateFiles>& certificate, QString* why);
+    // Keeps why the TLS port is not serving and says it in the message bar.
+    void tlsNotServing(const QString& why);
     // Has a worker make or check the TLS certificate, then starts (unless a newer start or a
     // stop came meanwhile: the generation tells).
     void prepareCertificateThenStart();

@@ -3,7 +3,8 @@
 // Writes tls-window-WxH.png (the window with its status bar, at 1024x700 and 1600x1000),
 // tls-dialog.png (the dialog at its own size), tls-dialog-wide.png (stretched by the user),
 // tls-dialog-deep.png (an authority in a deep folder: paths elided in the middle) and
-// tls-dialog-off.png (TLS just checked, not serving yet).
+// tls-dialog-off.png (TLS just checked, not serving yet), tls-busy-window-1024x700.png and
+// tls-dialog-busy.png (the TLS port taken by another program).
 // Build it with `ninja -C build tls_dialog_shots`; run with QT_QPA_PLATFORM=offscreen.
 
 #include "common/Theme.h"
@@ -16,6 +17,7 @@
 #include <QDir>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
@@ -102,6 +104,19 @@ int main(int argc, char** argv) {
                                                   "local development certificates/tls")));
     dialog = window.openAmqpSettings();
     save(dialog, directory, QStringLiteral("tls-dialog-deep.png"));
+    dialog->reject();
+
+    // The TLS port taken by another program: the plain port serves on, the bar and dialog say.
+    QTcpServer taken;
+    require(taken.listen(QHostAddress::LocalHost), "a port to take");
+    AmqpSettings busy = window.amqp()->settings();
+    busy.tlsPort = taken.serverPort();
+    window.amqp()->apply(busy);
+    require(QTest::qWaitFor([&] { return !window.amqp()->tlsProblem().isEmpty(); }, 15000),
+            "the TLS port refused");
+    save(&window, directory, QStringLiteral("tls-busy-window-1024x700.png"));
+    dialog = window.openAmqpSettings();
+    save(dialog, directory, QStringLiteral("tls-dialog-busy.png"));
     dialog->reject();
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "connections/AmqpService.h"
 #include "connections/AmqpSettingsDialog.h"
 #include "window/MainWindow.h"
+#include "window/MessageBar.h"
 
 #include "hourglass/tls/LocalCertificates.h"
 
@@ -54,7 +55,8 @@ QByteArray statusLineOf(QTcpSocket& socket, quint16 port) {
     return received.left(received.indexOf("\r\n"));
 }
 
-// A window serving `dir`'s database on free ports, its authority kept in `certificates`.
+// A window serving `dir`'s database on free ports, its authority kept in `certificates` (set
+// before the database opens, so that a start with TLS on uses it).
 struct ServingWindow {
     ServingWindow(QTemporaryDir& dir, const QString& certificates) {
         window.serveAmqp();
@@ -243,6 +245,39 @@ private slots:
         QVERIFY(path->shownText().startsWith(path->text().left(4)));
         QVERIFY(path->shownText().endsWith(tls::kCaCertificateFile));
         QCOMPARE(path->toolTip(), path->text());
+        dialog->reject();
+    }
+
+    void aBusyTlsPortLeavesThePlainPortServing() {
+        // `serve` (another endpoint) holds the port the window is told to serve TLS on.
+        QTemporaryDir otherDir;
+        auto other = testing::openUiTestBroker(otherDir, std::make_shared<VirtualClock>());
+        amqp::EndpointOptions options;
+        options.port = 0;
+        amqp::AmqpEndpoint occupying(*other, options);
+        const auto busy = occupying.start();
+        QVERIFY(busy.ok());
+        AmqpSettings settings = AmqpSettings::load();
+        settings.tlsEnabled = true;
+        settings.tlsPort = *busy;
+        settings.save();
+
+        QTemporaryDir dir;
+        QTemporaryDir certificates;
+        ServingWindow serving(dir, certificates.path());
+        MainWindow& window = serving.window;
+        QTRY_VERIFY_WITH_TIMEOUT(!window.amqp()->tlsProblem().isEmpty(), kWaitMs);
+        QVERIFY2(window.amqp()->tlsProblem().contains(QString::number(*busy)),
+                 qPrintable(window.amqp()->tlsProblem()));
+        QCOMPARE(window.amqp()->state(), AmqpService::State::Serving);
+        QCOMPARE(window.amqp()->endpoint()->tlsPort(), quint16(0));
+        QVERIFY(!window.amqp()->tlsTrust().serving);
+        QVERIFY2(window.messageBar()->text().contains(QString::number(*busy)),
+                 qPrintable(window.messageBar()->text()));
+        QDialog* dialog = window.openAmqpSettings();
+        auto* problem = dialog->findChild<QLabel*>(QStringLiteral("tlsProblem"));
+        QVERIFY(problem && problem->isVisibleTo(dialog));
+        QVERIFY(!dialog->findChild<QLabel*>(QStringLiteral("amqpProblem")));
         dialog->reject();
     }
 

@@ -6,6 +6,7 @@
 #include "hourglass/admin/AdminStreamServices.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/scenario/EmulatorConfig.h"
+#include "hourglass/tls/LocalCertificates.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -163,7 +164,7 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
         QStringLiteral("tls-dir"),
         QStringLiteral("The folder of the local certificate authority, made on first use and "
                        "reused (default: %1).")
-            .arg(defaultTlsFolder()),
+            .arg(tls::LocalCertificates::defaultFolder()),
         QStringLiteral("DIR"));
     const QCommandLineOption tlsCert(
         QStringLiteral("tls-cert"),

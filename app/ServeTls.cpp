@@ -2,16 +2,9 @@
 
 #include "hourglass/tls/LocalCertificates.h"
 
-#include <QDir>
 #include <QHostAddress>
-#include <QStandardPaths>
 
 namespace hourglass::app {
-
-QString defaultTlsFolder() {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-        .filePath(QStringLiteral("tls"));
-}
 
 Result<ServeTls> prepareServeTls(const ServeTlsOptions& options, const QStringList& hosts) {
     const bool own = !options.certificateFile.isEmpty() || !options.keyFile.isEmpty();
@@ -27,9 +20,11 @@ Result<ServeTls> prepareServeTls(const ServeTlsOptions& options, const QStringLi
         if (!extra.contains(host, Qt::CaseInsensitive))
             extra.append(host);
     }
-    const auto files = own ? tls::LocalCertificates::load(options.certificateFile, options.keyFile)
-                           : tls::LocalCertificates::ensure(
-                                 options.dir.isEmpty() ? defaultTlsFolder() : options.dir, extra);
+    const auto files =
+        own ? tls::LocalCertificates::load(options.certificateFile, options.keyFile)
+            : tls::LocalCertificates::ensure(
+                  options.dir.isEmpty() ? tls::LocalCertificates::defaultFolder() : options.dir,
+                  extra);
     if (!files)
         return Error::make(ErrorCode::InvalidArgument, files.error().description);
     ServeTls tls;

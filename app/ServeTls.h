@@ -28,10 +28,6 @@ struct ServeTls {
     QString note;        // made now, re-issued and why; empty when reused as it was
 };
 
-// The local authority's folder when --tls-dir is not given: beside the window's data, so that a
-// client trusts one authority for every `serve` and the window.
-QString defaultTlsFolder();
-
 // The certificate for `options`, made or loaded; `hosts` are names clients may dial besides
 // localhost and the loopback addresses (--host, --accept-host). InvalidArgument says why not.
 Result<ServeTls> prepareServeTls(const ServeTlsOptions& options, const QStringList& hosts);

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -123,6 +124,11 @@ Error asInvalidArgument(Error error) {
 }
 
 } // namespace
+
+QString LocalCertificates::defaultFolder() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("tls"));
+}
 
 Result<CertificateFiles> LocalCertificates::ensure(const QString& dir,
                                                    const QStringList& extraHostNames) {

@@ -1,6 +1,9 @@
 #include "AmqpService.h"
 
+#include "hourglass/admin/AdminStreamServices.h"
+
 #include <QCoreApplication>
+#include <QHostAddress>
 #include <QMap>
 #include <QPointer>
 #include <QSettings>
@@ -14,6 +17,8 @@ const QString kEnabledKey = QStringLiteral("amqp/enabled");
 const QString kHostKey = QStringLiteral("amqp/host");
 const QString kPortKey = QStringLiteral("amqp/port");
 const QString kAcceptedHostsKey = QStringLiteral("amqp/acceptedHosts");
+const QString kTlsEnabledKey = QStringLiteral("amqp/tlsEnabled");
+const QString kTlsPortKey = QStringLiteral("amqp/tlsPort");
 // Why applications lose their connection when the user changes the endpoint's settings.
 const QString kSettingsChangedReason =
     QStringLiteral("The endpoint was restarted with new settings.");
@@ -28,6 +33,21 @@ QString asSentence(QString text) {
         text += QLatin1Char('.');
     return text;
 }
+
+// The names the TLS certificate must cover besides localhost and the loopback addresses: the
+// address listened on unless it is a wildcard, and the accepted host names (as serve does).
+QStringList certificateHostNames(const AmqpSettings& settings) {
+    QStringList names;
+    for (const QString& host : QStringList{settings.host} + settings.acceptedHosts) {
+        const QHostAddress address(host);
+        if (host.isEmpty() || address == QHostAddress::AnyIPv4 ||
+            address == QHostAddress::AnyIPv6 || address == QHostAddress::Any)
+            continue;
+        if (!names.contains(host, Qt::CaseInsensitive))
+            names.append(host);
+    }
+    return names;
+}
 } // namespace
 
 AmqpSettings AmqpSettings::load() {
@@ -37,6 +57,8 @@ AmqpSettings AmqpSettings::load() {
     settings.host = stored.value(kHostKey, settings.host).toString();
     settings.port = quint16(stored.value(kPortKey, settings.port).toUInt());
     settings.acceptedHosts = stored.value(kAcceptedHostsKey).toStringList();
+    settings.tlsEnabled = stored.value(kTlsEnabledKey, settings.tlsEnabled).toBool();
+    settings.tlsPort = quint16(stored.value(kTlsPortKey, settings.tlsPort).toUInt());
     return settings;
 }
 
@@ -46,12 +68,15 @@ void AmqpSettings::save() const {
     stored.setValue(kHostKey, host);
     stored.setValue(kPortKey, port);
     stored.setValue(kAcceptedHostsKey, acceptedHosts);
+    stored.setValue(kTlsEnabledKey, tlsEnabled);
+    stored.setValue(kTlsPortKey, tlsPort);
     stored.remove(kOldKeyKey);
 }
 
 AmqpService::AmqpService(QObject* parent)
     : QObject(parent)
-    , m_settings(AmqpSettings::load()) {
+    , m_settings(AmqpSettings::load())
+    , m_certificateFolder(tls::LocalCertificates::defaultFolder()) {
     connect(&m_snapshotTimer, &QTimer::timeout, this, &AmqpService::readSnapshot);
     m_snapshotTimer.start(kSnapshotIntervalMs);
 }
@@ -105,6 +130,10 @@ void AmqpService::keepKey(const QString& key) {
 }
 
 void AmqpService::stop(const QString& closeReason) {
+    // A certificate a worker is making now is for a start that no longer happens.
+    ++m_generation;
+    m_preparing = false;
+    m_certificate.reset();
     // Waits for the wire's broker calls in flight (each one a send or a settlement: a disk sync
     // at most), so that everything acknowledged is durable before the broker may close.
     if (m_endpoint) {
@@ -118,30 +147,117 @@ void AmqpService::stop(const QString& closeReason) {
 void AmqpService::restart(const QString& closeReason) {
     stop(closeReason);
     m_problem.clear();
+    m_tlsProblem.clear();
     if (m_broker && m_settings.enabled) {
-        amqp::EndpointOptions options;
-        options.host = m_settings.host;
-        options.port = m_settings.port;
-        options.acceptedHosts = m_settings.acceptedHosts;
-        if (!m_settings.key.isEmpty())
-            options.key.value = m_settings.key;
-        auto endpoint = std::make_unique<amqp::AmqpEndpoint>(*m_broker, options);
-        const auto started = endpoint->start();
-        if (started) {
-            m_endpoint = std::move(endpoint);
-            // A second opener of the database is told where this window serves it (a small
-            // file write, no sync).
-            m_broker->describeOwner(
-                QStringLiteral("AMQP on %1:%2").arg(options.host).arg(*started));
-        } else {
-            m_problem = asSentence(started.error().description);
-            emit failed(tr("The AMQP endpoint is not serving: %1 The window works on; change "
-                           "the port in View > AMQP endpoint…")
-                            .arg(m_problem));
+        if (m_settings.tlsEnabled) {
+            prepareCertificateThenStart();
+            return;
         }
+        start(std::nullopt);
+        return;
     }
     readSnapshot();
     emit statusChanged();
+}
+
+void AmqpService::prepareCertificateThenStart() {
+    m_preparing = true;
+    const quint64 generation = m_generation;
+    const QString folder = m_certificateFolder;
+    const QStringList hosts = certificateHostNames(m_settings);
+    QPointer<AmqpService> self(this);
+    // Made on first use and checked on every start (expiry, names covered): key generation and
+    // file writes with a sync, never on the window's thread.
+    QThreadPool::globalInstance()->start([self, generation, folder, hosts] {
+        auto made = tls::LocalCertificates::ensure(folder, hosts);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, generation, made = std::move(made)] {
+                if (!self || self->m_generation != generation || !self->m_preparing)
+                    return;
+                self->m_preparing = false;
+                if (made) {
+                    self->start(*made);
+                    return;
+                }
+                self->tlsNotServing(asSentence(made.error().description));
+                self->start(std::nullopt);
+            },
+            Qt::QueuedConnection);
+    });
+    readSnapshot();
+    emit statusChanged();
+}
+
+std::unique_ptr<amqp::AmqpEndpoint>
+AmqpService::startEndpoint(const std::optional<tls::CertificateFiles>& certificate, QString* why) {
+    amqp::EndpointOptions options;
+    options.host = m_settings.host;
+    options.port = m_settings.port;
+    options.acceptedHosts = m_settings.acceptedHosts;
+    if (!m_settings.key.isEmpty())
+        options.key.value = m_settings.key;
+    if (certificate)
+        options.tls = amqp::EndpointTls{m_settings.tlsPort, certificate->serverCertificate,
+                                        certificate->serverKey};
+    auto endpoint = std::make_unique<amqp::AmqpEndpoint>(*m_broker, options);
+    // The administration API on the same ports, as serve has it: applications that create their
+    // entities at start-up reach it with the same connection string.
+    endpoint->setStreamServices(admin::adminStreamServices(*m_broker, endpoint->keys()));
+    const auto started = endpoint->start();
+    if (!started) {
+        *why = asSentence(started.error().description);
+        return nullptr;
+    }
+    return endpoint;
+}
+
+void AmqpService::start(const std::optional<tls::CertificateFiles>& certificate) {
+    QString why;
+    auto endpoint = startEndpoint(certificate, &why);
+    if (!endpoint && certificate) {
+        // The TLS port taken (by `serve --tls`, say) or its certificate refused: the plain port
+        // serves on without it, and the reason is said.
+        const QString tlsWhy = why;
+        endpoint = startEndpoint(std::nullopt, &why);
+        if (endpoint)
+            tlsNotServing(tlsWhy);
+    }
+    if (endpoint) {
+        m_endpoint = std::move(endpoint);
+        if (m_endpoint->tlsPort())
+            m_certificate = certificate;
+        // A second opener of the database is told where this window serves it (a small
+        // file write, no sync).
+        m_broker->describeOwner(
+            QStringLiteral("AMQP on %1:%2").arg(m_settings.host).arg(m_endpoint->port()));
+    } else {
+        m_problem = why;
+        emit failed(tr("The AMQP endpoint is not serving: %1 The window works on; change "
+                       "the port in View > AMQP endpoint…")
+                        .arg(m_problem));
+    }
+    readSnapshot();
+    emit statusChanged();
+}
+
+void AmqpService::tlsNotServing(const QString& why) {
+    m_tlsProblem = why;
+    emit failed(tr("The TLS port is not serving: %1 The plain port serves on (View > AMQP "
+                   "endpoint… changes it).")
+                    .arg(why));
+}
+
+AmqpService::TlsTrust AmqpService::tlsTrust() const {
+    TlsTrust trust;
+    if (!m_endpoint || !m_certificate || m_endpoint->tlsPort() == 0)
+        return trust;
+    trust.serving = true;
+    trust.port = m_endpoint->tlsPort();
+    trust.connectionString = m_endpoint->tlsConnectionString();
+    trust.caFile = m_certificate->caCertificate;
+    trust.fingerprint = m_certificate->caFingerprintSha256;
+    return trust;
 }
 
 AmqpService::LockHolders AmqpService::lockHolders() {
@@ -193,6 +309,8 @@ AmqpService::State AmqpService::state() const {
         return State::Off;
     if (!m_broker)
         return State::NoDatabase;
+    if (m_preparing)
+        return State::Starting;
     return m_endpoint ? State::Serving : State::NotServing;
 }
 
@@ -202,6 +320,8 @@ QString AmqpService::statusText() const {
         return tr("AMQP off");
     case State::NoDatabase:
         return tr("AMQP: no database");
+    case State::Starting:
+        return tr("AMQP: starting…");
     case State::NotServing:
         return tr("AMQP: not serving on port %1").arg(m_settings.port);
     case State::Serving:
@@ -222,12 +342,13 @@ QString AmqpService::statusText() const {
     QStringList uses;
     for (auto it = perNamespace.cbegin(); it != perNamespace.cend(); ++it)
         uses.append(tr("%1: %2").arg(it.key()).arg(it.value()));
+    // The TLS port beside the plain one: "AMQP localhost:5672, TLS 5671 · ...".
+    QString address = QStringLiteral("%1:%2").arg(host).arg(m_snapshot.port);
+    if (const quint16 tlsPort = m_endpoint ? m_endpoint->tlsPort() : 0)
+        address = tr("%1, TLS %2").arg(address).arg(tlsPort);
     if (uses.isEmpty())
-        return tr("AMQP %1:%2 · %3").arg(host).arg(m_snapshot.port).arg(count);
-    return tr("AMQP %1:%2 · %3 (%4)")
-        .arg(host)
-        .arg(m_snapshot.port)
-        .arg(count, uses.join(QStringLiteral(", ")));
+        return tr("AMQP %1 · %2").arg(address, count);
+    return tr("AMQP %1 · %2 (%3)").arg(address, count, uses.join(QStringLiteral(", ")));
 }
 
 } // namespace hourglass::ui

@@ -6,12 +6,18 @@
 // through `statusChanged` (the status-bar item) and `failed` (the message bar): a busy port does
 // not stop the window.
 //
+// With TLS on, the endpoint also listens on a TLS port (5671 unless the settings say otherwise)
+// with a server certificate of the local certificate authority `serve` uses too (the same
+// folder): the certificate is made or checked by a worker (a disk write on first use), and the
+// endpoint starts once it is ready. Both ports serve the administration API as well as AMQP.
+//
 // The endpoint's snapshot (its connections, links and locks) is read here, twice a second and
 // on demand, and handed to every view through `snapshotChanged`: the status-bar item's count and
 // the Connections view always show the same snapshot, never one a tick older than the other.
 
 #include "hourglass/Broker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
+#include "hourglass/tls/LocalCertificates.h"
 
 #include <QObject>
 #include <QString>
@@ -20,6 +26,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace hourglass::ui {
 
@@ -31,6 +38,10 @@ struct AmqpSettings {
     // Host names a token's audience may name besides localhost and the address listened on
     // (serve's --accept-host): the names containers reach this machine by.
     QStringList acceptedHosts;
+    // A second port where TLS ends first, for the connection string without the emulator's
+    // flag (what applications written for Azure use unchanged).
+    bool tlsEnabled = false;
+    quint16 tlsPort = 5671; // 0: any free port (tests)
 
     bool operator==(const AmqpSettings&) const = default;
     static AmqpSettings load();
@@ -51,9 +62,28 @@ public:
     // New settings: saved, and the endpoint restarted with them.
     void apply(const AmqpSettings& settings);
     const AmqpSettings& settings() const { return m_settings; }
+    // Where the local certificate authority lives (default: LocalCertificates::defaultFolder(),
+    // serve's); tests give a folder of their own. Used from the next start on.
+    void setCertificateFolder(const QString& folder) { m_certificateFolder = folder; }
+    const QString& certificateFolder() const { return m_certificateFolder; }
+
+    // How applications reach the TLS port and trust it, for the settings dialog; `serving`
+    // false (and the rest empty) while there is no TLS port.
+    struct TlsTrust {
+        bool serving = false;
+        quint16 port = 0;
+        QString connectionString; // the default namespace's, without the emulator's flag
+        QString caFile;           // the authority clients trust
+        QString fingerprint;      // its SHA-256, "AB:CD:..."
+    };
+    TlsTrust tlsTrust() const;
+    // Why the TLS port is not serving although it should (its certificate could not be made),
+    // as a sentence; empty otherwise. The plain port serves regardless.
+    QString tlsProblem() const { return m_tlsProblem; }
 
     // What the endpoint is doing, for views that say it in words.
-    enum class State { Off, NoDatabase, NotServing, Serving };
+    // Starting: the TLS port's certificate is being made or checked by a worker.
+    enum class State { Off, NoDatabase, Starting, NotServing, Serving };
     State state() const;
     // Null when not serving (off, no database, or the port could not be bound).
     amqp::AmqpEndpoint* endpoint() const { return m_endpoint.get(); }
@@ -88,6 +118,18 @@ signals:
 
 private:
     void restart(const QString& closeReason);
+    // Starts the endpoint on the plain port, and on the TLS port with `certificate` when given;
+    // when the TLS port cannot be served, the plain one alone.
+    void start(const std::optional<tls::CertificateFiles>& certificate);
+    // An endpoint started with the settings (and a TLS port with `certificate`), or null with
+    // `why` said as a sentence.
+    std::unique_ptr<amqp::AmqpEndpoint>
+    startEndpoint(const std::optional<tls::CertificateFiles>& certificate, QString* why);
+    // Keeps why the TLS port is not serving and says it in the message bar.
+    void tlsNotServing(const QString& why);
+    // Has a worker make or check the TLS certificate, then starts (unless a newer start or a
+    // stop came meanwhile: the generation tells).
+    void prepareCertificateThenStart();
     void stop(const QString& closeReason);
     void keepKey(const QString& key);
 
@@ -95,6 +137,11 @@ private:
     std::shared_ptr<Broker> m_broker; // kept alive while the endpoint serves it
     std::unique_ptr<amqp::AmqpEndpoint> m_endpoint;
     QString m_problem;
+    QString m_tlsProblem;
+    QString m_certificateFolder;
+    std::optional<tls::CertificateFiles> m_certificate; // of the TLS port serving now
+    bool m_preparing = false;                           // a worker makes the certificate
+    quint64 m_generation = 0; // each start or stop; a worker's late answer is dropped
     amqp::EndpointSnapshot m_snapshot;
     QTimer m_snapshotTimer;
 };

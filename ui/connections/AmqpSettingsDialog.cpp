@@ -1,10 +1,13 @@
 #include "AmqpSettingsDialog.h"
 
+#include "TlsTrustPanel.h"
+
 #include "common/InlineError.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -20,7 +23,10 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, const QStri
     , m_host(new QLineEdit(settings.host))
     , m_port(new QSpinBox)
     , m_key(new QLineEdit(settings.key))
-    , m_acceptedHosts(new QLineEdit(settings.acceptedHosts.join(QStringLiteral(", ")))) {
+    , m_acceptedHosts(new QLineEdit(settings.acceptedHosts.join(QStringLiteral(", "))))
+    , m_tlsEnabled(new QCheckBox(tr("Serve TLS on port")))
+    , m_tlsPort(new QSpinBox)
+    , m_tlsTrust(new TlsTrustPanel) {
     setObjectName(QStringLiteral("amqpSettings"));
     setWindowTitle(tr("AMQP endpoint"));
     m_enabled->setObjectName(QStringLiteral("amqpEnabled"));
@@ -36,13 +42,27 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, const QStri
     m_acceptedHosts->setToolTip(
         tr("Host names an application's token may name besides localhost and the address "
            "above, separated by commas: the names containers reach this machine by."));
+    m_tlsEnabled->setObjectName(QStringLiteral("amqpTlsEnabled"));
+    m_tlsEnabled->setChecked(settings.tlsEnabled);
+    m_tlsEnabled->setToolTip(
+        tr("A second port where TLS ends first: applications written for Azure connect with "
+           "its connection string unchanged, once they trust the local certificate authority."));
+    m_tlsPort->setObjectName(QStringLiteral("amqpTlsPort"));
+    m_tlsPort->setRange(0, 65535);
+    m_tlsPort->setValue(settings.tlsPort);
+    m_tlsTrust->show({}, {});
 
+    auto* tlsRow = new QHBoxLayout;
+    tlsRow->addWidget(m_tlsEnabled);
+    tlsRow->addWidget(m_tlsPort);
+    tlsRow->addStretch(1);
     auto* form = new QFormLayout;
     form->addRow(m_enabled);
     form->addRow(tr("Address:"), m_host);
     form->addRow(tr("Port:"), m_port);
     form->addRow(tr("Shared access key:"), m_key);
     form->addRow(tr("Also accept hosts:"), m_acceptedHosts);
+    form->addRow(tr("TLS:"), tlsRow);
     auto* note = new QLabel(tr("Applications connect with the connection string the status bar "
                                "copies. Listening on an address other than 127.0.0.1 reaches "
                                "other machines and needs a key of your own."));
@@ -60,6 +80,7 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, const QStri
         layout->addWidget(notServing);
     }
     layout->addLayout(form);
+    layout->addWidget(m_tlsTrust);
     layout->addWidget(note);
     layout->addWidget(buttons);
     const auto follow = [this] {
@@ -67,10 +88,19 @@ AmqpSettingsDialog::AmqpSettingsDialog(const AmqpSettings& settings, const QStri
         m_port->setEnabled(m_enabled->isChecked());
         m_key->setEnabled(m_enabled->isChecked());
         m_acceptedHosts->setEnabled(m_enabled->isChecked());
+        m_tlsEnabled->setEnabled(m_enabled->isChecked());
+        m_tlsPort->setEnabled(m_enabled->isChecked() && m_tlsEnabled->isChecked());
+        m_tlsTrust->setVisible(m_enabled->isChecked() && m_tlsEnabled->isChecked());
     };
     connect(m_enabled, &QCheckBox::toggled, this, follow);
+    connect(m_tlsEnabled, &QCheckBox::toggled, this, follow);
     follow();
-    setMinimumWidth(fontMetrics().averageCharWidth() * 60);
+    // Wide enough for a connection string's start and a path's both ends.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 112);
+}
+
+void AmqpSettingsDialog::setTlsTrust(const AmqpService::TlsTrust& trust, const QString& problem) {
+    m_tlsTrust->show(trust, problem);
 }
 
 AmqpSettings AmqpSettingsDialog::settings() const {
@@ -80,6 +110,8 @@ AmqpSettings AmqpSettingsDialog::settings() const {
     settings.port = quint16(m_port->value());
     settings.key = m_key->text().trimmed();
     settings.acceptedHosts = parseHostNames(m_acceptedHosts->text());
+    settings.tlsEnabled = m_tlsEnabled->isChecked();
+    settings.tlsPort = quint16(m_tlsPort->value());
     return settings;
 }
 

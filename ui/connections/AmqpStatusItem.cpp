@@ -24,15 +24,20 @@ void AmqpStatusItem::refresh() {
     if (text != this->text())
         setText(text);
     QString tip;
-    if (const auto* endpoint = m_service.endpoint())
+    if (const auto* endpoint = m_service.endpoint()) {
         tip = tr("Applications reach the default namespace '%1' with this connection string "
                  "(click to copy); every other namespace has its own (the tree's context menu, "
                  "Copy connection string):\n%2")
                   .arg(endpoint->defaultNamespace(), endpoint->connectionString());
-    else if (!m_service.problem().isEmpty())
+        if (endpoint->tlsPort())
+            tip += tr("\n\nOn the TLS port, for applications that trust the local certificate "
+                      "authority (View > AMQP endpoint… shows how):\n%1")
+                       .arg(endpoint->tlsConnectionString());
+    } else if (!m_service.problem().isEmpty()) {
         tip = m_service.problem();
-    else
+    } else {
         tip = tr("The AMQP endpoint is off (View > AMQP endpoint…).");
+    }
     if (tip != toolTip())
         setToolTip(tip);
 }

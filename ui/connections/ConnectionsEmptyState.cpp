@@ -65,6 +65,11 @@ void ConnectionsEmptyState::show(AmqpService::State state, const QString& connec
         detail = tr("Open or create one (File menu): applications connect to the open "
                     "database.");
         break;
+    case State::Starting:
+        headline = tr("The AMQP endpoint is starting.");
+        detail = tr("Its TLS certificate is being prepared; applications can connect in a "
+                    "moment.");
+        break;
     case State::NotServing:
         headline = tr("The AMQP endpoint is not serving.");
         // A busy port or a public address without a key of its own: the settings mend both.

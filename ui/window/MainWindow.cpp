@@ -347,6 +347,7 @@ QDialog* MainWindow::openAmqpSettings() {
     if (!m_amqp)
         return nullptr;
     auto* dialog = new AmqpSettingsDialog(m_amqp->settings(), m_amqp->problem(), this);
+    dialog->setTlsTrust(m_amqp->tlsTrust(), m_amqp->tlsProblem());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_messageBar->hide();

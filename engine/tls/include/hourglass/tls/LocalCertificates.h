@@ -38,6 +38,11 @@ struct CertificateFiles {
 
 class LocalCertificates {
 public:
+    // The folder the local authority lives in unless the user names another: "tls" in the
+    // application's data folder, so that `serve` and the window present one authority and a
+    // client trusts it once for both.
+    static QString defaultFolder();
+
     // The authority and server certificate in `dir` (made when absent), covering localhost,
     // 127.0.0.1, ::1 and each of `extraHostNames` (an address as an IP name, the rest as DNS
     // names). The server certificate is re-issued under the same authority when it expires within

@@ -25,8 +25,8 @@ std::optional<Scope> scopeOf(const QString& audience) {
         return std::nullopt;
     QString rest = audience.mid(scheme + 3);
     // Every request checks its token: a scan, not a regular expression compiled each time.
-    const auto end = std::find_if(rest.cbegin(), rest.cend(),
-                                  [](QChar c) { return c == u'?' || c == u'#'; });
+    const auto end =
+        std::find_if(rest.cbegin(), rest.cend(), [](QChar c) { return c == u'?' || c == u'#'; });
     rest.truncate(end - rest.cbegin());
     const qsizetype slash = rest.indexOf(u'/');
     Scope scope;

@@ -33,6 +33,8 @@ public:
         return ::send(m_fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL) ==
                ssize_t(bytes.size());
     }
+    // Sends nothing more (a FIN), still reading: a half-closed client.
+    void shutdownWrite() { ::shutdown(m_fd, SHUT_WR); }
     // Reads until the peer closes (true) or `ms` pass (false); what arrived goes to `received`.
     bool closedByPeerWithin(int ms, QByteArray* received = nullptr) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);

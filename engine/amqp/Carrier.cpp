@@ -348,6 +348,7 @@ void Carrier::apply(StreamOutput output) {
         m_service.reset();
         m_framing = std::move(output.amqpFraming);
         startAmqp();
+        m_host.amqpAfterStream(*this);
         m_sniffing = false;
         receivedPlain(output.leftover);
         runAmqp();

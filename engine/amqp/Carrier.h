@@ -77,6 +77,9 @@ public:
     // The connection turned out not to be AMQP: its service, or null when there is none.
     virtual std::unique_ptr<StreamService> makeStreamService(Carrier& carrier,
                                                              const StreamContext& context) = 0;
+    // Its service handed it back as AMQP inside a framing (a WebSocket): from now on it is an
+    // AMQP connection like any other, with a deadline to authenticate.
+    virtual void amqpAfterStream(Carrier& carrier) = 0;
 
 protected:
     ~CarrierHost() = default;

@@ -86,6 +86,7 @@ private:
     void amqpWoken(Carrier& carrier) override;
     std::unique_ptr<StreamService> makeStreamService(Carrier& carrier,
                                                      const StreamContext& context) override;
+    void amqpAfterStream(Carrier& carrier) override; // EndpointLoopLimits.cpp
     Connection* connectionOf(const Carrier& carrier) const;
     void listenerOpened(pn_listener_t* listener);
     void listenerFailed(pn_listener_t* listener, pn_condition_t* condition);

@@ -35,6 +35,15 @@ void EndpointLoop::admit(Carrier& carrier) {
     }
 }
 
+void EndpointLoop::amqpAfterStream(Carrier& carrier) {
+    // Its service took it off the deadline (HTTP has time-outs of its own). The AMQP it carries
+    // now must put a token in time and counts against the unauthenticated cap, as if it had
+    // just arrived: otherwise a WebSocket upgrade would hold an idle connection for as long as
+    // the idle time-out allows.
+    m_admission.left(&carrier);
+    admit(carrier);
+}
+
 void EndpointLoop::closeOverdue() {
     const auto seconds =
         std::chrono::duration_cast<std::chrono::duration<double>>(m_limits.authenticateWithin);

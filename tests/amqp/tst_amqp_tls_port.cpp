@@ -2,13 +2,14 @@
 // garbage instead of a ClientHello, a client that does not trust the certificate, handshakes that
 // never finish, a thousand handshakes at once), the administration API's HTTP on both ports (no
 // token, conflicting lengths, a slow client, a half-closed one), AMQP over WebSocket (the upgrade,
-// AMQP inside frames, a bad upgrade, an unmasked frame), and entity names that try to leave their
-// place. Each case checks what the peer sees, that the endpoint goes on serving others, and that
-// the broker's entities did not change.
+// AMQP inside frames that must authenticate in time, a bad upgrade, an unmasked frame), and entity
+// names that try to leave their place. Each case checks what the peer sees, that the endpoint goes
+// on serving others, and that the broker's entities did not change.
 
 #include "AdminFixture.h"
 #include "RawPeerSteps.h"
 #include "TlsPortPeers.h"
+#include "WebSocketBridge.h"
 
 #include <QTest>
 
@@ -25,6 +26,10 @@ namespace {
 // RFC 6455 1.3's example.
 const QByteArray kKey = "dGhlIHNhbXBsZSBub25jZQ==";
 const QByteArray kAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+// An open frame (descriptor 0x10, container-id "x") and nothing more.
+const QByteArray kOpenFrame("\x00\x00\x00\x11\x02\x00\x00\x00"
+                            "\x00\x53\x10\xc0\x04\x01\xa1\x01x",
+                            17);
 
 QByteArray upgrade(const QByteArray& target, const QByteArray& version = "13") {
     return "GET " + target +
@@ -367,6 +372,54 @@ private slots:
         QVERIFY(client.socket->closedByPeerWithin(5000));
         QCOMPARE(m_endpoint->snapshot().connections.size(), 0);
         QCOMPARE(putTokenStatus(tls), 200);
+    }
+
+    // AMQP inside WebSocket frames is AMQP as any other: it must put a token in time.
+    void amqpOverWebSocketMustAuthenticateInTime_data() { ports(); }
+    void amqpOverWebSocketMustAuthenticateInTime() {
+        QFETCH(bool, tls);
+        EndpointOptions options;
+        options.authenticateWithinMs = 800;
+        QVERIFY(startTlsEndpoint(options));
+        PortPeer client = peer(tls);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(client.socket->write(upgrade("/$servicebus/websocket")));
+        QByteArray buffer;
+        const auto response = readResponse(*client.socket, buffer);
+        QVERIFY(response && response->status == 101);
+        QVERIFY(client.socket->write(clientFrame(2, kAmqpHeader + kOpenFrame)));
+        QByteArray rest;
+        QVERIFY(client.socket->closedByPeerWithin(5000, &rest));
+        QVERIFY2(timer.elapsed() >= 700, qPrintable(QString::number(timer.elapsed())));
+        buffer += rest;
+        QByteArray amqp;
+        for (const ServerFrame& frame : takeServerFrames(buffer))
+            amqp += frame.payload;
+        QVERIFY(amqp.startsWith(kAmqpHeader));
+        QVERIFY2(amqp.contains("amqp:unauthorized-access"), amqp.toHex().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 0, 5000);
+        QCOMPARE(putTokenStatus(tls), 200);
+    }
+
+    // ... and one that does stays past the deadline: a Proton client through the upgrade.
+    void amqpOverWebSocketThatAuthenticatesStays_data() { ports(); }
+    void amqpOverWebSocketThatAuthenticatesStays() {
+        QFETCH(bool, tls);
+        EndpointOptions options;
+        options.authenticateWithinMs = 800;
+        QVERIFY(startTlsEndpoint(options));
+        std::unique_ptr<TlsBridge> tlsBridge;
+        if (tls)
+            tlsBridge = std::make_unique<TlsBridge>(m_tlsPort, m_files.caCertificate);
+        WebSocketBridge webSocket(tls ? tlsBridge->port() : m_port);
+        DrivenClient client(webSocket.port());
+        QCOMPARE(client.putToken(token(tls ? m_tlsPort : m_port), 5000), 200);
+        QVERIFY(webSocket.upgraded());
+        QVERIFY2(client.stillOpenAfter(1500), client.closeCondition().constData());
+        const auto connections = m_endpoint->snapshot().connections;
+        QCOMPARE(connections.size(), 1);
+        QVERIFY(!connections.first().keyName.isEmpty());
     }
 
     void anUnmaskedClientFrameIsClosedWith1002_data() { ports(); }

@@ -100,6 +100,7 @@ private:
     void connectionGone();
     // EndpointLoopLimits.cpp: the admission of a new connection, and the ones to close.
     void admit(Carrier& carrier);
+    void readmit(Carrier& carrier); // admitted again, as if it had just arrived
     void closeOverdue();
     void limitClose(Carrier* carrier, const QByteArray& condition, const QString& description);
 

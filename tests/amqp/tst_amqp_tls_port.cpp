@@ -238,6 +238,51 @@ private slots:
         QCOMPARE(putTokenStatus(tls), 200);
     }
 
+    // HTTP connections have not put a token either: however many hold the endpoint's places
+    // (kept alive after a 401 here), a client with a key still gets in, the oldest of them goes.
+    void httpConnectionsCannotKeepAClientWithAKeyOut_data() { ports(); }
+    void httpConnectionsCannotKeepAClientWithAKeyOut() {
+        QFETCH(bool, tls);
+        EndpointOptions options;
+        options.maxConnections = 4;
+        QVERIFY(startTlsEndpoint(options));
+        QCOMPARE(m_endpoint->connectionLimit(), 4);
+        std::vector<PortPeer> held;
+        for (int i = 0; i < 4; ++i) {
+            held.push_back(peer(tls));
+            QVERIFY(held.back().socket->write("GET /q HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+            QByteArray buffer;
+            const auto response = readResponse(*held.back().socket, buffer);
+            QVERIFY(response);
+            QCOMPARE(response->status, 401);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 4, 5000);
+        QCOMPARE(putTokenStatus(tls), 200);
+        QVERIFY(held.front().socket->closedByPeerWithin(5000));
+        QVERIFY(m_endpoint->connectionCount() <= 4);
+    }
+
+    // ... but they are not held to the deadline to put a token: a keep-alive connection serves
+    // its next request well after it.
+    void anHttpConnectionOutlivesTheDeadlineToAuthenticate_data() { ports(); }
+    void anHttpConnectionOutlivesTheDeadlineToAuthenticate() {
+        QFETCH(bool, tls);
+        EndpointOptions options;
+        options.authenticateWithinMs = 500;
+        QVERIFY(startTlsEndpoint(options));
+        PortPeer client = peer(tls);
+        const quint16 port = tls ? m_tlsPort : m_port;
+        QByteArray buffer;
+        for (int round = 0; round < 2; ++round) {
+            QVERIFY(client.socket->write(httpRequest("GET", "/q", port)));
+            const auto response = readResponse(*client.socket, buffer);
+            QVERIFY(response);
+            QCOMPARE(response->status, 200);
+            if (round == 0)
+                QVERIFY(!client.socket->closedByPeerWithin(1500, &buffer));
+        }
+    }
+
     void conflictingContentLengthsAreRefusedAndTheConnectionCloses_data() { ports(); }
     void conflictingContentLengthsAreRefusedAndTheConnectionCloses() {
         QFETCH(bool, tls);

@@ -17,6 +17,7 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QFile>
 
 #include <memory>
 #include <optional>
@@ -101,6 +102,18 @@ protected:
     tls::CertificateFiles m_files;
     quint16 m_tlsPort = 0;
 };
+
+// This process's resident memory (VmRSS), in bytes.
+inline qint64 residentBytes() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
+    }
+    return 0;
+}
 
 // The next whole HTTP response on `socket`, waiting at most `ms`; `buffer` keeps what follows.
 inline std::optional<RawResponse> readResponse(RawSocket& socket, QByteArray& buffer,

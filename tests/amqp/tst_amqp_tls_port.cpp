@@ -303,6 +303,49 @@ private slots:
         QCOMPARE(putTokenStatus(tls), 200);
     }
 
+    // A client that sends requests and never reads the answers cannot make the endpoint hold
+    // them: past a bound of unsent bytes it stops answering (and reading) until the client reads,
+    // then every answer comes.
+    void aClientThatDoesNotReadCannotMakeTheEndpointHoldItsAnswers() {
+        for (int i = 0; i < 60; ++i)
+            QVERIFY(m_broker->createQueue(QStringLiteral("big-list-%1").arg(i), {}).ok());
+        m_before = entityPaths();
+        QVERIFY(startTlsEndpoint());
+        RawSocket client(m_port);
+        const QByteArray request = httpRequest("GET", "/$Resources/Queues", m_port);
+        constexpr int kRequests = 300;
+        QByteArray pipelined;
+        for (int i = 0; i < kRequests; ++i)
+            pipelined += request;
+        const qint64 before = residentBytes();
+        QVERIFY(client.write(pipelined));
+        // Until the endpoint has done what it will do without a reader (its memory settles).
+        QElapsedTimer total;
+        total.start();
+        QElapsedTimer quiet;
+        quiet.start();
+        qint64 last = residentBytes();
+        while (total.elapsed() < 8000 && quiet.elapsed() < 1000) {
+            QTest::qWait(100);
+            const qint64 now = residentBytes();
+            if (qAbs(now - last) > 256 * 1024) {
+                last = now;
+                quiet.restart();
+            }
+        }
+        const qint64 grown = residentBytes() - before;
+        qInfo("resident memory grew by %lld KiB without a reader", grown / 1024);
+        QVERIFY2(grown < 16 * 1024 * 1024, qPrintable(QString::number(grown)));
+        // Reading now, every answer arrives.
+        QByteArray buffer;
+        for (int i = 0; i < kRequests; ++i) {
+            const auto response = readResponse(client, buffer, 10000);
+            QVERIFY2(response, qPrintable(QString::number(i)));
+            QCOMPARE(response->status, 200);
+            QVERIFY(response->body.size() > 40 * 1024);
+        }
+    }
+
     void aSlowClientIsDroppedAtTheHeaderTimeout_data() { ports(); }
     void aSlowClientIsDroppedAtTheHeaderTimeout() {
         QFETCH(bool, tls);

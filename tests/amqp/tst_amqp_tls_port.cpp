@@ -103,7 +103,7 @@ private slots:
     void garbageInsteadOfAClientHelloIsDropped() {
         QFETCH(QByteArray, bytes);
         EndpointOptions options;
-        options.authenticateWithinMs = 1500;
+        options.authenticateWithinMs = 600;
         QVERIFY(startTlsEndpoint(options));
         RawSocket socket(m_tlsPort);
         QVERIFY(socket.write(bytes));
@@ -143,7 +143,7 @@ private slots:
     void aHandshakeThatNeverFinishesIsDroppedAtTheDeadline() {
         QFETCH(int, part);
         EndpointOptions options;
-        options.authenticateWithinMs = 700;
+        options.authenticateWithinMs = 500;
         QVERIFY(startTlsEndpoint(options));
         DrivenClient good(m_port);
         QCOMPARE(good.putToken(token(m_port), 5000), 200);
@@ -167,7 +167,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 2, 5000);
         QByteArray answer;
         QVERIFY(socket->closedByPeerWithin(5000, &answer));
-        QVERIFY2(timer.elapsed() >= 600, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(timer.elapsed() >= 450, qPrintable(QString::number(timer.elapsed())));
         // Nothing was opened: the socket goes without a word.
         QVERIFY2(answer.isEmpty(), answer.toHex().constData());
         QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 1, 5000);
@@ -268,7 +268,7 @@ private slots:
     void anHttpConnectionOutlivesTheDeadlineToAuthenticate() {
         QFETCH(bool, tls);
         EndpointOptions options;
-        options.authenticateWithinMs = 500;
+        options.authenticateWithinMs = 300;
         QVERIFY(startTlsEndpoint(options));
         PortPeer client = peer(tls);
         const quint16 port = tls ? m_tlsPort : m_port;
@@ -279,7 +279,7 @@ private slots:
             QVERIFY(response);
             QCOMPARE(response->status, 200);
             if (round == 0)
-                QVERIFY(!client.socket->closedByPeerWithin(1500, &buffer));
+                QVERIFY(!client.socket->closedByPeerWithin(900, &buffer));
         }
     }
 
@@ -350,7 +350,7 @@ private slots:
     void aSlowClientIsDroppedAtTheHeaderTimeout() {
         QFETCH(bool, tls);
         admin::AdminStreamOptions admin;
-        admin.headerTimeout = std::chrono::milliseconds(800);
+        admin.headerTimeout = std::chrono::milliseconds(500);
         QVERIFY(startTlsEndpoint({}, admin));
         PortPeer client = peer(tls);
         const QByteArray request = httpRequest("GET", "/q", tls ? m_tlsPort : m_port);
@@ -363,7 +363,7 @@ private slots:
             closed = client.socket->closedByPeerWithin(100, &answer);
         }
         QVERIFY2(closed, qPrintable(QString::number(timer.elapsed())));
-        QVERIFY2(timer.elapsed() >= 700 && timer.elapsed() < 4000,
+        QVERIFY2(timer.elapsed() >= 450 && timer.elapsed() < 4000,
                  qPrintable(QString::number(timer.elapsed())));
         QVERIFY2(answer.isEmpty(), answer.constData()); // cut without a word
         QCOMPARE(putTokenStatus(tls), 200);
@@ -467,7 +467,7 @@ private slots:
     void amqpOverWebSocketMustAuthenticateInTime() {
         QFETCH(bool, tls);
         EndpointOptions options;
-        options.authenticateWithinMs = 800;
+        options.authenticateWithinMs = 500;
         QVERIFY(startTlsEndpoint(options));
         PortPeer client = peer(tls);
         QElapsedTimer timer;
@@ -479,7 +479,7 @@ private slots:
         QVERIFY(client.socket->write(clientFrame(2, kAmqpHeader + kOpenFrame)));
         QByteArray rest;
         QVERIFY(client.socket->closedByPeerWithin(5000, &rest));
-        QVERIFY2(timer.elapsed() >= 700, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(timer.elapsed() >= 450, qPrintable(QString::number(timer.elapsed())));
         buffer += rest;
         QByteArray amqp;
         for (const ServerFrame& frame : takeServerFrames(buffer))
@@ -495,7 +495,7 @@ private slots:
     void amqpOverWebSocketThatAuthenticatesStays() {
         QFETCH(bool, tls);
         EndpointOptions options;
-        options.authenticateWithinMs = 800;
+        options.authenticateWithinMs = 400;
         QVERIFY(startTlsEndpoint(options));
         std::unique_ptr<TlsBridge> tlsBridge;
         if (tls)
@@ -504,7 +504,7 @@ private slots:
         DrivenClient client(webSocket.port());
         QCOMPARE(client.putToken(token(tls ? m_tlsPort : m_port), 5000), 200);
         QVERIFY(webSocket.upgraded());
-        QVERIFY2(client.stillOpenAfter(1500), client.closeCondition().constData());
+        QVERIFY2(client.stillOpenAfter(1000), client.closeCondition().constData());
         const auto connections = m_endpoint->snapshot().connections;
         QCOMPARE(connections.size(), 1);
         QVERIFY(!connections.first().keyName.isEmpty());

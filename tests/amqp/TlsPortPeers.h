@@ -18,6 +18,7 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QTest>
 
 #include <memory>
 #include <optional>
@@ -25,6 +26,29 @@
 namespace hourglass::testing {
 
 inline const QByteArray kAmqpHeader("AMQP\x00\x01\x00\x00", 8);
+// RFC 6455 1.3's example.
+inline const QByteArray kWebSocketKey = "dGhlIHNhbXBsZSBub25jZQ==";
+inline const QByteArray kWebSocketAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+// An open frame (descriptor 0x10, container-id "x") and nothing more.
+inline const QByteArray kOpenFrame("\x00\x00\x00\x11\x02\x00\x00\x00"
+                                   "\x00\x53\x10\xc0\x04\x01\xa1\x01x",
+                                   17);
+
+// An upgrade to AMQP over WebSocket as the SDKs send it, to `target`.
+inline QByteArray upgrade(const QByteArray& target, const QByteArray& version = "13") {
+    return "GET " + target +
+           " HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           "Sec-WebSocket-Key: " +
+           kWebSocketKey + "\r\nSec-WebSocket-Version: " + version +
+           "\r\nSec-WebSocket-Protocol: AMQPWSB10\r\n\r\n";
+}
+
+// The code a close frame carries (0: none).
+inline quint16 closeCode(const ServerFrame& frame) {
+    return frame.payload.size() < 2
+               ? 0
+               : quint16(quint8(frame.payload[0]) << 8 | quint8(frame.payload[1]));
+}
 
 // A plain connection to the plain port, or to the TLS port through a bridge.
 struct PortPeer {
@@ -98,9 +122,32 @@ protected:
         return paths;
     }
 
+    // A fresh broker with the queue "q"; what it holds is noted for finishCase().
+    bool openBrokerWithQueue() {
+        if (!openBroker() || !m_broker->createQueue(QStringLiteral("q"), {}).ok())
+            return false;
+        m_before = entityPaths();
+        return true;
+    }
+    // Whatever a case did to the ports, the broker's entities are as they were (a case that
+    // creates one on purpose clears m_before); then the endpoint and the broker go.
+    void finishCase() {
+        if (!m_before.isEmpty() && m_broker)
+            QCOMPARE(entityPaths(), m_before);
+        reset();
+    }
+
+    // The data of a case run on each port.
+    static void ports() {
+        QTest::addColumn<bool>("tls");
+        QTest::newRow("plain") << false;
+        QTest::newRow("TLS") << true;
+    }
+
     QTemporaryDir m_certDir;
     tls::CertificateFiles m_files;
     quint16 m_tlsPort = 0;
+    QStringList m_before;
 };
 
 // This process's resident memory (VmRSS), in bytes.

@@ -1,12 +1,11 @@
 // The endpoint's ports attacked over real sockets: the TLS port (AMQP and SASL through TLS;
 // garbage instead of a ClientHello, a client that does not trust the certificate, handshakes that
-// never finish, a thousand handshakes at once), the administration API's HTTP on both ports (no
-// token, conflicting lengths, a slow client, a half-closed one), AMQP over WebSocket (the upgrade,
-// AMQP inside frames that must authenticate in time, a bad upgrade, an unmasked frame), and entity
-// names that try to leave their place. Each case checks what the peer sees, that the endpoint goes
-// on serving others, and that the broker's entities did not change.
+// never finish, a thousand handshakes at once), AMQP over WebSocket on both ports (the upgrade,
+// AMQP inside frames that must authenticate in time, a bad upgrade, an unmasked frame), and a stop
+// with every kind of connection open. Each case checks what the peer sees, that the endpoint goes
+// on serving others, and that the broker's entities did not change. The administration API's
+// HTTP on the same ports: tst_amqp_port_http.
 
-#include "AdminFixture.h"
 #include "RawPeerSteps.h"
 #include "TlsPortPeers.h"
 #include "WebSocketBridge.h"
@@ -22,46 +21,12 @@ using namespace hourglass;
 using namespace hourglass::amqp;
 using namespace hourglass::testing;
 
-namespace {
-// RFC 6455 1.3's example.
-const QByteArray kKey = "dGhlIHNhbXBsZSBub25jZQ==";
-const QByteArray kAccept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
-// An open frame (descriptor 0x10, container-id "x") and nothing more.
-const QByteArray kOpenFrame("\x00\x00\x00\x11\x02\x00\x00\x00"
-                            "\x00\x53\x10\xc0\x04\x01\xa1\x01x",
-                            17);
-
-QByteArray upgrade(const QByteArray& target, const QByteArray& version = "13") {
-    return "GET " + target +
-           " HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-           "Sec-WebSocket-Key: " +
-           kKey + "\r\nSec-WebSocket-Version: " + version +
-           "\r\nSec-WebSocket-Protocol: AMQPWSB10\r\n\r\n";
-}
-
-quint16 closeCode(const ServerFrame& frame) {
-    return frame.payload.size() < 2
-               ? 0
-               : quint16(quint8(frame.payload[0]) << 8 | quint8(frame.payload[1]));
-}
-} // namespace
-
 class AmqpTlsPortTest : public TlsPortTestBase {
     Q_OBJECT
 private slots:
     void initTestCase() { QVERIFY(makeCertificate()); }
-    void init() {
-        QVERIFY(openBroker());
-        QVERIFY(m_broker->createQueue(QStringLiteral("q"), {}).ok());
-        m_before = entityPaths();
-    }
-    void cleanup() {
-        // Whatever a case did to the ports, the broker's entities are as they were (the one case
-        // that creates a queue on purpose clears m_before).
-        if (!m_before.isEmpty() && m_broker)
-            QCOMPARE(entityPaths(), m_before);
-        reset();
-    }
+    void init() { QVERIFY(openBrokerWithQueue()); }
+    void cleanup() { finishCase(); }
 
     void amqpThroughTlsAnswersTheHeaderSaslAndPutToken() {
         QVERIFY(startTlsEndpoint());
@@ -215,208 +180,36 @@ private slots:
         QCOMPARE(putTokenStatus(false), 200);
     }
 
-    void httpWithoutATokenIsRefusedInTheServicesShape_data() { ports(); }
-    void httpWithoutATokenIsRefusedInTheServicesShape() {
-        QFETCH(bool, tls);
-        QVERIFY(startTlsEndpoint());
-        PortPeer client = peer(tls);
-        QVERIFY(client.socket->write("GET /q HTTP/1.1\r\nHost: localhost\r\n\r\n"));
-        QByteArray buffer;
-        const auto response = readResponse(*client.socket, buffer);
-        QVERIFY(response);
-        QCOMPARE(response->status, 401);
-        QVERIFY(response->header("content-type").startsWith("application/xml"));
-        QVERIFY2(response->body.contains("<Error><Code>401</Code><Detail>"),
-                 response->body.constData());
-        // The same connection answers a good request next.
-        const quint16 port = tls ? m_tlsPort : m_port;
-        QVERIFY(client.socket->write(httpRequest("GET", "/q", port)));
-        const auto good = readResponse(*client.socket, buffer);
-        QVERIFY(good);
-        QCOMPARE(good->status, 200);
-        QVERIFY(good->body.contains("QueueDescription"));
-        QCOMPARE(putTokenStatus(tls), 200);
-    }
-
-    // HTTP connections have not put a token either: however many hold the endpoint's places
-    // (kept alive after a 401 here), a client with a key still gets in, the oldest of them goes.
-    void httpConnectionsCannotKeepAClientWithAKeyOut_data() { ports(); }
-    void httpConnectionsCannotKeepAClientWithAKeyOut() {
-        QFETCH(bool, tls);
-        EndpointOptions options;
-        options.maxConnections = 4;
-        QVERIFY(startTlsEndpoint(options));
-        QCOMPARE(m_endpoint->connectionLimit(), 4);
-        std::vector<PortPeer> held;
-        for (int i = 0; i < 4; ++i) {
-            held.push_back(peer(tls));
-            QVERIFY(held.back().socket->write("GET /q HTTP/1.1\r\nHost: localhost\r\n\r\n"));
-            QByteArray buffer;
-            const auto response = readResponse(*held.back().socket, buffer);
-            QVERIFY(response);
-            QCOMPARE(response->status, 401);
-        }
-        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 4, 5000);
-        QCOMPARE(putTokenStatus(tls), 200);
-        QVERIFY(held.front().socket->closedByPeerWithin(5000));
-        QVERIFY(m_endpoint->connectionCount() <= 4);
-    }
-
-    // ... but they are not held to the deadline to put a token: a keep-alive connection serves
-    // its next request well after it.
-    void anHttpConnectionOutlivesTheDeadlineToAuthenticate_data() { ports(); }
-    void anHttpConnectionOutlivesTheDeadlineToAuthenticate() {
-        QFETCH(bool, tls);
-        EndpointOptions options;
-        options.authenticateWithinMs = 300;
-        QVERIFY(startTlsEndpoint(options));
-        PortPeer client = peer(tls);
-        const quint16 port = tls ? m_tlsPort : m_port;
-        QByteArray buffer;
-        for (int round = 0; round < 2; ++round) {
-            QVERIFY(client.socket->write(httpRequest("GET", "/q", port)));
-            const auto response = readResponse(*client.socket, buffer);
-            QVERIFY(response);
-            QCOMPARE(response->status, 200);
-            if (round == 0)
-                QVERIFY(!client.socket->closedByPeerWithin(900, &buffer));
-        }
-    }
-
-    void conflictingContentLengthsAreRefusedAndTheConnectionCloses_data() { ports(); }
-    void conflictingContentLengthsAreRefusedAndTheConnectionCloses() {
-        QFETCH(bool, tls);
-        QVERIFY(startTlsEndpoint());
-        PortPeer client = peer(tls);
-        const QByteArray body = atomEntry(QStringLiteral("QueueDescription"), {});
-        const quint16 port = tls ? m_tlsPort : m_port;
-        QByteArray request =
-            httpRequest("PUT", "/smuggled", port, body,
-                        "Content-Length: " + QByteArray::number(body.size() + 1) + "\r\n");
-        QVERIFY(client.socket->write(request));
-        QByteArray buffer;
-        const auto response = readResponse(*client.socket, buffer);
-        QVERIFY(response);
-        QCOMPARE(response->status, 400);
-        QVERIFY(response->body.contains("<Error><Code>400</Code>"));
-        QVERIFY(client.socket->closedByPeerWithin(5000));
-        QCOMPARE(putTokenStatus(tls), 200);
-    }
-
-    // A client that sends requests and never reads the answers cannot make the endpoint hold
-    // them: past a bound of unsent bytes it stops answering (and reading) until the client reads,
-    // then every answer comes.
-    void aClientThatDoesNotReadCannotMakeTheEndpointHoldItsAnswers() {
-        for (int i = 0; i < 60; ++i)
-            QVERIFY(m_broker->createQueue(QStringLiteral("big-list-%1").arg(i), {}).ok());
-        m_before = entityPaths();
-        QVERIFY(startTlsEndpoint());
-        RawSocket client(m_port);
-        const QByteArray request = httpRequest("GET", "/$Resources/Queues", m_port);
-        constexpr int kRequests = 300;
-        QByteArray pipelined;
-        for (int i = 0; i < kRequests; ++i)
-            pipelined += request;
-        const qint64 before = residentBytes();
-        QVERIFY(client.write(pipelined));
-        // Until the endpoint has done what it will do without a reader (its memory settles).
-        QElapsedTimer total;
-        total.start();
-        QElapsedTimer quiet;
-        quiet.start();
-        qint64 last = residentBytes();
-        while (total.elapsed() < 8000 && quiet.elapsed() < 1000) {
-            QTest::qWait(100);
-            const qint64 now = residentBytes();
-            if (qAbs(now - last) > 256 * 1024) {
-                last = now;
-                quiet.restart();
-            }
-        }
-        const qint64 grown = residentBytes() - before;
-        qInfo("resident memory grew by %lld KiB without a reader", grown / 1024);
-        QVERIFY2(grown < 16 * 1024 * 1024, qPrintable(QString::number(grown)));
-        // Reading now, every answer arrives.
-        QByteArray buffer;
-        for (int i = 0; i < kRequests; ++i) {
-            const auto response = readResponse(client, buffer, 10000);
-            QVERIFY2(response, qPrintable(QString::number(i)));
-            QCOMPARE(response->status, 200);
-            QVERIFY(response->body.size() > 40 * 1024);
-        }
-    }
-
-    void aSlowClientIsDroppedAtTheHeaderTimeout_data() { ports(); }
-    void aSlowClientIsDroppedAtTheHeaderTimeout() {
-        QFETCH(bool, tls);
-        admin::AdminStreamOptions admin;
-        admin.headerTimeout = std::chrono::milliseconds(500);
-        QVERIFY(startTlsEndpoint({}, admin));
-        PortPeer client = peer(tls);
-        const QByteArray request = httpRequest("GET", "/q", tls ? m_tlsPort : m_port);
-        QElapsedTimer timer;
-        timer.start();
-        QByteArray answer;
-        bool closed = false;
-        for (qsizetype i = 0; i < request.size() - 4 && !closed; ++i) {
-            client.socket->write(request.mid(i, 1));
-            closed = client.socket->closedByPeerWithin(100, &answer);
-        }
-        QVERIFY2(closed, qPrintable(QString::number(timer.elapsed())));
-        QVERIFY2(timer.elapsed() >= 450 && timer.elapsed() < 4000,
-                 qPrintable(QString::number(timer.elapsed())));
-        QVERIFY2(answer.isEmpty(), answer.constData()); // cut without a word
-        QCOMPARE(putTokenStatus(tls), 200);
-    }
-
-    void aHalfClosedClientStillGetsItsAnswer_data() {
-        QTest::addColumn<bool>("tls");
-        QTest::addColumn<bool>("closeNotify");
-        QTest::newRow("plain") << false << false;
-        QTest::newRow("TLS, FIN") << true << false;
-        QTest::newRow("TLS, close_notify and FIN") << true << true;
-    }
-    void aHalfClosedClientStillGetsItsAnswer() {
-        QFETCH(bool, tls);
-        QFETCH(bool, closeNotify);
-        QVERIFY(startTlsEndpoint());
-        std::unique_ptr<TlsBridge> bridge;
-        if (tls)
-            bridge = std::make_unique<TlsBridge>(m_tlsPort, m_files.caCertificate, closeNotify);
-        RawSocket socket(tls ? bridge->port() : m_port);
-        QVERIFY(socket.write(httpRequest("GET", "/q", tls ? m_tlsPort : m_port)));
-        socket.shutdownWrite();
-        QByteArray answer;
-        QVERIFY(socket.closedByPeerWithin(5000, &answer));
-        const auto response = takeResponse(answer);
-        QVERIFY2(response, answer.constData());
-        QCOMPARE(response->status, 200);
-        QVERIFY(response->body.contains("QueueDescription"));
-        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 0, 5000);
-        QCOMPARE(putTokenStatus(tls), 200);
-    }
-
     void aWebSocketUpgradeCarriesAmqp_data() {
         QTest::addColumn<bool>("tls");
         QTest::addColumn<QByteArray>("target");
+        QTest::addColumn<bool>("together"); // the first frame in the upgrade's own write
         for (const bool tls : {false, true})
             for (const QByteArray target : {"/$servicebus/websocket", "/$servicebus/websocket/"})
-                QTest::addRow("%s %s", tls ? "TLS" : "plain", target.constData()) << tls << target;
+                QTest::addRow("%s %s", tls ? "TLS" : "plain", target.constData())
+                    << tls << target << false;
+        QTest::newRow("plain, frame with the upgrade")
+            << false << QByteArray("/$servicebus/websocket") << true;
+        QTest::newRow("TLS, frame with the upgrade")
+            << true << QByteArray("/$servicebus/websocket") << true;
     }
     void aWebSocketUpgradeCarriesAmqp() {
         QFETCH(bool, tls);
         QFETCH(QByteArray, target);
+        QFETCH(bool, together);
         QVERIFY(startTlsEndpoint());
         PortPeer client = peer(tls);
-        QVERIFY(client.socket->write(upgrade(target)));
+        QVERIFY(client.socket->write(upgrade(target) +
+                                     (together ? clientFrame(2, kAmqpHeader) : QByteArray())));
         QByteArray buffer;
         const auto response = readResponse(*client.socket, buffer);
         QVERIFY(response);
         QCOMPARE(response->status, 101);
-        QCOMPARE(response->header("sec-websocket-accept"), kAccept);
+        QCOMPARE(response->header("sec-websocket-accept"), kWebSocketAccept);
         QCOMPARE(response->header("sec-websocket-protocol"), QByteArray("AMQPWSB10"));
         QCOMPARE(response->header("upgrade").toLower(), QByteArray("websocket"));
-        QVERIFY(client.socket->write(clientFrame(2, kAmqpHeader)));
+        if (!together)
+            QVERIFY(client.socket->write(clientFrame(2, kAmqpHeader)));
         const QList<ServerFrame> frames = readFrames(*client.socket, buffer, 1);
         QCOMPARE(frames.size(), 1);
         QCOMPARE(frames[0].opcode, quint8(2));
@@ -432,7 +225,7 @@ private slots:
         QTest::addColumn<int>("status");
         const QByteArray good = upgrade("/$servicebus/websocket");
         const QByteArray noKey =
-            QByteArray(good).replace("Sec-WebSocket-Key: " + kKey + "\r\n", "");
+            QByteArray(good).replace("Sec-WebSocket-Key: " + kWebSocketKey + "\r\n", "");
         const QByteArray noProtocol =
             QByteArray(good).replace("Sec-WebSocket-Protocol: AMQPWSB10\r\n", "");
         for (const bool tls : {false, true}) {
@@ -532,59 +325,38 @@ private slots:
         QCOMPARE(putTokenStatus(tls), 200);
     }
 
-    void entityNamesThatLeaveTheirPlaceAreRefused_data() {
-        QTest::addColumn<QByteArray>("target");
-        QTest::newRow("..") << QByteArray("/..");
-        QTest::newRow("q/../x") << QByteArray("/q/../x");
-        QTest::newRow("%2e%2e") << QByteArray("/%2e%2e/x");
-        QTest::newRow("%2F") << QByteArray("/a%2Fb");
-        QTest::newRow("%2f") << QByteArray("/a%2fb");
-        QTest::newRow("%5C") << QByteArray("/a%5Cb");
-        QTest::newRow("%00") << QByteArray("/a%00b");
-        QTest::newRow("%0A") << QByteArray("/a%0Ab");
-        QTest::newRow("%7F") << QByteArray("/a%7Fb");
-        QTest::newRow("%C0%AE%C0%AE") << QByteArray("/%C0%AE%C0%AE");
-    }
-    void entityNamesThatLeaveTheirPlaceAreRefused() {
-        QFETCH(QByteArray, target);
+    // Stopping with every kind of connection open: AMQP is told why, the rest just go, and the
+    // stop does not wait on any of them.
+    void stoppingEndsEveryKindOfConnection() {
         QVERIFY(startTlsEndpoint());
-        const QByteArray body = atomEntry(QStringLiteral("QueueDescription"), {});
-        for (const bool tls : {false, true}) {
-            PortPeer client = peer(tls);
-            QVERIFY(client.socket->write(httpRequest("PUT", target, tls ? m_tlsPort : m_port, body,
-                                                     "Connection: close\r\n")));
-            QByteArray answer;
-            QVERIFY(client.socket->closedByPeerWithin(5000, &answer));
-            const auto response = takeResponse(answer);
-            QVERIFY2(response, answer.constData());
-            QCOMPARE(response->status, 400);
-            QVERIFY(response->body.contains("<Error><Code>400</Code>"));
-        }
-        QCOMPARE(entityPaths(), m_before);
-        QCOMPARE(putTokenStatus(false), 200);
-    }
-
-    void aGoodNameIsCreatedSoTheCheckAboveSeesChanges() {
-        QVERIFY(startTlsEndpoint());
-        const QByteArray body = atomEntry(QStringLiteral("QueueDescription"), {});
-        PortPeer client = peer(true);
-        QVERIFY(client.socket->write(httpRequest("PUT", "/made-through-tls", m_tlsPort, body)));
+        DrivenClient amqp(m_port);
+        QCOMPARE(amqp.putToken(token(m_port), 5000), 200);
+        TlsBridge tlsBridge(m_tlsPort, m_files.caCertificate);
+        WebSocketBridge webSocket(tlsBridge.port());
+        DrivenClient overWebSocket(webSocket.port());
+        QCOMPARE(overWebSocket.putToken(token(m_tlsPort), 5000), 200);
+        PortPeer http = peer(true);
+        QVERIFY(http.socket->write(httpRequest("GET", "/q", m_tlsPort)));
         QByteArray buffer;
-        const auto response = readResponse(*client.socket, buffer);
-        QVERIFY(response);
-        QCOMPARE(response->status, 201);
-        QCOMPARE(entityPaths().size(), m_before.size() + 1);
-        m_before.clear();
+        QVERIFY(readResponse(*http.socket, buffer));
+        RawSocket handshaking(m_tlsPort);
+        tls::test::MemoryTlsClient hello(m_files.caCertificate, "localhost");
+        QVERIFY(handshaking.write(hello.takeCiphertext()));
+        RawSocket silent(m_port);
+        QTRY_COMPARE_WITH_TIMEOUT(m_endpoint->connectionCount(), 5, 5000);
+        QElapsedTimer timer;
+        timer.start();
+        m_endpoint->stop(QStringLiteral("Stopping for the test."));
+        QVERIFY2(timer.elapsed() < 2500, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(m_endpoint->connectionCount(), 0);
+        QVERIFY(!amqp.stillOpenAfter(1000));
+        QCOMPARE(amqp.closeCondition(), QByteArray("amqp:connection:forced"));
+        QVERIFY(!overWebSocket.stillOpenAfter(1000));
+        QCOMPARE(overWebSocket.closeCondition(), QByteArray("amqp:connection:forced"));
+        QVERIFY(http.socket->closedByPeerWithin(2000));
+        QVERIFY(handshaking.closedByPeerWithin(2000));
+        QVERIFY(silent.closedByPeerWithin(2000));
     }
-
-private:
-    void ports() {
-        QTest::addColumn<bool>("tls");
-        QTest::newRow("plain") << false;
-        QTest::newRow("TLS") << true;
-    }
-
-    QStringList m_before;
 };
 
 QTEST_GUILESS_MAIN(AmqpTlsPortTest)

@@ -325,6 +325,43 @@ private slots:
         QCOMPARE(putTokenStatus(tls), 200);
     }
 
+    // A WebSocket peer that sends pings and never reads cannot make the endpoint hold its pongs:
+    // past a bound of unsent bytes the endpoint stops reading, and the peer's sends stall.
+    void aWebSocketPeerThatDoesNotReadIsNotReadEither() {
+        QVERIFY(startTlsEndpoint());
+        RawSocket client(m_port);
+        QVERIFY(client.write(upgrade("/$servicebus/websocket")));
+        QByteArray buffer;
+        const auto response = readResponse(client, buffer);
+        QVERIFY(response && response->status == 101);
+        QByteArray burst;
+        for (int i = 0; i < 512; ++i)
+            burst += clientFrame(9, QByteArray(125, 'p'));
+        constexpr qint64 kCap = 64 * 1024 * 1024;
+        qint64 sent = 0;
+        QByteArray pending;
+        QElapsedTimer total;
+        total.start();
+        QElapsedTimer stalled;
+        stalled.start();
+        while (sent < kCap && total.elapsed() < 10000 && stalled.elapsed() < 1000) {
+            if (pending.isEmpty())
+                pending = burst;
+            const qsizetype n = client.writeSome(pending);
+            QVERIFY(n >= 0);
+            if (n > 0) {
+                sent += n;
+                pending.remove(0, n);
+                stalled.restart();
+            } else {
+                QTest::qWait(5);
+            }
+        }
+        qInfo("%lld KiB of pings taken before the endpoint stopped reading", sent / 1024);
+        QVERIFY2(sent < kCap / 2, qPrintable(QString::number(sent)));
+        QCOMPARE(putTokenStatus(false), 200);
+    }
+
     // Stopping with every kind of connection open: AMQP is told why, the rest just go, and the
     // stop does not wait on any of them.
     void stoppingEndsEveryKindOfConnection() {

@@ -154,6 +154,38 @@ private slots:
         }
     }
 
+    // Large answers to pipelined requests, the last of which closes the connection, arrive
+    // whole before the close, even to a client that reads late: more than the sockets hold is
+    // still queued when the endpoint decides to close.
+    void largeAnswersArriveWholeBeforeTheClose_data() { ports(); }
+    void largeAnswersArriveWholeBeforeTheClose() {
+        QFETCH(bool, tls);
+        for (int i = 0; i < 60; ++i)
+            QVERIFY(m_broker->createQueue(QStringLiteral("big-list-%1").arg(i), {}).ok());
+        m_before = entityPaths();
+        QVERIFY(startTlsEndpoint());
+        PortPeer client = peer(tls);
+        const quint16 port = tls ? m_tlsPort : m_port;
+        constexpr int kRequests = 40;
+        QByteArray requests;
+        for (int i = 0; i < kRequests; ++i)
+            requests += httpRequest("GET", "/$Resources/Queues", port, {},
+                                    i + 1 == kRequests ? "Connection: close\r\n" : "");
+        QVERIFY(client.socket->write(requests));
+        // The client reads nothing until the endpoint has written what the sockets take.
+        QTest::qWait(500);
+        QByteArray answer;
+        QVERIFY(client.socket->closedByPeerWithin(10000, &answer));
+        for (int i = 0; i < kRequests; ++i) {
+            const auto response = takeResponse(answer);
+            QVERIFY2(response,
+                     qPrintable(QStringLiteral("%1: %2 bytes left").arg(i).arg(answer.size())));
+            QCOMPARE(response->status, 200);
+            QVERIFY(response->body.trimmed().endsWith("</feed>"));
+        }
+        QVERIFY(answer.isEmpty());
+    }
+
     void aSlowClientIsDroppedAtTheHeaderTimeout_data() { ports(); }
     void aSlowClientIsDroppedAtTheHeaderTimeout() {
         QFETCH(bool, tls);

@@ -150,9 +150,14 @@ void Carrier::takeWrittenBuffers() {
         }
     }
     giveWriteBuffers();
-    // Room again for what the driver held back, and for reading.
+    // Room again for what the driver or the service held back, and for reading.
     if (m_stage == Stage::Amqp && !m_closing)
         runAmqp();
+    if (m_stage == Stage::Stream && !m_closing && m_streamWokenHeld &&
+        m_unsentBytes < kMaxUnsentBytes) {
+        m_streamWokenHeld = false;
+        apply(m_service->woken());
+    }
     giveReadBuffers();
     finishCloseIfSent();
 }
@@ -170,7 +175,12 @@ void Carrier::woken() {
         runAmqp();
         break;
     case Stage::Stream:
-        apply(m_service->woken());
+        // Its next answer (and with it the next pipelined request) waits until the peer has
+        // read what was sent: the service's answers are held nowhere else.
+        if (m_unsentBytes >= kMaxUnsentBytes)
+            m_streamWokenHeld = true;
+        else
+            apply(m_service->woken());
         if (m_service)
             apply(m_service->tick(std::chrono::steady_clock::now()));
         break;
@@ -348,6 +358,7 @@ void Carrier::apply(StreamOutput output) {
         m_service.reset();
         m_framing = std::move(output.amqpFraming);
         startAmqp();
+        m_host.amqpAfterStream(*this);
         m_sniffing = false;
         receivedPlain(output.leftover);
         runAmqp();

@@ -77,6 +77,9 @@ public:
     // The connection turned out not to be AMQP: its service, or null when there is none.
     virtual std::unique_ptr<StreamService> makeStreamService(Carrier& carrier,
                                                              const StreamContext& context) = 0;
+    // Its service handed it back as AMQP inside a framing (a WebSocket): from now on it is an
+    // AMQP connection like any other, with a deadline to authenticate.
+    virtual void amqpAfterStream(Carrier& carrier) = 0;
 
 protected:
     ~CarrierHost() = default;
@@ -164,8 +167,9 @@ private:
     std::unique_ptr<StreamFraming> m_framing;
     std::unique_ptr<StreamService> m_service;
     bool m_dropRequested = false;
-    bool m_closing = false;       // closeWhenSent: nothing more is read or made
-    bool m_rawCloseAsked = false; // pn_raw_connection_close called
+    bool m_streamWokenHeld = false; // a wake of the service, held while too much is unsent
+    bool m_closing = false;         // closeWhenSent: nothing more is read or made
+    bool m_rawCloseAsked = false;   // pn_raw_connection_close called
 
     // Read buffers: a few, owned here, lent to the raw connection.
     static constexpr int kReadBuffers = 4;

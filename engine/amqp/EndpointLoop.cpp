@@ -361,12 +361,14 @@ void EndpointLoop::amqpWoken(Carrier& carrier) {
         connection->woken();
 }
 
-std::unique_ptr<StreamService> EndpointLoop::makeStreamService(Carrier& carrier,
+std::unique_ptr<StreamService> EndpointLoop::makeStreamService(Carrier& /*carrier*/,
                                                                const StreamContext& context) {
     if (!m_options.streamServices)
         return nullptr;
-    // Not AMQP: no deadline to put a token; the service has time-outs of its own.
-    m_admission.authenticated(&carrier);
+    // Not AMQP: it stays among the unauthenticated (HTTP carries a token in each request and
+    // never puts one on $cbs), so that it gives up its place to a client with a key when places
+    // run short; closeOverdue lets it wait again instead of dropping it, since the service has
+    // time-outs of its own.
     return m_options.streamServices(context);
 }
 

@@ -86,6 +86,7 @@ private:
     void amqpWoken(Carrier& carrier) override;
     std::unique_ptr<StreamService> makeStreamService(Carrier& carrier,
                                                      const StreamContext& context) override;
+    void amqpAfterStream(Carrier& carrier) override; // EndpointLoopLimits.cpp
     Connection* connectionOf(const Carrier& carrier) const;
     void listenerOpened(pn_listener_t* listener);
     void listenerFailed(pn_listener_t* listener, pn_condition_t* condition);
@@ -99,6 +100,7 @@ private:
     void connectionGone();
     // EndpointLoopLimits.cpp: the admission of a new connection, and the ones to close.
     void admit(Carrier& carrier);
+    void readmit(Carrier& carrier); // admitted again, as if it had just arrived
     void closeOverdue();
     void limitClose(Carrier* carrier, const QByteArray& condition, const QString& description);
 

@@ -1,6 +1,7 @@
 // The proactor thread's side of the limits on connections (ConnectionAdmission.h): admitting a
 // new connection, dropping the oldest unauthenticated ones for it, and closing those whose
-// deadline to authenticate has passed.
+// deadline to authenticate has passed. A connection served as HTTP counts as unauthenticated (it
+// never puts a token on $cbs) but is not held to the deadline.
 
 #include "Connection.h"
 #include "EndpointLoop.h"
@@ -35,13 +36,32 @@ void EndpointLoop::admit(Carrier& carrier) {
     }
 }
 
+void EndpointLoop::readmit(Carrier& carrier) {
+    m_admission.left(&carrier);
+    admit(carrier);
+}
+
+void EndpointLoop::amqpAfterStream(Carrier& carrier) {
+    // The AMQP it carries now must put a token in time, as if it had just arrived: the deadline
+    // its HTTP had (which only made it wait again) must not run on for it.
+    readmit(carrier);
+}
+
 void EndpointLoop::closeOverdue() {
     const auto seconds =
         std::chrono::duration_cast<std::chrono::duration<double>>(m_limits.authenticateWithin);
-    for (ConnectionAdmission::Key overdue : m_admission.overdue(std::chrono::steady_clock::now()))
-        limitClose(static_cast<Carrier*>(overdue), kUnauthorizedAccess,
+    for (ConnectionAdmission::Key overdue : m_admission.overdue(std::chrono::steady_clock::now())) {
+        auto* carrier = static_cast<Carrier*>(overdue);
+        // HTTP has no token to put: it waits again (still the first to go when places run
+        // short), and its service ends it when it is slow or idle.
+        if (m_carriers.contains(carrier) && !carrier->carriesAmqp()) {
+            readmit(*carrier);
+            continue;
+        }
+        limitClose(carrier, kUnauthorizedAccess,
                    QStringLiteral("No valid token was put on $cbs within %1 s of connecting.")
                        .arg(seconds.count()));
+    }
 }
 
 void EndpointLoop::limitClose(Carrier* carrier, const QByteArray& condition,

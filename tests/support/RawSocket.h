@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 
 namespace hourglass::testing {
@@ -33,6 +34,14 @@ public:
         return ::send(m_fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL) ==
                ssize_t(bytes.size());
     }
+    // As much of `bytes` as the socket takes now, without waiting; -1 once it is broken.
+    qsizetype writeSome(const QByteArray& bytes) {
+        const ssize_t n =
+            ::send(m_fd, bytes.constData(), size_t(bytes.size()), MSG_NOSIGNAL | MSG_DONTWAIT);
+        return n >= 0 ? qsizetype(n) : (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1);
+    }
+    // Sends nothing more (a FIN), still reading: a half-closed client.
+    void shutdownWrite() { ::shutdown(m_fd, SHUT_WR); }
     // Reads until the peer closes (true) or `ms` pass (false); what arrived goes to `received`.
     bool closedByPeerWithin(int ms, QByteArray* received = nullptr) {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # ctest bench_amqp_smoke: the wire benchmark's load client works against `hourglass serve` (a few
 # hundred messages each way, and round trips), so `make bench-amqp` cannot rot unnoticed.
-# Usage: amqp-smoke.sh HOURGLASS AMQP_LOAD
+# Usage: amqp-smoke.sh HOURGLASS AMQP_LOAD ADMIN_LOAD (the administration API's load client, on
+# both ports)
 set -euo pipefail
 hourglass="$1"
 load="$2"
+admin_load="$3"
 work="$(mktemp -d)"
 serve_pid=""
 trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
@@ -42,4 +44,11 @@ tls_receive=$("$load" "${tls_args[@]}" --mode receive --messages 300)
 echo "over TLS: $tls_send; $tls_receive"
 [[ "$tls_send" =~ ^send\ [0-9]+\ msg/s$ ]] || { echo "FAIL: TLS send printed '$tls_send'"; exit 1; }
 [[ "$tls_receive" =~ ^receive\ [0-9]+\ msg/s$ ]] || { echo "FAIL: TLS receive printed '$tls_receive'"; exit 1; }
+# The administration API's load client on both ports.
+for port_args in "--port $tls_port --tls $work/tls/ca-cert.pem" "--port $port"; do
+  # shellcheck disable=SC2086 # the words are the options
+  gets=$("$admin_load" $port_args --connections 10 --rounds 1) || { echo "FAIL: admin_load $port_args"; exit 1; }
+  echo "$gets"
+  [[ "$gets" =~ ^gets\ 10\ x\ 1:\ p50\ [0-9.]+\ ms\ p99\ [0-9.]+\ ms ]] || { echo "FAIL: admin_load printed '$gets'"; exit 1; }
+done
 echo "PASS"

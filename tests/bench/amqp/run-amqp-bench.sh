@@ -11,8 +11,8 @@
 # then 200 connections held against Hourglass and the JS SDK's figure (10,000 sends, 100 in
 # flight). Then Hourglass's TLS port against its plain one in the same run: sends and receives
 # over TLS, 200 TLS connections held, the JS SDK over TLS and over WebSockets; and the
-# administration API over HTTPS (admin-bench.mjs: 1,001 queues listed with runtime counts through
-# the SDK's paging, 200 concurrent GETs over kept-alive connections).
+# administration API (admin-bench.mjs: 1,001 queues listed with runtime counts through the SDK's
+# paging over HTTPS; admin_load: 200 concurrent GETs over kept-alive connections, HTTPS and HTTP).
 # Sends and receives are the medians of BENCH_RUNS runs (3), each run's figures printed below.
 # Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
 set -euo pipefail
@@ -36,7 +36,7 @@ if [ -n "$missing" ]; then
 fi
 
 [ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" --target hourglass amqp_load
+cmake --build "$build" --target hourglass amqp_load admin_load
 load="$build/tests/bench/amqp/amqp_load"
 hourglass="$build/app/hourglass"
 
@@ -233,4 +233,8 @@ fi
 held_tls=$("$load" "${hgt[@]}" --mode hold --connections 200 --seconds 10 --durable || true)
 printf '%-34s %s\n' "200 TLS connections held for 10 s" "${held_tls:-FAILED}"
 [ -n "${admin_figures:-}" ] && printf '\n%s\n' "$admin_figures"
+# 200 GETs of one queue at once over 200 kept-alive connections, 5 rounds (admin_load.cpp).
+admin_get="$build/tests/bench/amqp/admin_load"
+echo "admin 200 concurrent GETs over HTTPS: $("$admin_get" --port "$hg_tls_port" --tls "$work/tls/ca-cert.pem" || echo FAILED)"
+echo "admin 200 concurrent GETs over HTTP:  $("$admin_get" --port "$hg_port" || echo FAILED)"
 echo "load average at the end: $(loadavg)"

@@ -108,7 +108,10 @@ void Carrier::giveReadBuffers() {
     // cannot make this end hold more than that.
     if (m_closing || m_amqpBacklog.size() > kMaxBacklogBytes || m_unsentBytes > kMaxUnsentBytes)
         return;
-    for (int i = 0; i < kReadBuffers; ++i) {
+    // One buffer until the first bytes said what the connection speaks (a TLS handshake included):
+    // a thousand idle or half-open sockets hold a quarter of the memory.
+    const int wanted = m_sniffing && m_stage == Stage::Amqp ? 1 : kReadBuffers;
+    for (int i = 0; i < wanted; ++i) {
         if (m_readLent[i])
             continue;
         if (!m_readBuffers[i])

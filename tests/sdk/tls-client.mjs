@@ -89,6 +89,50 @@ try {
     });
   });
 
+  await step("administration over HTTPS: topics, subscriptions and rules, every call", async () => {
+    const topic = `tls-admin-topic-${suffix}`;
+    await admin.createTopic(topic, { maxSizeInMegabytes: 1024 });
+    assert.equal(await admin.topicExists(topic), true);
+    const gotTopic = await admin.getTopic(topic);
+    gotTopic.defaultMessageTimeToLive = "PT1H";
+    assert.equal((await admin.updateTopic(gotTopic)).defaultMessageTimeToLive, "PT1H");
+    const topicNames = [];
+    for await (const t of admin.listTopics()) topicNames.push(t.name);
+    assert.ok(topicNames.includes(topic), topicNames.join());
+    await admin.createSubscription(topic, "sub", { maxDeliveryCount: 3 });
+    assert.equal(await admin.subscriptionExists(topic, "sub"), true);
+    const sub = await admin.getSubscription(topic, "sub");
+    sub.maxDeliveryCount = 4;
+    assert.equal((await admin.updateSubscription(sub)).maxDeliveryCount, 4);
+    const subNames = [];
+    for await (const s of admin.listSubscriptions(topic)) subNames.push(s.subscriptionName);
+    assert.deepEqual(subNames, ["sub"]);
+    await admin.createRule(topic, "sub", "by-label", {
+      correlationId: "c-1",
+      applicationProperties: { region: "eu", level: 3 },
+    });
+    assert.equal(await admin.ruleExists(topic, "sub", "by-label"), true);
+    const rule = await admin.getRule(topic, "sub", "by-label");
+    assert.equal(rule.filter.correlationId, "c-1");
+    assert.equal(rule.filter.applicationProperties.level, 3);
+    rule.filter = { sqlExpression: "level > @min", sqlParameters: { "@min": 2 } };
+    await admin.updateRule(topic, "sub", rule);
+    const ruleNames = [];
+    for await (const r of admin.listRules(topic, "sub")) ruleNames.push(r.name);
+    assert.deepEqual(ruleNames.sort(), ["$Default", "by-label"]);
+    const topicRuntime = await admin.getTopicRuntimeProperties(topic);
+    assert.equal(topicRuntime.subscriptionCount, 1);
+    const subRuntime = await admin.getSubscriptionRuntimeProperties(topic, "sub");
+    assert.equal(subRuntime.activeMessageCount, 0);
+    let runtimes = 0;
+    for await (const q of admin.listQueuesRuntimeProperties()) runtimes += q.name === queue ? 1 : 0;
+    assert.equal(runtimes, 1);
+    await admin.deleteRule(topic, "sub", "by-label");
+    await admin.deleteSubscription(topic, "sub");
+    await admin.deleteTopic(topic);
+    assert.equal(await admin.topicExists(topic), false);
+  });
+
   await step("AMQP over TLS: send, receive, complete", async () => {
     await roundTrip(client, queue, "over TLS");
   });

@@ -45,7 +45,7 @@ test("one TLS connection string: AMQP over TLS and WebSockets, administration ov
     const passed = run.stdout.split("\n").filter((line) => line.startsWith("ok "));
     for (const line of passed) console.log(line);
     assert.equal(run.code, 0, `the client failed after ${passed.length} steps:\n${run.stderr}`);
-    assert.equal(passed.length, 10, run.stdout);
+    assert.equal(passed.length, 11, run.stdout);
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -75,6 +75,26 @@ trap 'exit 130' INT TERM
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "load average at start: $(loadavg)"
 
+# The disk's sync rate where the brokers keep their data: every accepted send waits for a sync
+# (Hourglass groups them, RabbitMQ too), so a machine with slower syncs shows it here first.
+sync_rate() {
+  python3 - "$work" <<'PY'
+import os, sys, time
+path = os.path.join(sys.argv[1], "sync-probe")
+fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+count, start = 0, time.monotonic()
+while time.monotonic() - start < 1.0:
+    os.pwrite(fd, b"x" * 4096, (count % 16) * 4096)
+    os.fdatasync(fd)
+    count += 1
+elapsed = time.monotonic() - start
+os.close(fd)
+os.unlink(path)
+print(f"{count / elapsed:.0f} syncs/s ({1000 * elapsed / count:.2f} ms each)")
+PY
+}
+echo "disk: $(sync_rate) of 4 KiB with fdatasync in $work"
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 1 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "port $1 never opened" >&2; return 1; }
 

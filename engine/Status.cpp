@@ -11,7 +11,7 @@ struct CodeName {
     ErrorCode code;
     const char* name;
 };
-constexpr std::array<CodeName, 14> kNames{{
+constexpr std::array<CodeName, 16> kNames{{
     {ErrorCode::MessagingEntityNotFound, "MessagingEntityNotFound"},
     {ErrorCode::MessagingEntityAlreadyExists, "MessagingEntityAlreadyExists"},
     {ErrorCode::MessagingEntityDisabled, "MessagingEntityDisabled"},
@@ -26,6 +26,8 @@ constexpr std::array<CodeName, 14> kNames{{
     {ErrorCode::SessionCannotBeLocked, "SessionCannotBeLocked"},
     {ErrorCode::ServiceTimeout, "ServiceTimeout"},
     {ErrorCode::DatabaseInUse, "DatabaseInUse"},
+    {ErrorCode::Unauthorized, "Unauthorized"},
+    {ErrorCode::ServiceCommunicationProblem, "ServiceCommunicationProblem"},
 }};
 } // namespace
 
@@ -47,7 +49,7 @@ std::optional<ErrorCode> errorCodeFromName(const QString& name) {
 
 bool errorCodeRetryable(ErrorCode code) {
     return code == ErrorCode::QuotaExceeded || code == ErrorCode::ServiceBusy ||
-           code == ErrorCode::ServiceTimeout;
+           code == ErrorCode::ServiceTimeout || code == ErrorCode::ServiceCommunicationProblem;
 }
 
 Error Error::make(ErrorCode code, const QString& description) {

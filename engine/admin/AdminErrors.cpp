@@ -45,8 +45,11 @@ int statusOf(ErrorCode code) {
     case ErrorCode::ServiceBusy:
     case ErrorCode::ServiceTimeout:
         return 503;
+    case ErrorCode::Unauthorized:
+        return 401;
     case ErrorCode::GeneralError:
     case ErrorCode::DatabaseInUse:
+    case ErrorCode::ServiceCommunicationProblem:
         return 500;
     default:
         return 400;

@@ -32,6 +32,8 @@ QByteArray wireCondition(ErrorCode code) {
         return QByteArrayLiteral("com.microsoft:timeout");
     case ErrorCode::GeneralError:
     case ErrorCode::DatabaseInUse:
+    case ErrorCode::Unauthorized:                // a remote namespace's, never the engine's
+    case ErrorCode::ServiceCommunicationProblem: // likewise
         break;
     }
     return QByteArrayLiteral("amqp:internal-error");
@@ -82,6 +84,8 @@ int wireStatusCode(ErrorCode code) {
         return 503;
     case ErrorCode::GeneralError:
     case ErrorCode::DatabaseInUse:
+    case ErrorCode::Unauthorized:                // a remote namespace's, never the engine's
+    case ErrorCode::ServiceCommunicationProblem: // likewise
         break;
     }
     return 500;

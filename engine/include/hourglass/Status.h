@@ -28,6 +28,12 @@ enum class ErrorCode {
     ServiceTimeout,
     // The database is open in another window, serve or scenario run (one owner per database).
     DatabaseInUse,
+    // A remote namespace (engine/remote) only: the service refused the credential (a wrong key,
+    // an expired signature, a key without the right), or could not be reached or understood (no
+    // route, a certificate that does not verify, a connection that broke, an answer that is not
+    // Service Bus's). The engine never reports either.
+    Unauthorized,
+    ServiceCommunicationProblem,
 };
 
 // The code as written in scenario files and shown in the UI, e.g. "MessageLockLost".

@@ -1,6 +1,7 @@
 #include "hourglass/Broker.h"
 
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 namespace hourglass {
 
@@ -104,6 +105,8 @@ Result<BrokerImpl::Target> BrokerImpl::fireDueAndResolve(const QString& path, In
 
 // ---- Broker facade
 
+Broker::~Broker() = default;
+
 // The constructor, and the operations an OperationObserver hears about: BrokerObserved.cpp.
 
 Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
@@ -136,31 +139,39 @@ Result<std::unique_ptr<Broker>> Broker::open(const BrokerOptions& options) {
     // the handler before the implementation goes away).
     BrokerImpl* raw = impl.get();
     impl->m_store->setFailureHandler([raw] { raw->recoverFromFailedWrite(); });
-    return std::unique_ptr<Broker>(new Broker(std::move(impl)));
+    return std::unique_ptr<Broker>(new EmbeddedBroker(std::move(impl)));
 }
 
-Result<QList<MessageView>> Broker::listMessages(const QString& path, qint64 fromSequenceNumber,
-                                                int maxCount, Bodies bodies) const {
+Result<QList<MessageView>> EmbeddedBroker::listMessages(const QString& path,
+                                                        qint64 fromSequenceNumber, int maxCount,
+                                                        Bodies bodies) const {
     return m_impl->m_reads.list(path, fromSequenceNumber, maxCount, bodies == Bodies::With);
 }
 
-Clock& Broker::clock() const {
+Clock& EmbeddedBroker::clock() const {
     return *m_impl->m_clock;
 }
 
-int Broker::runDue() {
+int EmbeddedBroker::runDue() {
     return m_impl->runDue();
 }
 
-ChangeFeed* Broker::changes() const {
+ChangeFeed* EmbeddedBroker::changes() const {
     return m_impl->m_feed.get();
 }
 
-void Broker::describeOwner(const QString& detail) {
+void EmbeddedBroker::describeOwner(const QString& detail) {
     m_impl->m_store->describeOwner(detail);
 }
 
-QString Broker::databasePath() const {
+BrokerCapabilities EmbeddedBroker::capabilities() const {
+    BrokerCapabilities capabilities;
+    capabilities.hostsDatabase = true;
+    capabilities.listsSessions = true;
+    return capabilities;
+}
+
+QString EmbeddedBroker::databasePath() const {
     return m_impl->m_store->path();
 }
 

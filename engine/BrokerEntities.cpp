@@ -1,5 +1,6 @@
 // Namespaces, entities and rules (service-bus-rules.md E1-E5, A1-A3).
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -61,7 +62,7 @@ Error invalid(const QString& what) {
 
 // ---- Namespaces
 
-Result<void> Broker::createNamespace(const NamespaceInfo& info) {
+Result<void> EmbeddedBroker::createNamespace(const NamespaceInfo& info) {
     auto& d = *m_impl;
     if (auto ok = validateNamespaceName(info.name); !ok)
         return ok.error();
@@ -77,7 +78,7 @@ Result<void> Broker::createNamespace(const NamespaceInfo& info) {
     return write.commit();
 }
 
-Result<void> Broker::deleteNamespace(const QString& name) {
+Result<void> EmbeddedBroker::deleteNamespace(const QString& name) {
     auto& d = *m_impl;
     BrokerWrite write(d);
     auto it = std::find_if(d.m_namespaces.begin(), d.m_namespaces.end(), [&](const auto& ns) {
@@ -99,19 +100,19 @@ Result<void> Broker::deleteNamespace(const QString& name) {
     return write.commit();
 }
 
-QList<NamespaceInfo> Broker::namespaces() const {
+QList<NamespaceInfo> EmbeddedBroker::namespaces() const {
     BrokerRead read(*m_impl);
     return QList<NamespaceInfo>(m_impl->m_namespaces.begin(), m_impl->m_namespaces.end());
 }
 
 // ---- Settings
 
-QString Broker::setting(const QString& name) const {
+QString EmbeddedBroker::setting(const QString& name) const {
     BrokerRead read(*m_impl);
     return m_impl->m_settings.value(name);
 }
 
-Result<void> Broker::setSetting(const QString& name, const QString& value) {
+Result<void> EmbeddedBroker::setSetting(const QString& name, const QString& value) {
     auto& d = *m_impl;
     if (name.isEmpty())
         return makeError(ErrorCode::InvalidArgument, QStringLiteral("A setting needs a name."));
@@ -387,7 +388,7 @@ Result<void> BrokerImpl::replaceRule(const QString& path, const QString& name, c
     });
 }
 
-Result<EntityInfo> Broker::entity(const QString& path) const {
+Result<EntityInfo> EmbeddedBroker::entity(const QString& path) const {
     auto& d = *m_impl;
     BrokerRead read(d);
     Instant now;
@@ -397,7 +398,7 @@ Result<EntityInfo> Broker::entity(const QString& path) const {
     return d.infoOf(*target->entity);
 }
 
-QList<EntityInfo> Broker::entities(const QString& namespaceName) const {
+QList<EntityInfo> EmbeddedBroker::entities(const QString& namespaceName) const {
     auto& d = *m_impl;
     BrokerRead read(d);
     d.processDue(d.m_clock->now());

@@ -1,7 +1,7 @@
-// The Broker facade of every operation an OperationObserver hears about. Each forwards to
+// The embedded broker's side of every operation an OperationObserver hears about. Each forwards to
 // BrokerImpl and, when an observer is set and the operation succeeded, reports it after the
 // fact, outside the broker's lock. Unset, an operation pays one relaxed atomic load.
-#include "hourglass/Broker.h"
+#include "EmbeddedBroker.h"
 
 #include "BrokerImpl.h"
 #include "hourglass/OperationObserver.h"
@@ -14,7 +14,7 @@ namespace hourglass {
 
 using Kind = BrokerOperation::Kind;
 
-struct Broker::ObserverSlot {
+struct EmbeddedBroker::ObserverSlot {
     std::atomic<bool> set{false}; // read without the mutex on every operation
     std::mutex mutex;
     std::shared_ptr<OperationObserver> observer;
@@ -22,9 +22,9 @@ struct Broker::ObserverSlot {
 
 // One observed call: holds the observer (kept alive for the call even if it is removed
 // meanwhile) and the operation being described; empty when nobody observes.
-class Broker::Observation {
+class EmbeddedBroker::Observation {
 public:
-    Observation(const Broker& broker, Kind kind, const QString& path) {
+    Observation(const EmbeddedBroker& broker, Kind kind, const QString& path) {
         ObserverSlot& slot = *broker.m_observer;
         if (!slot.set.load(std::memory_order_relaxed))
             return;
@@ -61,23 +61,23 @@ namespace {
 const auto kNothing = [](BrokerOperation&, const auto&) {};
 } // namespace
 
-Broker::Broker(std::unique_ptr<BrokerImpl> impl)
+EmbeddedBroker::EmbeddedBroker(std::unique_ptr<BrokerImpl> impl)
     : m_impl(std::move(impl))
     , m_observer(std::make_unique<ObserverSlot>()) {}
-Broker::~Broker() {
+EmbeddedBroker::~EmbeddedBroker() {
     // No session wait's callback may run once the broker starts going away: a running one
     // finishes first, pending ones are dropped.
     m_impl->m_callbacks.stop();
     m_impl->m_store->setFailureHandler({});
 }
 
-void Broker::setOperationObserver(std::shared_ptr<OperationObserver> observer) {
+void EmbeddedBroker::setOperationObserver(std::shared_ptr<OperationObserver> observer) {
     std::lock_guard lock(m_observer->mutex);
     m_observer->set.store(observer != nullptr, std::memory_order_relaxed);
     m_observer->observer = std::move(observer);
 }
 
-bool Broker::hasOperationObserver() const {
+bool EmbeddedBroker::hasOperationObserver() const {
     std::lock_guard lock(m_observer->mutex);
     return m_observer->observer != nullptr;
 }
@@ -90,50 +90,53 @@ const auto kKeepEntity = [](BrokerOperation& op, const Result<EntityInfo>& resul
 };
 } // namespace
 
-Result<EntityInfo> Broker::createQueue(const QString& path, const EntityProperties& properties) {
+Result<EntityInfo> EmbeddedBroker::createQueue(const QString& path,
+                                               const EntityProperties& properties) {
     Observation seen(*this, Kind::CreateEntity, path);
     return seen.reportIf(m_impl->createEntity(EntityKind::Queue, path, properties, {}),
                          kKeepEntity);
 }
 
-Result<EntityInfo> Broker::createTopic(const QString& path, const EntityProperties& properties) {
+Result<EntityInfo> EmbeddedBroker::createTopic(const QString& path,
+                                               const EntityProperties& properties) {
     Observation seen(*this, Kind::CreateEntity, path);
     return seen.reportIf(m_impl->createEntity(EntityKind::Topic, path, properties, {}),
                          kKeepEntity);
 }
 
-Result<EntityInfo> Broker::createSubscription(const QString& path,
-                                              const EntityProperties& properties,
-                                              const QList<Rule>& rules) {
+Result<EntityInfo> EmbeddedBroker::createSubscription(const QString& path,
+                                                      const EntityProperties& properties,
+                                                      const QList<Rule>& rules) {
     Observation seen(*this, Kind::CreateEntity, path);
     return seen.reportIf(m_impl->createEntity(EntityKind::Subscription, path, properties, rules),
                          kKeepEntity);
 }
 
-Result<EntityInfo> Broker::updateEntity(const QString& path, const EntityProperties& properties) {
+Result<EntityInfo> EmbeddedBroker::updateEntity(const QString& path,
+                                                const EntityProperties& properties) {
     Observation seen(*this, Kind::UpdateEntity, path);
     return seen.reportIf(m_impl->updateEntity(path, properties), kKeepEntity);
 }
 
-Result<void> Broker::deleteEntity(const QString& path) {
+Result<void> EmbeddedBroker::deleteEntity(const QString& path) {
     Observation seen(*this, Kind::DeleteEntity, path);
     return seen.reportIf(m_impl->deleteEntity(path), kNothing);
 }
 
-Result<void> Broker::addRule(const QString& subscriptionPath, const Rule& rule) {
+Result<void> EmbeddedBroker::addRule(const QString& subscriptionPath, const Rule& rule) {
     Observation seen(*this, Kind::AddRule, subscriptionPath);
     return seen.reportIf(m_impl->addRule(subscriptionPath, rule),
                          [&](BrokerOperation& op, const auto&) { op.rule = rule; });
 }
 
-Result<void> Broker::removeRule(const QString& subscriptionPath, const QString& ruleName) {
+Result<void> EmbeddedBroker::removeRule(const QString& subscriptionPath, const QString& ruleName) {
     Observation seen(*this, Kind::RemoveRule, subscriptionPath);
     return seen.reportIf(m_impl->removeRule(subscriptionPath, ruleName),
                          [&](BrokerOperation& op, const auto&) { op.ruleName = ruleName; });
 }
 
-Result<void> Broker::replaceRule(const QString& subscriptionPath, const QString& ruleName,
-                                 const Rule& rule) {
+Result<void> EmbeddedBroker::replaceRule(const QString& subscriptionPath, const QString& ruleName,
+                                         const Rule& rule) {
     Observation seen(*this, Kind::ReplaceRule, subscriptionPath);
     return seen.reportIf(m_impl->replaceRule(subscriptionPath, ruleName, rule),
                          [&](BrokerOperation& op, const auto&) {
@@ -144,7 +147,7 @@ Result<void> Broker::replaceRule(const QString& subscriptionPath, const QString&
 
 // ---- Sending
 
-Result<SendResult> Broker::send(const QString& path, const OutgoingMessage& message) {
+Result<SendResult> EmbeddedBroker::send(const QString& path, const OutgoingMessage& message) {
     auto sent = sendBatch(path, {message});
     if (!sent)
         return sent.error();
@@ -162,8 +165,8 @@ OutgoingMessage asStored(OutgoingMessage message, const SendResult& result) {
 }
 } // namespace
 
-Result<QList<SendResult>> Broker::sendBatch(const QString& path,
-                                            const QList<OutgoingMessage>& batch) {
+Result<QList<SendResult>> EmbeddedBroker::sendBatch(const QString& path,
+                                                    const QList<OutgoingMessage>& batch) {
     Observation seen(*this, Kind::Send, path);
     return seen.reportIf(m_impl->sendBatch(path, batch),
                          [&](BrokerOperation& op, const auto& results) {
@@ -173,9 +176,9 @@ Result<QList<SendResult>> Broker::sendBatch(const QString& path,
                          });
 }
 
-QList<Result<SendResult>> Broker::sendEach(const QString& path,
-                                           const QList<OutgoingMessage>& messages,
-                                           const std::function<void()>& taken) {
+QList<Result<SendResult>> EmbeddedBroker::sendEach(const QString& path,
+                                                   const QList<OutgoingMessage>& messages,
+                                                   const std::function<void()>& taken) {
     Observation seen(*this, Kind::Send, path);
     QList<Result<SendResult>> results = m_impl->sendEach(path, messages, taken);
     if (!seen)
@@ -191,13 +194,13 @@ QList<Result<SendResult>> Broker::sendEach(const QString& path,
     return results;
 }
 
-Result<SendResult> Broker::schedule(const QString& path, OutgoingMessage message,
-                                    Instant enqueueAt) {
+Result<SendResult> EmbeddedBroker::schedule(const QString& path, OutgoingMessage message,
+                                            Instant enqueueAt) {
     message.scheduledEnqueueTime = enqueueAt;
     return send(path, message);
 }
 
-Result<void> Broker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
+Result<void> EmbeddedBroker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
     Observation seen(*this, Kind::CancelScheduled, path);
     return seen.reportIf(
         m_impl->cancelScheduled(path, sequenceNumber),
@@ -206,7 +209,8 @@ Result<void> Broker::cancelScheduled(const QString& path, qint64 sequenceNumber)
 
 // ---- Receiving
 
-Result<QList<MessageView>> Broker::receive(const QString& path, const ReceiveOptions& options) {
+Result<QList<MessageView>> EmbeddedBroker::receive(const QString& path,
+                                                   const ReceiveOptions& options) {
     Observation seen(*this, Kind::Receive, path);
     return seen.reportIf(m_impl->receive(path, options),
                          [&](BrokerOperation& op, const auto& received) {
@@ -215,8 +219,8 @@ Result<QList<MessageView>> Broker::receive(const QString& path, const ReceiveOpt
                          });
 }
 
-Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequenceNumber,
-                                            const QString& receiver) {
+Result<MessageView> EmbeddedBroker::receiveDeferred(const QString& path, qint64 sequenceNumber,
+                                                    const QString& receiver) {
     Observation seen(*this, Kind::ReceiveDeferred, path);
     return seen.reportIf(m_impl->receiveDeferred(path, sequenceNumber, receiver),
                          [&](BrokerOperation& op, const auto& received) {
@@ -226,12 +230,12 @@ Result<MessageView> Broker::receiveDeferred(const QString& path, qint64 sequence
                          });
 }
 
-Result<QList<MessageView>> Broker::peek(const QString& path, qint64 fromSequenceNumber,
-                                        int maxCount) {
+Result<QList<MessageView>> EmbeddedBroker::peek(const QString& path, qint64 fromSequenceNumber,
+                                                int maxCount) {
     return peek(path, PeekOptions{fromSequenceNumber, maxCount, std::nullopt});
 }
 
-Result<QList<MessageView>> Broker::peek(const QString& path, const PeekOptions& options) {
+Result<QList<MessageView>> EmbeddedBroker::peek(const QString& path, const PeekOptions& options) {
     Observation seen(*this, Kind::Peek, path);
     const QString* sessionId = options.sessionId ? &*options.sessionId : nullptr;
     return seen.reportIf(
@@ -246,16 +250,18 @@ Result<QList<MessageView>> Broker::peek(const QString& path, const PeekOptions& 
 
 // ---- Explorer operations
 
-Result<void> Broker::deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers) {
+Result<void> EmbeddedBroker::deleteMessages(const QString& path,
+                                            const QList<qint64>& sequenceNumbers) {
     Observation seen(*this, Kind::DeleteMessages, path);
     return seen.reportIf(
         m_impl->m_operatorTools.deleteMessages(path, sequenceNumbers),
         [&](BrokerOperation& op, const auto&) { op.sequenceNumbers = sequenceNumbers; });
 }
 
-Result<QList<SendResult>> Broker::transferMessages(const QString& sourcePath,
-                                                   const QList<qint64>& sequenceNumbers,
-                                                   const QString& targetPath, Transfer mode) {
+Result<QList<SendResult>> EmbeddedBroker::transferMessages(const QString& sourcePath,
+                                                           const QList<qint64>& sequenceNumbers,
+                                                           const QString& targetPath,
+                                                           Transfer mode) {
     Observation seen(*this, Kind::TransferMessages, sourcePath);
     return seen.reportIf(
         m_impl->m_operatorTools.transferMessages(sourcePath, sequenceNumbers, targetPath, mode),
@@ -267,8 +273,8 @@ Result<QList<SendResult>> Broker::transferMessages(const QString& sourcePath,
         });
 }
 
-Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
-                                           const QList<qint64>& sequenceNumbers) {
+Result<QList<SendResult>> EmbeddedBroker::resubmit(const QString& deadLetterPath,
+                                                   const QList<qint64>& sequenceNumbers) {
     // The entity is the path without its dead-letter suffix; anything else is refused here, so
     // that a resubmit never silently moves messages between two live queues.
     if (!deadLetterPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
@@ -290,13 +296,13 @@ Result<QList<SendResult>> Broker::resubmit(const QString& deadLetterPath,
 
 // ---- Settlement
 
-Result<void> Broker::complete(const LockRef& lock) {
+Result<void> EmbeddedBroker::complete(const LockRef& lock) {
     Observation seen(*this, Kind::Complete, lock.entityPath);
     return seen.reportIf(m_impl->settle(lock, BrokerImpl::Settle::Complete, {}),
                          [&](BrokerOperation& op, const auto&) { op.locks = {lock}; });
 }
 
-Result<void> Broker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
+Result<void> EmbeddedBroker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
     Observation seen(*this, Kind::Abandon, lock.entityPath);
     return seen.reportIf(
         m_impl->settle(lock, BrokerImpl::Settle::Abandon, {{}, {}, propertiesToModify}),
@@ -306,7 +312,7 @@ Result<void> Broker::abandon(const LockRef& lock, const QVariantMap& propertiesT
         });
 }
 
-Result<void> Broker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
+Result<void> EmbeddedBroker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
     Observation seen(*this, Kind::DeadLetter, lock.entityPath);
     return seen.reportIf(m_impl->settle(lock, BrokerImpl::Settle::DeadLetter, options),
                          [&](BrokerOperation& op, const auto&) {
@@ -315,7 +321,7 @@ Result<void> Broker::deadLetter(const LockRef& lock, const DeadLetterOptions& op
                          });
 }
 
-Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
+Result<void> EmbeddedBroker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
     Observation seen(*this, Kind::Defer, lock.entityPath);
     return seen.reportIf(
         m_impl->settle(lock, BrokerImpl::Settle::Defer, {{}, {}, propertiesToModify}),
@@ -325,13 +331,13 @@ Result<void> Broker::defer(const LockRef& lock, const QVariantMap& propertiesToM
         });
 }
 
-Result<Instant> Broker::renewLock(const LockRef& lock) {
+Result<Instant> EmbeddedBroker::renewLock(const LockRef& lock) {
     Observation seen(*this, Kind::RenewLock, lock.entityPath);
     return seen.reportIf(m_impl->renewLock(lock),
                          [&](BrokerOperation& op, const auto&) { op.locks = {lock}; });
 }
 
-QList<Result<void>> Broker::completeBatch(const QList<LockRef>& locks) {
+QList<Result<void>> EmbeddedBroker::completeBatch(const QList<LockRef>& locks) {
     Observation seen(*this, Kind::Complete, locks.isEmpty() ? QString() : locks.first().entityPath);
     QList<Result<void>> results = m_impl->settleBatch(locks, BrokerImpl::Settle::Complete);
     if (seen) {
@@ -353,8 +359,8 @@ void keepSession(BrokerOperation& op, const SessionRef& session) {
 }
 } // namespace
 
-Result<AcceptedSession> Broker::acceptSession(const QString& path,
-                                              const SessionAcceptOptions& options) {
+Result<AcceptedSession> EmbeddedBroker::acceptSession(const QString& path,
+                                                      const SessionAcceptOptions& options) {
     Observation seen(*this, Kind::AcceptSession, path);
     return seen.reportIf(m_impl->m_sessionLocks.accept(path, options),
                          [&](BrokerOperation& op, const auto& accepted) {
@@ -363,8 +369,8 @@ Result<AcceptedSession> Broker::acceptSession(const QString& path,
                          });
 }
 
-quint64 Broker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
-                                   Millis timeout, SessionAcceptCallback done) {
+quint64 EmbeddedBroker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                                           Millis timeout, SessionAcceptCallback done) {
     // A grant is reported when it is made known, on the callback thread, before `done` runs
     // (so an observer hears of the accept before anything done under the session), and at the
     // instant of the grant, not of the call: a replay accepts then.
@@ -383,7 +389,7 @@ quint64 Broker::acceptSessionAsync(const QString& path, const SessionAcceptOptio
     return m_impl->m_sessionLocks.acceptAsync(path, options, timeout, std::move(observed));
 }
 
-Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
+Result<Instant> EmbeddedBroker::renewSessionLock(const SessionRef& session) {
     Observation seen(*this, Kind::RenewSessionLock, session.entityPath);
     return seen.reportIf(m_impl->m_sessionLocks.renew(session),
                          [&](BrokerOperation& op, const auto& lockedUntil) {
@@ -392,13 +398,13 @@ Result<Instant> Broker::renewSessionLock(const SessionRef& session) {
                          });
 }
 
-Result<void> Broker::releaseSession(const SessionRef& session) {
+Result<void> EmbeddedBroker::releaseSession(const SessionRef& session) {
     Observation seen(*this, Kind::ReleaseSession, session.entityPath);
     return seen.reportIf(m_impl->m_sessionLocks.release(session),
                          [&](BrokerOperation& op, const auto&) { keepSession(op, session); });
 }
 
-int Broker::releaseSessionsOf(const QString& receiver) {
+int EmbeddedBroker::releaseSessionsOf(const QString& receiver) {
     Observation seen(*this, Kind::ReleaseSessions, {});
     const int released = m_impl->m_sessionLocks.releaseAllOf(receiver);
     if (seen && released > 0) {
@@ -408,8 +414,8 @@ int Broker::releaseSessionsOf(const QString& receiver) {
     return released;
 }
 
-Result<QList<MessageView>> Broker::receiveFromSession(const SessionRef& session, ReceiveMode mode,
-                                                      int maxCount) {
+Result<QList<MessageView>> EmbeddedBroker::receiveFromSession(const SessionRef& session,
+                                                              ReceiveMode mode, int maxCount) {
     Observation seen(*this, Kind::Receive, session.entityPath);
     return seen.reportIf(m_impl->receiveFromSession(session, mode, maxCount),
                          [&](BrokerOperation& op, const auto& received) {
@@ -419,8 +425,8 @@ Result<QList<MessageView>> Broker::receiveFromSession(const SessionRef& session,
                          });
 }
 
-Result<MessageView> Broker::receiveDeferredFromSession(const SessionRef& session,
-                                                       qint64 sequenceNumber) {
+Result<MessageView> EmbeddedBroker::receiveDeferredFromSession(const SessionRef& session,
+                                                               qint64 sequenceNumber) {
     Observation seen(*this, Kind::ReceiveDeferred, session.entityPath);
     return seen.reportIf(m_impl->receiveDeferredFromSession(session, sequenceNumber),
                          [&](BrokerOperation& op, const auto& received) {
@@ -431,8 +437,8 @@ Result<MessageView> Broker::receiveDeferredFromSession(const SessionRef& session
                          });
 }
 
-Result<void> Broker::setSessionState(const SessionRef& session,
-                                     const std::optional<QByteArray>& state) {
+Result<void> EmbeddedBroker::setSessionState(const SessionRef& session,
+                                             const std::optional<QByteArray>& state) {
     Observation seen(*this, Kind::SetSessionState, session.entityPath);
     return seen.reportIf(m_impl->m_sessionLocks.setState(session, state),
                          [&](BrokerOperation& op, const auto&) {
@@ -443,7 +449,7 @@ Result<void> Broker::setSessionState(const SessionRef& session,
 
 // ---- Time
 
-Result<void> Broker::advanceClock(Millis delta) {
+Result<void> EmbeddedBroker::advanceClock(Millis delta) {
     Observation seen(*this, Kind::AdvanceClock, QString());
     auto* virtualClock = dynamic_cast<VirtualClock*>(m_impl->m_clock.get());
     if (!virtualClock)

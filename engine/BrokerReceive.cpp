@@ -6,6 +6,7 @@
 // commit, before receive() returns, so a receiver that crashes the process on a poison message
 // still drives it to MaxDeliveryCount.
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 namespace hourglass {
 
@@ -32,7 +33,7 @@ Result<void> checkNotTopic(const Entity& entity) {
 }
 } // namespace
 
-Result<void> Broker::checkReceiver(const QString& path) const {
+Result<void> EmbeddedBroker::checkReceiver(const QString& path) const {
     auto& d = *m_impl;
     auto checked = d.readTarget(path, [](const BrokerImpl::Target& target) -> Result<void> {
         if (auto ok = checkNotTopic(*target.entity); !ok)

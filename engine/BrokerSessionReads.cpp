@@ -2,6 +2,7 @@
 // its lock and its state, paged in session id order like the message lists. They take no lock,
 // change nothing and are no activity (A2).
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 namespace hourglass {
 
@@ -42,9 +43,9 @@ SessionInfo BrokerImpl::sessionInfoOf(const Entity& entity, const SessionRecord&
     return info;
 }
 
-Result<QList<SessionInfo>> Broker::listSessions(const QString& path, const QString& fromSessionId,
-                                                int maxCount,
-                                                std::optional<Instant> stateSetSince) const {
+Result<QList<SessionInfo>>
+EmbeddedBroker::listSessions(const QString& path, const QString& fromSessionId, int maxCount,
+                             std::optional<Instant> stateSetSince) const {
     if (maxCount < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("maxCount must be at least 1; got %1.").arg(maxCount));
@@ -68,7 +69,7 @@ Result<QList<SessionInfo>> Broker::listSessions(const QString& path, const QStri
     return out;
 }
 
-bool Broker::holdsSession(const SessionRef& ref) const {
+bool EmbeddedBroker::holdsSession(const SessionRef& ref) const {
     const auto held = m_impl->readTarget(ref.entityPath, [&](const BrokerImpl::Target& target) {
         if (!checkSessionsPath(target, ref.entityPath))
             return false;
@@ -79,7 +80,7 @@ bool Broker::holdsSession(const SessionRef& ref) const {
     return held && *held;
 }
 
-Result<SessionInfo> Broker::session(const QString& path, const QString& sessionId) const {
+Result<SessionInfo> EmbeddedBroker::session(const QString& path, const QString& sessionId) const {
     auto& d = *m_impl;
     std::optional<SessionInfo> info;
     qint64 entityId = 0;
@@ -118,7 +119,7 @@ Result<SessionInfo> Broker::session(const QString& path, const QString& sessionI
     return *info;
 }
 
-Result<Broker::SessionPages> Broker::sessionPages(const QString& path, int stride) const {
+Result<Broker::SessionPages> EmbeddedBroker::sessionPages(const QString& path, int stride) const {
     if (stride < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("stride must be at least 1; got %1.").arg(stride));

@@ -1,6 +1,7 @@
 // Time: firing due events in time order, each at its own instant (scheduled activation, lock
 // expiry, message expiry, auto-delete-on-idle), and the virtual clock's "advance".
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 namespace hourglass {
 
@@ -108,11 +109,12 @@ int BrokerImpl::runDue() {
     return handled;
 }
 
-Instant Broker::nextDueAt() const {
+Instant EmbeddedBroker::nextDueAt() const {
     BrokerRead lock(*m_impl);
     return m_impl->m_timers.nextDue();
 }
 
-// Broker::advanceClock is observed (a recording writes a jump as a step): BrokerObserved.cpp.
+// EmbeddedBroker::advanceClock is observed (a recording writes a jump as a step):
+// BrokerObserved.cpp.
 
 } // namespace hourglass

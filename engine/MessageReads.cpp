@@ -4,6 +4,7 @@
 #include "MessageReads.h"
 
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 #include <QUuid>
 
@@ -163,8 +164,8 @@ Result<QList<MessageView>> MessageReads::listMessages(const QString& path, qint6
     return out;
 }
 
-Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
-                                    Bodies bodies) const {
+Result<MessageView> EmbeddedBroker::message(const QString& path, qint64 sequenceNumber,
+                                            Bodies bodies) const {
     auto& d = *m_impl;
     std::optional<Overlay> overlay;
     qint64 entityId;
@@ -202,7 +203,7 @@ Result<MessageView> Broker::message(const QString& path, qint64 sequenceNumber,
     return view;
 }
 
-Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int stride) const {
+Result<Broker::SequenceIndex> EmbeddedBroker::sequenceIndex(const QString& path, int stride) const {
     if (stride < 1)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("stride must be at least 1; got %1.").arg(stride));
@@ -221,7 +222,7 @@ Result<Broker::SequenceIndex> Broker::sequenceIndex(const QString& path, int str
     });
 }
 
-Result<EntityCounts> Broker::counts(const QString& path) const {
+Result<EntityCounts> EmbeddedBroker::counts(const QString& path) const {
     return m_impl->readTarget(path, [](const BrokerImpl::Target& target) {
         return BrokerImpl::countsOf(*target.entity, target.subQueue);
     });
@@ -249,12 +250,12 @@ EntityCounts BrokerImpl::countsOf(const Entity& entity, SubQueue subQueue) {
     return counts;
 }
 
-Result<EntityFlow> Broker::flow(const QString& path) const {
+Result<EntityFlow> EmbeddedBroker::flow(const QString& path) const {
     return m_impl->readTarget(path,
                               [](const BrokerImpl::Target& target) { return target.entity->flow; });
 }
 
-Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) const {
+Result<QMap<QString, qint64>> EmbeddedBroker::deadLetterReasons(const QString& path) const {
     auto& d = *m_impl;
     qint64 entityId;
     std::vector<qint64> seqs;
@@ -294,8 +295,8 @@ Result<QMap<QString, qint64>> Broker::deadLetterReasons(const QString& path) con
 }
 
 Result<RoutingPreview>
-Broker::previewRouting(const QString& topicPath, const OutgoingMessage& original,
-                       const std::optional<SqlBrokerFields>& assigned) const {
+EmbeddedBroker::previewRouting(const QString& topicPath, const OutgoingMessage& original,
+                               const std::optional<SqlBrokerFields>& assigned) const {
     auto& d = *m_impl;
     BrokerRead read(d);
     Instant now;

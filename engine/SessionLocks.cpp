@@ -3,6 +3,7 @@
 #include "SessionLocks.h"
 
 #include "BrokerWrite.h"
+#include "EmbeddedBroker.h"
 
 namespace hourglass {
 
@@ -398,11 +399,11 @@ void SessionLocks::failWaitsOfGoneEntities() {
 
 // ---- Broker facade (the observed calls are in BrokerObserved.cpp)
 
-bool Broker::cancelAcceptSession(quint64 waitId) {
+bool EmbeddedBroker::cancelAcceptSession(quint64 waitId) {
     return m_impl->m_sessionLocks.cancelAccept(waitId);
 }
 
-Result<std::optional<QByteArray>> Broker::sessionState(const SessionRef& session) {
+Result<std::optional<QByteArray>> EmbeddedBroker::sessionState(const SessionRef& session) {
     return m_impl->m_sessionLocks.state(session);
 }
 

@@ -28,8 +28,10 @@ using Body = std::function<void(QXmlStreamWriter&)>;
 
 // A reply describes an entity as it is (runtime figures, the service's constants); a request
 // sets only what can be set, and leaves the rest to the service's defaults (a partitioned or
-// express entity on Azure keeps being one when the window updates it).
-enum class Purpose { Reply, Request };
+// express entity on Azure keeps being one when the window updates it). An update also names the
+// forwarding addresses it clears, as empty elements: the server here starts an update from the
+// entity's current properties, so leaving one out would keep it.
+enum class Purpose { Reply, Create, Update };
 
 QByteArray document(const Body& body) {
     QByteArray bytes;
@@ -62,6 +64,14 @@ QString url(const ReplyContext& context, const QString& path) {
 
 QString forwarding(const ReplyContext& context, const QString& path) {
     return QStringLiteral("sb://") + context.host + u'/' + path;
+}
+
+void forwardingElement(QXmlStreamWriter& w, const ReplyContext& c, const QString& name,
+                       const QString& path, Purpose purpose) {
+    if (!path.isEmpty())
+        w.writeTextElement(name, forwarding(c, path));
+    else if (purpose == Purpose::Update)
+        w.writeEmptyElement(name);
 }
 
 // <entry> with its Atom elements around `description`.
@@ -124,7 +134,7 @@ void times(QXmlStreamWriter& w, const EntityInfo& e) {
 // Premium's setting: a request names it only when it differs from the other tiers' fixed value,
 // which the service refuses to be told on a Standard namespace.
 void maxMessageSize(QXmlStreamWriter& w, const EntityProperties& p, Purpose purpose) {
-    if (purpose == Purpose::Request &&
+    if (purpose != Purpose::Reply &&
         p.maxMessageSizeInKilobytes ==
             EntityProperties::defaults(Tier::Standard).maxMessageSizeInKilobytes)
         return;
@@ -153,8 +163,7 @@ void queueDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityIn
         text(w, QStringLiteral("IsAnonymousAccessible"), flag(false));
     }
     text(w, QStringLiteral("Status"), entityStatusName(p.status));
-    if (!p.forwardTo.isEmpty())
-        text(w, QStringLiteral("ForwardTo"), forwarding(c, p.forwardTo));
+    forwardingElement(w, c, QStringLiteral("ForwardTo"), p.forwardTo, purpose);
     if (reply) {
         times(w, e);
         text(w, QStringLiteral("SupportOrdering"), flag(true));
@@ -165,9 +174,8 @@ void queueDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityIn
         text(w, QStringLiteral("EnablePartitioning"), flag(false));
         text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
     }
-    if (!p.forwardDeadLetteredMessagesTo.isEmpty())
-        text(w, QStringLiteral("ForwardDeadLetteredMessagesTo"),
-             forwarding(c, p.forwardDeadLetteredMessagesTo));
+    forwardingElement(w, c, QStringLiteral("ForwardDeadLetteredMessagesTo"),
+                      p.forwardDeadLetteredMessagesTo, purpose);
     if (reply)
         text(w, QStringLiteral("EnableExpress"), flag(false));
     maxMessageSize(w, p, purpose);
@@ -236,16 +244,14 @@ void subscriptionDescription(QXmlStreamWriter& w, const ReplyContext& c, const E
     if (reply)
         text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
     text(w, QStringLiteral("Status"), entityStatusName(p.status));
-    if (!p.forwardTo.isEmpty())
-        text(w, QStringLiteral("ForwardTo"), forwarding(c, p.forwardTo));
+    forwardingElement(w, c, QStringLiteral("ForwardTo"), p.forwardTo, purpose);
     if (reply) {
         times(w, e);
         countDetails(w, e.counts);
     }
     text(w, QStringLiteral("AutoDeleteOnIdle"), duration(p.autoDeleteOnIdle));
-    if (!p.forwardDeadLetteredMessagesTo.isEmpty())
-        text(w, QStringLiteral("ForwardDeadLetteredMessagesTo"),
-             forwarding(c, p.forwardDeadLetteredMessagesTo));
+    forwardingElement(w, c, QStringLiteral("ForwardDeadLetteredMessagesTo"),
+                      p.forwardDeadLetteredMessagesTo, purpose);
     if (reply)
         text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
     w.writeEndElement();
@@ -436,7 +442,8 @@ QByteArray namespaceEntry(const ReplyContext& context, const NamespaceInfo& info
     });
 }
 
-QByteArray entityRequest(const QString& namespaceHost, const EntityInfo& entity) {
+QByteArray entityRequest(const QString& namespaceHost, const EntityInfo& entity, bool update) {
+    const Purpose purpose = update ? Purpose::Update : Purpose::Create;
     ReplyContext context;
     context.host = namespaceHost;
     return document([&](QXmlStreamWriter& w) {
@@ -446,13 +453,13 @@ QByteArray entityRequest(const QString& namespaceHost, const EntityInfo& entity)
         w.writeAttribute(QStringLiteral("type"), QStringLiteral("application/xml"));
         switch (entity.kind) {
         case EntityKind::Queue:
-            queueDescription(w, context, entity, Purpose::Request);
+            queueDescription(w, context, entity, purpose);
             break;
         case EntityKind::Topic:
-            topicDescription(w, entity, 0, Purpose::Request);
+            topicDescription(w, entity, 0, purpose);
             break;
         case EntityKind::Subscription:
-            subscriptionDescription(w, context, entity, Purpose::Request);
+            subscriptionDescription(w, context, entity, purpose);
             break;
         }
         w.writeEndElement(); // content

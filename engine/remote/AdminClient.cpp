@@ -162,7 +162,7 @@ struct AdminClient::State {
     Result<EntityInfo> put(const QString& path, const EntityInfo& entity, bool update) {
         const auto host = options.connection.host;
         const auto body =
-            call("PUT", url(encodedPath(path)), admin::entityRequest(host, entity), update);
+            call("PUT", url(encodedPath(path)), admin::entityRequest(host, entity, update), update);
         if (!body)
             return body.error();
         return admin::readEntityReply(*body);

@@ -28,8 +28,9 @@ inline constexpr qsizetype kMaxQuotedReply = 64;
 // An Atom <entry> around the description of `entity`'s kind with only what can be set (no
 // runtime figures, none of the service's constants); forwarding addresses as the full
 // `sb://<namespaceHost>/<path>` the service expects; a subscription's first rule as its
-// DefaultRuleDescription (the service then makes no $Default).
-QByteArray entityRequest(const QString& namespaceHost, const EntityInfo& entity);
+// DefaultRuleDescription (the service then makes no $Default). An `update` (the PUT with
+// If-Match) also names each forwarding address it clears, as an empty element.
+QByteArray entityRequest(const QString& namespaceHost, const EntityInfo& entity, bool update);
 QByteArray ruleRequest(const Rule& rule);
 
 // ---- replies

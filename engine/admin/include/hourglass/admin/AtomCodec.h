@@ -46,7 +46,8 @@ struct RulePage {
 
 // One queue, topic or subscription: its path from the entry's <id>, its properties (forwarding
 // addresses as entity paths), its runtime figures (the service counts locked and deferred
-// messages as active: they come back in `counts.active`), its times, the namespace's name from
+// messages as active: they come back in `counts.active`; a subscription's entry has no size),
+// its times, the namespace's name from
 // the author. A subscription's rules are not in its entry (read them with readRuleFeed).
 // An empty feed, as the service may answer a GET of nothing, is MessagingEntityNotFound.
 Result<EntityInfo> readEntityReply(const QByteArray& body);

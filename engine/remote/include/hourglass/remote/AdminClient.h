@@ -6,7 +6,7 @@
 //
 // Threads: every call blocks until its answer or the timeout (never longer), so call it from a
 // worker thread, never the GUI's. The HTTP itself runs on a thread the client owns. Calls may
-// come from several threads at once.
+// come from several threads at once; destroy the client once every call has returned.
 //
 // Errors: 401 and 403 are Unauthorized (a Listen- or Send-only key gets them: the window still
 // browses the entities the user names), 404 MessagingEntityNotFound, 409

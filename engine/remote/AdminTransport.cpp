@@ -58,14 +58,14 @@ struct AdminTransport::State {
         if (!manager) {
             manager = new QNetworkAccessManager(context);
             manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-            // Connections are kept per host; the client speaks to one namespace.
-            manager->setAutoDeleteReplies(false);
         }
         QNetworkRequest http(request.url);
         for (const auto& [name, value] : request.headers)
             http.setRawHeader(name, value);
         if (request.url.scheme() == QLatin1String("https"))
             http.setSslConfiguration(ssl);
+        // HTTP/1.1, which every administration endpoint speaks (Azure, the emulator, serve):
+        // a few small requests gain nothing from HTTP/2, and Qt 6.4's is the less travelled path.
         http.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
         QNetworkReply* reply = manager->sendCustomRequest(http, request.method, request.body);
         inFlight.append(pending);

@@ -30,7 +30,7 @@ namespace hourglass::remote {
 
 // A Microsoft Entra ID access token for the namespace (scope
 // https://servicebus.azure.net/.default), fresh enough for one request; called on the caller's
-// thread before each request.
+// thread before each request, so from several threads at once when calls overlap.
 using TokenProvider = std::function<Result<QString>()>;
 
 struct AdminClientOptions {

@@ -4,6 +4,7 @@
 // servers on this thread for what a real one never does: answer garbage, answer something that
 // is not ATOM, quote a huge error, never answer. Every call runs on a worker (WorkerCall.h).
 
+#include "AdminTransport.h"
 #include "WorkerCall.h"
 
 #include "TestBroker.h"
@@ -468,6 +469,42 @@ private slots:
         QVERIFY2(answer.error().description.size() < 200,
                  qPrintable(answer.error().description.left(300)));
         QVERIFY(answer.error().description.contains(QStringLiteral("xxxx")));
+    }
+
+    void redirectsAreNotFollowed() {
+        // The token would go with the request to wherever the answer points.
+        StandInServer elsewhere(httpReply("200 OK", "<feed/>"));
+        StandInServer server("HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:" +
+                             QByteArray::number(elsewhere.port()) +
+                             "/$Resources/Queues\r\nContent-Length: 0\r\n\r\n");
+        AdminClient client(optionsFor(emulatorString(server.port())));
+        const auto answer = onWorker([&] { return client.queues(); });
+        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
+        QVERIFY(!server.received.isEmpty());
+        QVERIFY(elsewhere.received.isEmpty());
+    }
+
+    void hugeAnswerIsCut() {
+        const QByteArray body = "<feed>" + QByteArray(kMaxAdminReplyBytes + 1024, ' ');
+        StandInServer server(httpReply("200 OK", body));
+        AdminClient client(optionsFor(emulatorString(server.port())));
+        const auto answer = onWorker([&] { return client.queues(); });
+        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
+        QVERIFY2(answer.error().description.contains(QStringLiteral("MiB")),
+                 qPrintable(answer.error().description));
+    }
+
+    void pagesThatGoRoundAreRefused() {
+        // Every page names itself as the next one: the client stops instead of going round.
+        const QByteArray feed =
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Queues</title>"
+            "<link rel=\"next\" href=\"http://localhost/$Resources/Queues?$skip=0&amp;$top=100\"/>"
+            "<entry><id>http://localhost/q</id><content type=\"application/xml\">"
+            "<QueueDescription/></content></entry></feed>";
+        StandInServer server(httpReply("200 OK", feed));
+        AdminClient client(optionsFor(emulatorString(server.port())));
+        const auto answer = onWorker([&] { return client.queues(); });
+        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
     }
 
     void silentServerTimesOut() {

@@ -1,10 +1,10 @@
 // The administration client (engine/remote AdminClient) against the administration API on a real
 // broker over plain HTTP (AdminHttpServer, as an emulator-style string reaches it): every call,
-// lists past one page, runtime counts, forwarding addresses, each error code; then stand-in
-// servers on this thread for what a real one never does: answer garbage, answer something that
-// is not ATOM, quote a huge error, never answer. Every call runs on a worker (WorkerCall.h).
+// lists past one page, runtime counts, forwarding addresses, the error codes the server gives, a
+// wrong key, a signature as given, calls from several workers at once. Every call runs on a
+// worker (WorkerCall.h); tst_remote_admin_standins has what a real server never does.
 
-#include "AdminTransport.h"
+#include "RemoteAdminTestSupport.h"
 #include "WorkerCall.h"
 
 #include "TestBroker.h"
@@ -16,9 +16,6 @@
 #include "hourglass/remote/AdminClient.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTest>
 
 #include <memory>
@@ -29,23 +26,6 @@ using namespace hourglass::remote;
 using namespace hourglass::testing;
 
 namespace {
-QString emulatorString(quint16 port, const QString& key = QStringLiteral("SAS_KEY_VALUE")) {
-    return QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName="
-                          "RootManageSharedAccessKey;SharedAccessKey=%2;"
-                          "UseDevelopmentEmulator=true")
-        .arg(port)
-        .arg(key);
-}
-
-AdminClientOptions optionsFor(const QString& text) {
-    const auto connection = parseConnectionString(text);
-    if (!connection)
-        qFatal("bad connection string in a test: %s", qPrintable(connection.error().toString()));
-    AdminClientOptions options = AdminClientOptions::forConnection(*connection);
-    options.timeout = std::chrono::milliseconds(5000);
-    return options;
-}
-
 Rule sqlRule(const QString& name, const QString& filter, const QString& action = {}) {
     Rule rule;
     rule.name = name;
@@ -79,39 +59,6 @@ QStringList pathsOf(const QList<EntityInfo>& entities) {
     return paths;
 }
 
-// A server on this thread that answers each request's head with `reply` (nothing when empty)
-// and keeps what it was sent.
-class StandInServer : public QObject {
-public:
-    explicit StandInServer(QByteArray reply)
-        : m_reply(std::move(reply)) {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
-                socket->setParent(this);
-                connect(socket, &QTcpSocket::readyRead, this, [this, socket] {
-                    received += socket->readAll();
-                    if (received.contains("\r\n\r\n") && !m_reply.isEmpty()) {
-                        socket->write(m_reply);
-                        socket->disconnectFromHost();
-                    }
-                });
-            }
-        });
-        m_server.listen(QHostAddress::LocalHost);
-    }
-    quint16 port() const { return m_server.serverPort(); }
-    QByteArray received;
-
-private:
-    QTcpServer m_server;
-    QByteArray m_reply;
-};
-
-QByteArray httpReply(const QByteArray& statusLine, const QByteArray& body,
-                     const QByteArray& type = "application/xml") {
-    return "HTTP/1.1 " + statusLine + "\r\nContent-Type: " + type +
-           "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
-}
 } // namespace
 
 class RemoteAdminClientTest : public QObject {
@@ -399,138 +346,6 @@ private slots:
                            .arg(old)));
         QCOMPARE(onWorker([&] { return expired.namespaceInfo(); }).error().code,
                  ErrorCode::Unauthorized);
-    }
-
-    void requestsAsTheServiceExpects() {
-        // What goes on the wire: the method, the path, the api-version, a token signed for the
-        // namespace's URL, and a bearer token from the provider when there is one.
-        StandInServer server(httpReply("404 Not Found", "<Error><Code>404</Code></Error>"));
-        AdminClientOptions options = optionsFor(emulatorString(server.port()));
-        AdminClient client(options);
-        QCOMPARE(onWorker([&] { return client.entity(QStringLiteral("a b/Subscriptions/s")); })
-                     .error()
-                     .code,
-                 ErrorCode::MessagingEntityNotFound);
-        QVERIFY2(server.received.startsWith("GET /a%20b/Subscriptions/s?api-version=2021-05 "),
-                 server.received.left(80).constData());
-        const QByteArray sr =
-            QUrl::toPercentEncoding(QStringLiteral("http://localhost:%1/").arg(server.port()));
-        QVERIFY(
-            server.received.contains("Authorization: SharedAccessSignature sr=" + sr + "&sig="));
-
-        server.received.clear();
-        options.tokenProvider = [] { return Result<QString>(QStringLiteral("eyJ.token.sig")); };
-        AdminClient bearer(options);
-        QCOMPARE(onWorker([&] { return bearer.queues(); }).error().code,
-                 ErrorCode::MessagingEntityNotFound);
-        QVERIFY(server.received.startsWith(
-            "GET /$Resources/Queues?$skip=0&$top=100&api-version=2021-05 "));
-        QVERIFY(server.received.contains("Authorization: Bearer eyJ.token.sig\r\n"));
-
-        options.tokenProvider = [] {
-            return Result<QString>(
-                makeError(ErrorCode::Unauthorized, QStringLiteral("no sign-in")));
-        };
-        AdminClient signedOut(options);
-        QCOMPARE(onWorker([&] { return signedOut.queues(); }).error().code,
-                 ErrorCode::Unauthorized);
-    }
-
-    void answersThatAreNotTheService_data() {
-        QTest::addColumn<QByteArray>("reply");
-        QTest::newRow("not HTTP") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n\r\n");
-        QTest::newRow("not XML") << httpReply("200 OK", "<html><body>hello", "text/html");
-        QTest::newRow("not ATOM") << httpReply("200 OK", "<Something><Else/></Something>");
-        QTest::newRow("entry of nothing")
-            << httpReply("200 OK", "<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>x</id>"
-                                   "<content><Mystery/></content></entry>");
-        QTest::newRow("a DTD") << httpReply(
-            "200 OK", "<!DOCTYPE x [<!ENTITY a \"aaaa\">]><entry>&a;</entry>");
-        QTest::newRow("a server error") << httpReply("500 Internal Server Error", "");
-    }
-    void answersThatAreNotTheService() {
-        QFETCH(QByteArray, reply);
-        StandInServer server(reply);
-        AdminClient client(optionsFor(emulatorString(server.port())));
-        const auto answer = onWorker([&] { return client.entity(QStringLiteral("q")); });
-        QVERIFY(!answer);
-        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
-        const auto list = onWorker([&] { return client.queues(); });
-        QCOMPARE(list.error().code, ErrorCode::ServiceCommunicationProblem);
-    }
-
-    void errorTextsQuoteLittle() {
-        const QByteArray secret(5000, 'x');
-        StandInServer server(httpReply("400 Bad Request", "<Error><Code>400</Code><Detail>" +
-                                                              secret + "</Detail></Error>"));
-        AdminClient client(optionsFor(emulatorString(server.port())));
-        const auto answer = onWorker([&] { return client.entity(QStringLiteral("q")); });
-        QCOMPARE(answer.error().code, ErrorCode::InvalidArgument);
-        QVERIFY2(answer.error().description.size() < 200,
-                 qPrintable(answer.error().description.left(300)));
-        QVERIFY(answer.error().description.contains(QStringLiteral("xxxx")));
-    }
-
-    void redirectsAreNotFollowed() {
-        // The token would go with the request to wherever the answer points.
-        StandInServer elsewhere(httpReply("200 OK", "<feed/>"));
-        StandInServer server("HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:" +
-                             QByteArray::number(elsewhere.port()) +
-                             "/$Resources/Queues\r\nContent-Length: 0\r\n\r\n");
-        AdminClient client(optionsFor(emulatorString(server.port())));
-        const auto answer = onWorker([&] { return client.queues(); });
-        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
-        QVERIFY(!server.received.isEmpty());
-        QVERIFY(elsewhere.received.isEmpty());
-    }
-
-    void hugeAnswerIsCut() {
-        const QByteArray body = "<feed>" + QByteArray(kMaxAdminReplyBytes + 1024, ' ');
-        StandInServer server(httpReply("200 OK", body));
-        AdminClient client(optionsFor(emulatorString(server.port())));
-        const auto answer = onWorker([&] { return client.queues(); });
-        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
-        QVERIFY2(answer.error().description.contains(QStringLiteral("MiB")),
-                 qPrintable(answer.error().description));
-    }
-
-    void pagesThatGoRoundAreRefused() {
-        // Every page names itself as the next one: the client stops instead of going round.
-        const QByteArray feed =
-            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Queues</title>"
-            "<link rel=\"next\" href=\"http://localhost/$Resources/Queues?$skip=0&amp;$top=100\"/>"
-            "<entry><id>http://localhost/q</id><content type=\"application/xml\">"
-            "<QueueDescription/></content></entry></feed>";
-        StandInServer server(httpReply("200 OK", feed));
-        AdminClient client(optionsFor(emulatorString(server.port())));
-        const auto answer = onWorker([&] { return client.queues(); });
-        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
-    }
-
-    void silentServerTimesOut() {
-        StandInServer server({}); // reads, never answers
-        AdminClientOptions options = optionsFor(emulatorString(server.port()));
-        options.timeout = std::chrono::milliseconds(600);
-        AdminClient client(options);
-        QElapsedTimer timer;
-        timer.start();
-        const auto answer = onWorker([&] { return client.namespaceInfo(); });
-        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
-        QVERIFY(timer.elapsed() >= 500);
-        QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
-        QVERIFY(!server.received.isEmpty());
-    }
-
-    void nobodyListening() {
-        quint16 closed = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            closed = probe.serverPort();
-        }
-        AdminClient client(optionsFor(emulatorString(closed)));
-        const auto answer = onWorker([&] { return client.namespaceInfo(); });
-        QCOMPARE(answer.error().code, ErrorCode::ServiceCommunicationProblem);
     }
 
     void manyWorkersAtOnce() {

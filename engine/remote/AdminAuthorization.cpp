@@ -4,12 +4,25 @@
 
 namespace hourglass::remote {
 
+namespace {
+// A header value is one line: a pasted signature or a token with a line break in it would end
+// the header and start another.
+Result<QByteArray> headerValue(const QByteArray& value) {
+    for (const char c : value)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return makeError(ErrorCode::Unauthorized,
+                             QStringLiteral("The credential has characters a request cannot "
+                                            "carry (a line break, a control character)."));
+    return value;
+}
+} // namespace
+
 Result<QByteArray> adminAuthorization(const AdminClientOptions& options, qint64 nowSeconds) {
     if (options.tokenProvider) {
         const auto token = options.tokenProvider();
         if (!token)
             return token.error();
-        return QByteArray("Bearer ") + token->toUtf8();
+        return headerValue(QByteArray("Bearer ") + token->toUtf8());
     }
     const ConnectionString& connection = options.connection;
     switch (connection.credential) {
@@ -19,7 +32,7 @@ Result<QByteArray> adminAuthorization(const AdminClientOptions& options, qint64 
                                   nowSeconds + kAdminTokenSeconds)
             .toUtf8();
     case ConnectionString::Credential::SignatureOnly:
-        return connection.signature.toUtf8();
+        return headerValue(connection.signature.toUtf8());
     case ConnectionString::Credential::None:
         break;
     }

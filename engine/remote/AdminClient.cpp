@@ -67,10 +67,8 @@ Error statusError(const HttpAnswer& answer) {
                        .arg(said));
 }
 
-EntityKind kindOfPath(const QString& path) {
-    return path.contains(QLatin1String("/Subscriptions/"), Qt::CaseInsensitive)
-               ? EntityKind::Subscription
-               : EntityKind::Queue;
+bool isSubscriptionPath(const QString& path) {
+    return path.contains(QLatin1String("/Subscriptions/"), Qt::CaseInsensitive);
 }
 } // namespace
 
@@ -245,7 +243,7 @@ Result<EntityInfo> AdminClient::createTopic(const QString& path,
 Result<EntityInfo> AdminClient::createSubscription(const QString& path,
                                                    const EntityProperties& properties,
                                                    const QList<Rule>& rules) {
-    if (kindOfPath(path) != EntityKind::Subscription)
+    if (!isSubscriptionPath(path))
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("A subscription's path is topic/Subscriptions/name."));
     EntityInfo entity;

@@ -53,6 +53,15 @@ private slots:
         AdminClient signedOut(options);
         QCOMPARE(onWorker([&] { return signedOut.queues(); }).error().code,
                  ErrorCode::Unauthorized);
+
+        // A token with a line break would start a header of its own: refused before sending.
+        server.received.clear();
+        options.tokenProvider = [] {
+            return Result<QString>(QStringLiteral("abc\r\nX-Injected: yes"));
+        };
+        AdminClient injected(options);
+        QCOMPARE(onWorker([&] { return injected.queues(); }).error().code, ErrorCode::Unauthorized);
+        QVERIFY(server.received.isEmpty());
     }
 
     void answersThatAreNotTheService_data() {

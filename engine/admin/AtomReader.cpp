@@ -194,21 +194,24 @@ Result<Description> readDescription(const QByteArray& body) {
 }
 
 Result<EntityProperties> readProperties(const XmlElement& description, EntityKind kind,
-                                        EntityProperties base) {
+                                        EntityProperties base, UnknownElements unknown) {
     for (const XmlElement& element : description.children) {
         const auto member =
             std::find_if(members().cbegin(), members().cend(), [&element](const Member& m) {
                 return element.name == QLatin1String(m.element);
             });
         if (member == members().cend()) {
-            if (accepted(element.name))
+            if (accepted(element.name) || unknown == UnknownElements::Skip)
                 continue;
             return invalid(QStringLiteral("'%1' is not a property of a %2.")
                                .arg(quoted(element.name), kindWord(kind)));
         }
-        if (!(member->kinds & maskOf(kind)))
+        if (!(member->kinds & maskOf(kind))) {
+            if (unknown == UnknownElements::Skip)
+                continue;
             return invalid(QStringLiteral("%1 is not a property of a %2.")
                                .arg(QLatin1String(member->element), kindWord(kind)));
+        }
         if (!element.children.isEmpty())
             return invalid(QStringLiteral("%1 must hold a value, not elements.")
                                .arg(QLatin1String(member->element)));

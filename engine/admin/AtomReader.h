@@ -22,6 +22,10 @@ namespace hourglass::admin {
 
 enum class DescriptionKind { Queue, Topic, Subscription, Rule };
 
+// What an element nobody expects means: in a request, a mistake to refuse; in a reply, something
+// the service added since this was written, to pass over (the client must keep reading).
+enum class UnknownElements { Refuse, Skip };
+
 struct Description {
     DescriptionKind kind = DescriptionKind::Queue;
     XmlElement element; // the *Description element
@@ -33,7 +37,8 @@ Result<Description> readDescription(const QByteArray& body);
 // `description` applied over `base` for an entity of `kind`. `ForwardTo` and
 // `ForwardDeadLetteredMessagesTo` may be absolute (`sb://host/path`): the path is kept.
 Result<EntityProperties> readProperties(const XmlElement& description, EntityKind kind,
-                                        EntityProperties base);
+                                        EntityProperties base,
+                                        UnknownElements unknown = UnknownElements::Refuse);
 
 // A subscription's DefaultRuleDescription, when it has one.
 Result<std::optional<Rule>> readDefaultRule(const XmlElement& subscriptionDescription);
@@ -42,7 +47,8 @@ Result<std::optional<Rule>> readDefaultRule(const XmlElement& subscriptionDescri
 // Parameters, CorrelationFilter with typed Properties, TrueFilter, FalseFilter) and Action
 // (EmptyRuleAction, SqlRuleAction with Parameters). SQL parameters are written into the
 // expression as literals: the engine keeps the expression, not the parameters.
-Result<Rule> readRule(const XmlElement& ruleDescription, const QString& name);
+Result<Rule> readRule(const XmlElement& ruleDescription, const QString& name,
+                      UnknownElements unknown = UnknownElements::Refuse);
 
 // The entity path an absolute forwarding address names: "sb://host:5671/orders" -> "orders";
 // a bare path is returned as it is.

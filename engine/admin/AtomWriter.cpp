@@ -2,6 +2,8 @@
 
 #include "TypedValues.h"
 
+#include "hourglass/admin/AtomCodec.h"
+
 #include "hourglass/EntityPath.h"
 
 #include <QXmlStreamWriter>
@@ -23,6 +25,13 @@ const QString kCounts =
 const QString kApiVersion = QStringLiteral("api-version=2021-05");
 
 using Body = std::function<void(QXmlStreamWriter&)>;
+
+// A reply describes an entity as it is (runtime figures, the service's constants); a request
+// sets only what can be set, and leaves the rest to the service's defaults (a partitioned or
+// express entity on Azure keeps being one when the window updates it). An update also names the
+// forwarding addresses it clears, as empty elements: the server here starts an update from the
+// entity's current properties, so leaving one out would keep it.
+enum class Purpose { Reply, Create, Update };
 
 QByteArray document(const Body& body) {
     QByteArray bytes;
@@ -55,6 +64,14 @@ QString url(const ReplyContext& context, const QString& path) {
 
 QString forwarding(const ReplyContext& context, const QString& path) {
     return QStringLiteral("sb://") + context.host + u'/' + path;
+}
+
+void forwardingElement(QXmlStreamWriter& w, const ReplyContext& c, const QString& name,
+                       const QString& path, Purpose purpose) {
+    if (!path.isEmpty())
+        w.writeTextElement(name, forwarding(c, path));
+    else if (purpose == Purpose::Update)
+        w.writeEmptyElement(name);
 }
 
 // <entry> with its Atom elements around `description`.
@@ -114,8 +131,20 @@ void times(QXmlStreamWriter& w, const EntityInfo& e) {
     text(w, QStringLiteral("AccessedAt"), formatInstant(e.lastActivityAt));
 }
 
-void queueDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityInfo& e) {
+// Premium's setting: a request names it only when it differs from the other tiers' fixed value,
+// which the service refuses to be told on a Standard namespace.
+void maxMessageSize(QXmlStreamWriter& w, const EntityProperties& p, Purpose purpose) {
+    if (purpose != Purpose::Reply &&
+        p.maxMessageSizeInKilobytes ==
+            EntityProperties::defaults(Tier::Standard).maxMessageSizeInKilobytes)
+        return;
+    text(w, QStringLiteral("MaxMessageSizeInKilobytes"), number(p.maxMessageSizeInKilobytes));
+}
+
+void queueDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityInfo& e,
+                      Purpose purpose = Purpose::Reply) {
     const EntityProperties& p = e.properties;
+    const bool reply = purpose == Purpose::Reply;
     startDescription(w, QStringLiteral("QueueDescription"));
     text(w, QStringLiteral("LockDuration"), duration(p.lockDuration));
     text(w, QStringLiteral("MaxSizeInMegabytes"), number(p.maxSizeInMegabytes));
@@ -127,56 +156,75 @@ void queueDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityIn
     text(w, QStringLiteral("DuplicateDetectionHistoryTimeWindow"),
          duration(p.duplicateDetectionHistoryTimeWindow));
     text(w, QStringLiteral("MaxDeliveryCount"), number(p.maxDeliveryCount));
-    text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
-    text(w, QStringLiteral("SizeInBytes"), number(e.counts.sizeInBytes));
-    text(w, QStringLiteral("MessageCount"), number(totalOf(e.counts)));
-    text(w, QStringLiteral("IsAnonymousAccessible"), flag(false));
+    if (reply) {
+        text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
+        text(w, QStringLiteral("SizeInBytes"), number(e.counts.sizeInBytes));
+        text(w, QStringLiteral("MessageCount"), number(totalOf(e.counts)));
+        text(w, QStringLiteral("IsAnonymousAccessible"), flag(false));
+    }
     text(w, QStringLiteral("Status"), entityStatusName(p.status));
-    if (!p.forwardTo.isEmpty())
-        text(w, QStringLiteral("ForwardTo"), forwarding(c, p.forwardTo));
-    times(w, e);
-    text(w, QStringLiteral("SupportOrdering"), flag(true));
-    countDetails(w, e.counts);
+    forwardingElement(w, c, QStringLiteral("ForwardTo"), p.forwardTo, purpose);
+    if (reply) {
+        times(w, e);
+        text(w, QStringLiteral("SupportOrdering"), flag(true));
+        countDetails(w, e.counts);
+    }
     text(w, QStringLiteral("AutoDeleteOnIdle"), duration(p.autoDeleteOnIdle));
-    text(w, QStringLiteral("EnablePartitioning"), flag(false));
-    text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
-    if (!p.forwardDeadLetteredMessagesTo.isEmpty())
-        text(w, QStringLiteral("ForwardDeadLetteredMessagesTo"),
-             forwarding(c, p.forwardDeadLetteredMessagesTo));
-    text(w, QStringLiteral("EnableExpress"), flag(false));
-    text(w, QStringLiteral("MaxMessageSizeInKilobytes"), number(p.maxMessageSizeInKilobytes));
+    if (reply) {
+        text(w, QStringLiteral("EnablePartitioning"), flag(false));
+        text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
+    }
+    forwardingElement(w, c, QStringLiteral("ForwardDeadLetteredMessagesTo"),
+                      p.forwardDeadLetteredMessagesTo, purpose);
+    if (reply)
+        text(w, QStringLiteral("EnableExpress"), flag(false));
+    maxMessageSize(w, p, purpose);
     w.writeEndElement();
 }
 
-void topicDescription(QXmlStreamWriter& w, const EntityInfo& e, int subscriptionCount) {
+void topicDescription(QXmlStreamWriter& w, const EntityInfo& e, int subscriptionCount,
+                      Purpose purpose = Purpose::Reply) {
     const EntityProperties& p = e.properties;
+    const bool reply = purpose == Purpose::Reply;
     startDescription(w, QStringLiteral("TopicDescription"));
     text(w, QStringLiteral("DefaultMessageTimeToLive"), duration(p.defaultMessageTimeToLive));
     text(w, QStringLiteral("MaxSizeInMegabytes"), number(p.maxSizeInMegabytes));
     text(w, QStringLiteral("RequiresDuplicateDetection"), flag(p.requiresDuplicateDetection));
     text(w, QStringLiteral("DuplicateDetectionHistoryTimeWindow"),
          duration(p.duplicateDetectionHistoryTimeWindow));
-    text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
-    text(w, QStringLiteral("SizeInBytes"), number(e.counts.sizeInBytes));
-    text(w, QStringLiteral("FilteringMessagesBeforePublishing"), flag(false));
-    text(w, QStringLiteral("IsAnonymousAccessible"), flag(false));
+    if (reply) {
+        text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
+        text(w, QStringLiteral("SizeInBytes"), number(e.counts.sizeInBytes));
+        text(w, QStringLiteral("FilteringMessagesBeforePublishing"), flag(false));
+        text(w, QStringLiteral("IsAnonymousAccessible"), flag(false));
+    }
     text(w, QStringLiteral("Status"), entityStatusName(p.status));
-    times(w, e);
-    text(w, QStringLiteral("SupportOrdering"), flag(true));
-    countDetails(w, e.counts);
+    if (reply) {
+        times(w, e);
+        text(w, QStringLiteral("SupportOrdering"), flag(true));
+        countDetails(w, e.counts);
+    }
     text(w, QStringLiteral("AutoDeleteOnIdle"), duration(p.autoDeleteOnIdle));
-    text(w, QStringLiteral("EnablePartitioning"), flag(false));
-    text(w, QStringLiteral("IsExpress"), flag(false));
-    text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
-    text(w, QStringLiteral("EnableSubscriptionPartitioning"), flag(false));
-    text(w, QStringLiteral("EnableExpress"), flag(false));
-    text(w, QStringLiteral("SubscriptionCount"), number(subscriptionCount));
-    text(w, QStringLiteral("MaxMessageSizeInKilobytes"), number(p.maxMessageSizeInKilobytes));
+    if (reply) {
+        text(w, QStringLiteral("EnablePartitioning"), flag(false));
+        text(w, QStringLiteral("IsExpress"), flag(false));
+        text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
+        text(w, QStringLiteral("EnableSubscriptionPartitioning"), flag(false));
+        text(w, QStringLiteral("EnableExpress"), flag(false));
+        text(w, QStringLiteral("SubscriptionCount"), number(subscriptionCount));
+    }
+    maxMessageSize(w, p, purpose);
     w.writeEndElement();
 }
 
-void subscriptionDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityInfo& e) {
+void ruleBody(QXmlStreamWriter& w, const Rule& rule);
+
+// In a request, `e.rules`' first rule goes as the DefaultRuleDescription (the service makes it
+// the subscription's only rule, in place of $Default).
+void subscriptionDescription(QXmlStreamWriter& w, const ReplyContext& c, const EntityInfo& e,
+                             Purpose purpose = Purpose::Reply) {
     const EntityProperties& p = e.properties;
+    const bool reply = purpose == Purpose::Reply;
     startDescription(w, QStringLiteral("SubscriptionDescription"));
     text(w, QStringLiteral("LockDuration"), duration(p.lockDuration));
     text(w, QStringLiteral("RequiresSession"), flag(p.requiresSession));
@@ -185,19 +233,27 @@ void subscriptionDescription(QXmlStreamWriter& w, const ReplyContext& c, const E
          flag(p.deadLetteringOnMessageExpiration));
     text(w, QStringLiteral("DeadLetteringOnFilterEvaluationExceptions"),
          flag(p.deadLetteringOnFilterEvaluationExceptions));
-    text(w, QStringLiteral("MessageCount"), number(totalOf(e.counts)));
+    if (!reply && !e.rules.isEmpty()) {
+        w.writeStartElement(QStringLiteral("DefaultRuleDescription"));
+        ruleBody(w, e.rules.first());
+        w.writeEndElement();
+    }
+    if (reply)
+        text(w, QStringLiteral("MessageCount"), number(totalOf(e.counts)));
     text(w, QStringLiteral("MaxDeliveryCount"), number(p.maxDeliveryCount));
-    text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
+    if (reply)
+        text(w, QStringLiteral("EnableBatchedOperations"), flag(true));
     text(w, QStringLiteral("Status"), entityStatusName(p.status));
-    if (!p.forwardTo.isEmpty())
-        text(w, QStringLiteral("ForwardTo"), forwarding(c, p.forwardTo));
-    times(w, e);
-    countDetails(w, e.counts);
+    forwardingElement(w, c, QStringLiteral("ForwardTo"), p.forwardTo, purpose);
+    if (reply) {
+        times(w, e);
+        countDetails(w, e.counts);
+    }
     text(w, QStringLiteral("AutoDeleteOnIdle"), duration(p.autoDeleteOnIdle));
-    if (!p.forwardDeadLetteredMessagesTo.isEmpty())
-        text(w, QStringLiteral("ForwardDeadLetteredMessagesTo"),
-             forwarding(c, p.forwardDeadLetteredMessagesTo));
-    text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
+    forwardingElement(w, c, QStringLiteral("ForwardDeadLetteredMessagesTo"),
+                      p.forwardDeadLetteredMessagesTo, purpose);
+    if (reply)
+        text(w, QStringLiteral("EntityAvailabilityStatus"), QStringLiteral("Available"));
     w.writeEndElement();
 }
 
@@ -244,6 +300,12 @@ void correlationBody(QXmlStreamWriter& w, const CorrelationFilter& f) {
 
 void ruleDescription(QXmlStreamWriter& w, const Rule& rule) {
     startDescription(w, QStringLiteral("RuleDescription"));
+    ruleBody(w, rule);
+    w.writeEndElement();
+}
+
+// Filter, Action and Name: a RuleDescription's, or a subscription's DefaultRuleDescription's.
+void ruleBody(QXmlStreamWriter& w, const Rule& rule) {
     w.writeStartElement(QStringLiteral("Filter"));
     switch (rule.filterType) {
     case FilterType::True:
@@ -273,7 +335,6 @@ void ruleDescription(QXmlStreamWriter& w, const Rule& rule) {
     }
     w.writeEndElement(); // Action
     text(w, QStringLiteral("Name"), rule.name);
-    w.writeEndElement();
 }
 
 void writeEntity(QXmlStreamWriter& w, const ReplyContext& c, const EntityInfo& e,
@@ -378,6 +439,43 @@ QByteArray namespaceEntry(const ReplyContext& context, const NamespaceInfo& info
                   text(body, QStringLiteral("NamespaceType"), QStringLiteral("Messaging"));
                   body.writeEndElement();
               });
+    });
+}
+
+QByteArray entityRequest(const QString& namespaceHost, const EntityInfo& entity, bool update) {
+    const Purpose purpose = update ? Purpose::Update : Purpose::Create;
+    ReplyContext context;
+    context.host = namespaceHost;
+    return document([&](QXmlStreamWriter& w) {
+        w.writeStartElement(QStringLiteral("entry"));
+        w.writeAttribute(QStringLiteral("xmlns"), kAtom);
+        w.writeStartElement(QStringLiteral("content"));
+        w.writeAttribute(QStringLiteral("type"), QStringLiteral("application/xml"));
+        switch (entity.kind) {
+        case EntityKind::Queue:
+            queueDescription(w, context, entity, purpose);
+            break;
+        case EntityKind::Topic:
+            topicDescription(w, entity, 0, purpose);
+            break;
+        case EntityKind::Subscription:
+            subscriptionDescription(w, context, entity, purpose);
+            break;
+        }
+        w.writeEndElement(); // content
+        w.writeEndElement(); // entry
+    });
+}
+
+QByteArray ruleRequest(const Rule& rule) {
+    return document([&](QXmlStreamWriter& w) {
+        w.writeStartElement(QStringLiteral("entry"));
+        w.writeAttribute(QStringLiteral("xmlns"), kAtom);
+        w.writeStartElement(QStringLiteral("content"));
+        w.writeAttribute(QStringLiteral("type"), QStringLiteral("application/xml"));
+        ruleDescription(w, rule);
+        w.writeEndElement(); // content
+        w.writeEndElement(); // entry
     });
 }
 

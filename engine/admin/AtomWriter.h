@@ -48,6 +48,9 @@ QByteArray ruleFeed(const ReplyContext& context, const FeedPage& page,
 QByteArray namespaceEntry(const ReplyContext& context, const NamespaceInfo& info, Instant created,
                           Instant modified);
 
+// The client's direction (entityRequest, ruleRequest) is declared in the public
+// hourglass/admin/AtomCodec.h.
+
 // <Error><Code>status</Code><Detail>detail</Detail></Error>
 QByteArray writeError(int status, const QString& detail);
 

@@ -234,13 +234,14 @@ Result<void> readAction(const XmlElement* action, Rule& rule) {
 }
 } // namespace
 
-Result<Rule> readRule(const XmlElement& ruleDescription, const QString& name) {
+Result<Rule> readRule(const XmlElement& ruleDescription, const QString& name,
+                      UnknownElements unknown) {
     Rule rule;
     rule.name = name;
     for (const XmlElement& element : ruleDescription.children) {
         static const QStringList known{QStringLiteral("Filter"), QStringLiteral("Action"),
                                        QStringLiteral("Name"), QStringLiteral("CreatedAt")};
-        if (!known.contains(element.name))
+        if (!known.contains(element.name) && unknown == UnknownElements::Refuse)
             return invalid(QStringLiteral("'%1' is not part of a rule.").arg(quoted(element.name)));
     }
     if (auto filter = readFilter(ruleDescription.child(QStringLiteral("Filter")), rule); !filter)

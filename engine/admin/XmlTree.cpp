@@ -24,7 +24,14 @@ const XmlElement* XmlElement::child(const QString& localName) const {
     return nullptr;
 }
 
-XmlParse parseXml(const QByteArray& body) {
+QString XmlElement::attribute(const QString& localName) const {
+    for (const auto& [name, value] : attributes)
+        if (name == localName)
+            return value;
+    return {};
+}
+
+XmlParse parseXml(const QByteArray& body, int maxElements) {
     QXmlStreamReader reader(body);
     // Elements being read, outermost first; a finished element moves into its parent.
     QList<XmlElement> open;
@@ -42,16 +49,23 @@ XmlParse parseXml(const QByteArray& body) {
             if (open.size() >= kMaxXmlDepth)
                 return failed(
                     QStringLiteral("The body nests deeper than %1 elements.").arg(kMaxXmlDepth));
-            if (++elements > kMaxXmlElements)
+            if (++elements > maxElements)
                 return failed(
-                    QStringLiteral("The body has more than %1 elements.").arg(kMaxXmlElements));
+                    QStringLiteral("The body has more than %1 elements.").arg(maxElements));
             if (!open.isEmpty())
                 open.last().text.clear(); // text between child elements is only layout
             XmlElement element;
             element.name = reader.name().toString();
             // Kept while its value is read: value() is a view into it.
             const QXmlStreamAttributes attributes = reader.attributes();
-            element.typeName = localPart(attributes.value(kSchemaInstance, QStringLiteral("type")));
+            for (const QXmlStreamAttribute& attribute : attributes) {
+                if (attribute.namespaceUri() == kSchemaInstance &&
+                    attribute.name() == QLatin1String("type"))
+                    element.typeName = localPart(attribute.value());
+                else
+                    element.attributes.append(
+                        {attribute.name().toString(), attribute.value().toString()});
+            }
             open.append(std::move(element));
             break;
         }

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 namespace hourglass::admin {
 
@@ -22,9 +23,13 @@ struct XmlElement {
     QString typeName; // local part of the xsi:type attribute's value; empty without one
     QString text;     // the text of a leaf (elements with children keep none)
     QList<XmlElement> children;
+    // The other attributes, by local name (a reply's <link rel="next" href="...">).
+    QList<std::pair<QString, QString>> attributes;
 
     // The first child with this local name, or null.
     const XmlElement* child(const QString& localName) const;
+    // The attribute with this local name; empty when it has none.
+    QString attribute(const QString& localName) const;
 };
 
 struct XmlParse {
@@ -32,6 +37,8 @@ struct XmlParse {
     QString error; // why the body is not read, when root is empty
 };
 
-XmlParse parseXml(const QByteArray& body);
+// `maxElements` bounds the tree: a request's description is small (kMaxXmlElements); a reply's
+// feed page holds up to a thousand entries of a few dozen elements each.
+XmlParse parseXml(const QByteArray& body, int maxElements = kMaxXmlElements);
 
 } // namespace hourglass::admin

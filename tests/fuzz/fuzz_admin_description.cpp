@@ -2,12 +2,18 @@
 // parseRoute), and the body's entity description (AtomReader: the XML tree with its limits, a
 // queue's, topic's or subscription's properties over the engine's defaults, a rule with its
 // typed properties and SQL parameters), validated as the broker validates it and written back
-// as a reply entry (AtomWriter).
+// as a reply entry (AtomWriter). The same body is also read as a reply, as the administration
+// client reads what a remote namespace answers (AtomCodec.h: entries, feeds, the namespace's
+// entry, an error's detail), and the entry written back must read as one.
 
 #include "AdminRoutes.h"
 #include "AtomReader.h"
 #include "AtomWriter.h"
 #include "FuzzInput.h"
+
+#include "hourglass/admin/AtomCodec.h"
+
+#include <cstdlib>
 
 using namespace hourglass;
 using namespace hourglass::admin;
@@ -18,7 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const qsizetype newline = bytes.indexOf('\n');
     (void)parseRoute(newline < 0 ? bytes : bytes.left(newline));
 
-    const auto description = readDescription(newline < 0 ? bytes : bytes.mid(newline + 1));
+    const QByteArray body = newline < 0 ? bytes : bytes.mid(newline + 1);
+    (void)readEntityReply(body);
+    (void)readEntityFeed(body);
+    (void)readRuleFeed(body);
+    (void)readNamespaceReply(body);
+    (void)readErrorDetail(body);
+
+    const auto description = readDescription(body);
     if (!description)
         return 0;
     const ReplyContext context{QStringLiteral("https://localhost:5671"),
@@ -48,6 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     entity.kind = kind;
     entity.properties = *properties;
-    (void)entityEntry(context, entity, 1);
+    const QByteArray entry = entityEntry(context, entity, 1);
+    const auto back = readEntityReply(entry);
+    if (!back || back->kind != kind)
+        std::abort(); // what the server writes, its client must read
     return 0;
 }

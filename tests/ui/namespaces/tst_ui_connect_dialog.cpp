@@ -145,6 +145,12 @@ void TestConnectDialog::plansEachKindOfString_data() {
                "Endpoint=sb://localhost:5300;SharedAccessKeyName=RootManageSharedAccessKey;"
                "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true;")
         << QStringLiteral("Plain AMQP to localhost:5672, administration over HTTP on 5300");
+    QTest::newRow("administration on another host")
+        << kEmulator
+        << QStringLiteral("Endpoint=sb://admin.example:5300;SharedAccessKeyName=k;"
+                          "SharedAccessKey=a2V5;UseDevelopmentEmulator=true")
+        << QStringLiteral("Plain AMQP to localhost:5672, administration over HTTP on "
+                          "admin.example:5300");
     QTest::newRow("another hourglass over TLS on one port")
         << QStringLiteral("Endpoint=sb://[::1]:5671/;SharedAccessKeyName=k;SharedAccessKey=a2V5")
         << QString()

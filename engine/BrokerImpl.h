@@ -304,9 +304,6 @@ public:
     CallbackQueue m_callbacks;
 };
 
-// Bytes a message counts for (body, system properties, application properties) against
-// MaxMessageSizeInKilobytes and MaxSizeInMegabytes.
-qint64 messageSize(const OutgoingMessage& message);
 OutgoingMessage outgoingFromStored(const StoredMessage& row);
 // A view of a stored row as of `now` (without the in-memory lock state).
 MessageView viewFromRow(const StoredMessage& row, const QString& entityPath, Instant now);

@@ -308,26 +308,14 @@ EmbeddedBroker::previewRouting(const QString& topicPath, const OutgoingMessage& 
         return makeError(
             ErrorCode::InvalidArgument,
             QStringLiteral("Routing goes through a topic; '%1' is not one.").arg(topicPath));
-    RoutingPreview result;
-    // sendBatch: a message without a MessageId gets one before anything reads it, so filters on
-    // sys.MessageId and sys.Size see what a send's would.
     OutgoingMessage message = original;
-    if (message.messageId.isEmpty()) {
-        message.messageId = QUuid::createUuid().toString(QUuid::Id128);
-        result.messageIdGenerated = true;
-    }
-    result.messageId = message.messageId;
-    if (!acceptsSends(topic))
-        result.sendRefused = QStringLiteral("'%1' is %2: it accepts no messages.")
-                                 .arg(topic.path, entityStatusName(topic.properties.status));
+    RoutingPreview result = startRoutingPreview(topic.path, topic.properties.status, message, now);
     // seenBefore without remembering: an id seen at or after the window's start.
     if (topic.properties.requiresDuplicateDetection && !result.messageIdGenerated) {
         const auto seen = topic.seenIds.constFind(message.messageId);
         result.duplicate = seen != topic.seenIds.constEnd() &&
                            *seen >= now - topic.properties.duplicateDetectionHistoryTimeWindow;
     }
-    if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now)
-        result.scheduledFor = *message.scheduledEnqueueTime;
     SqlBrokerFields fields;
     if (assigned) {
         fields = *assigned;

@@ -5,6 +5,7 @@
 #include "BrokerImpl.h"
 
 #include "RuleCopies.h"
+#include "hourglass/RoutingPreview.h"
 
 namespace hourglass {
 
@@ -148,12 +149,8 @@ void Router::deadLetterWithoutSession(Entity& entity, qint64 seq, const Outgoing
 QString Router::forwardingFailure(const QString& namespaceName, const QString& forwardTo) const {
     m_broker.m_mutex.assertHeld(__func__);
     const Entity* target = m_broker.m_registry.find(namespaceName, forwardTo);
-    if (!target)
-        return QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
-    if (!acceptsSends(*target))
-        return QStringLiteral("The forwarding destination '%1' is %2.")
-            .arg(forwardTo, entityStatusName(target->properties.status));
-    return {};
+    return forwardingFailureText(forwardTo,
+                                 target ? std::optional(target->properties.status) : std::nullopt);
 }
 
 Entity* Router::deadLetterDestination(const Entity& entity) const {

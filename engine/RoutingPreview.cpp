@@ -4,6 +4,8 @@
 #include "hourglass/PropertyTypes.h"
 #include "sql/SqlEvaluator.h"
 
+#include <QUuid>
+
 namespace hourglass {
 
 namespace {
@@ -217,6 +219,31 @@ QString ruleVerdictName(RuleVerdict verdict) {
     case RuleVerdict::NotEvaluated:
         return QStringLiteral("not evaluated");
     }
+    return {};
+}
+
+RoutingPreview startRoutingPreview(const QString& topicPath, EntityStatus topicStatus,
+                                   OutgoingMessage& message, Instant now) {
+    RoutingPreview result;
+    if (message.messageId.isEmpty()) {
+        message.messageId = QUuid::createUuid().toString(QUuid::Id128);
+        result.messageIdGenerated = true;
+    }
+    result.messageId = message.messageId;
+    if (topicStatus == EntityStatus::Disabled || topicStatus == EntityStatus::SendDisabled)
+        result.sendRefused = QStringLiteral("'%1' is %2: it accepts no messages.")
+                                 .arg(topicPath, entityStatusName(topicStatus));
+    if (message.scheduledEnqueueTime && *message.scheduledEnqueueTime > now)
+        result.scheduledFor = *message.scheduledEnqueueTime;
+    return result;
+}
+
+QString forwardingFailureText(const QString& forwardTo, std::optional<EntityStatus> status) {
+    if (!status)
+        return QStringLiteral("The forwarding destination '%1' does not exist.").arg(forwardTo);
+    if (*status == EntityStatus::Disabled || *status == EntityStatus::SendDisabled)
+        return QStringLiteral("The forwarding destination '%1' is %2.")
+            .arg(forwardTo, entityStatusName(*status));
     return {};
 }
 

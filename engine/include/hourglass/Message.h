@@ -31,6 +31,10 @@ struct OutgoingMessage : SystemProperties {
     bool operator==(const OutgoingMessage&) const = default;
 };
 
+// Bytes a message counts for (body, system properties, application properties) against
+// MaxMessageSizeInKilobytes and MaxSizeInMegabytes, and what sys.Size reads before a send.
+qint64 messageSize(const OutgoingMessage& message);
+
 // Where a message is: its entity's active sub-queue, or the entity's dead-letter queue.
 enum class SubQueue { Main = 0, DeadLetter = 1 };
 

@@ -100,6 +100,18 @@ struct RoutingPreview {
     std::optional<Instant> scheduledFor;
 };
 
+// What a send of `message` to the topic `topicPath` (in `topicStatus`) would do before the
+// fan-out, as every namespace says it: a message without a MessageId gets one first, as a send
+// gives it (so that filters on sys.MessageId and sys.Size see what a send's would: `message`
+// comes back with it), a topic that takes no sends says so, and a message scheduled after `now`
+// waits for its instant. The caller adds `duplicate` and the subscriptions.
+RoutingPreview startRoutingPreview(const QString& topicPath, EntityStatus topicStatus,
+                                   OutgoingMessage& message, Instant now);
+
+// Why a message forwarded to `forwardTo` cannot go there now (ForwardingFailed's description):
+// `status` is the destination's, none when it does not exist. Empty when it takes sends.
+QString forwardingFailureText(const QString& forwardTo, std::optional<EntityStatus> status);
+
 // How a property value reads in the preview: 'text' for a string, "5 (Int32)" otherwise.
 QString previewValueText(const QVariant& value);
 

@@ -1,0 +1,184 @@
+#pragma once
+// A namespace this process does not host (Azure, Microsoft's emulator, another machine's
+// `hourglass serve`) behind the Broker interface, so that the window's panels read and change it
+// as they do the embedded one. The administration API (AdminClient) answers the entity calls;
+// the AMQP client answers the data plane. What only a hosted namespace can do is refused with
+// InvalidArgument and a one-line reason, and capabilities() says so (hostsDatabase false).
+//
+// Threads: every call waits for the wire (at most the clients' time-outs): call it from a worker
+// thread, never the GUI's, as the window's BrokerClient does. The change feed's poll runs on a
+// thread of its own and never blocks a caller. Destroy the broker once every call has returned.
+//
+// Call by call, on a remote namespace:
+// - entities(): the queues, the topics and each topic's subscriptions (queues and topics first,
+//   then subscriptions, each in path order), with the runtime counts the service gives: active,
+//   scheduled, dead-lettered and the size. The service reports no `locked` and no `deferred`
+//   count (it counts those messages as active), so both stay 0. A list that fails returns what
+//   was listed before the failure; lastListError() says why. entity(path) reads one entity, a
+//   subscription with its rules; counts(path) its counts ("<entity>/$deadletterqueue": the
+//   entity's dead-lettered count as active).
+// - createQueue, createTopic, createSubscription, updateEntity, deleteEntity, addRule,
+//   removeRule, replaceRule: through the administration API; each success marks the change feed
+//   at once (created, updated, deleted) and tells the poll, which then does not report it again.
+//   replaceRule under another name adds the new rule before it removes the old one (the API has
+//   no rename): a failure between the two leaves both.
+// - changes(): this broker's own feed. A poll every pollInterval() (settable, 5 s by default)
+//   lists the entities and their counts and marks what changed since the last poll: created,
+//   deleted, updated (properties), countsChanged, and messagesAdded or messagesRemoved when a
+//   count went up or down. The first poll only learns what is there. The poll stops when the
+//   broker is destroyed.
+// - previewRouting(topic, message): the rules the administration API returns, evaluated by the
+//   engine's own preview (RoutingPreview.h), forwarding destinations looked up through the API.
+//   The service does not say which message ids it saw nor the topic's next sequence number:
+//   `duplicate` stays false and sys.SequenceNumber reads as missing unless `assigned` gives it.
+// - namespaces(): one, named after the connection's display name (host and port); entities()
+//   with another namespace name lists nothing. setting() and databasePath() are empty;
+//   describeOwner() and setOperationObserver() do nothing; hasOperationObserver() is false.
+// - clock() is the system clock; runDue() does nothing (0) and nextDueAt() is kNever: the
+//   service keeps its own time.
+// - Refused with InvalidArgument ("... is only available on a namespace this window hosts"):
+//   createNamespace, deleteNamespace, setSetting, advanceClock, flow, sequenceIndex,
+//   deleteMessages, transferMessages and resubmit (the one-step operator moves: the window sends
+//   the copy and settles the original instead).
+// - readOnly: every call that changes anything (create, update, delete, rules, and the data
+//   plane's sends, receives, settlements and session state) is refused with InvalidArgument
+//   "This connection is read-only." before anything is sent.
+
+#include "hourglass/Broker.h"
+#include "hourglass/remote/AdminClient.h"
+#include "hourglass/remote/ConnectionString.h"
+
+#include <chrono>
+#include <memory>
+
+namespace hourglass::remote {
+
+struct RemoteBrokerOptions {
+    // The namespace: where its AMQP side is and the credential for both planes.
+    ConnectionString connection;
+    // The administration API (AdminClientOptions::forConnection(connection), or a second,
+    // administration-only string's base URL).
+    AdminClientOptions admin;
+    // Peek and browse only: nothing that changes the namespace reaches the wire.
+    bool readOnly = false;
+    // How often the change feed's poll lists the runtime counts.
+    std::chrono::milliseconds pollInterval{5000};
+
+    // The options for `connection` as it stands.
+    static RemoteBrokerOptions forConnection(const ConnectionString& connection);
+};
+
+class RemoteBroker final : public Broker {
+public:
+    explicit RemoteBroker(RemoteBrokerOptions options);
+    // Stops the poll, then closes both clients.
+    ~RemoteBroker() override;
+
+    const RemoteBrokerOptions& options() const;
+    bool isReadOnly() const;
+    // The change feed's poll interval; a new one takes effect at once (the next poll is due
+    // one new interval after the last).
+    std::chrono::milliseconds pollInterval() const;
+    void setPollInterval(std::chrono::milliseconds interval);
+    // When the last poll that listed the entities finished (system time); 0 before the first.
+    Instant lastPollAt() const;
+    // Why the last listing of entities (entities() or the poll) failed; empty after a success.
+    QString lastListError() const;
+
+    void describeOwner(const QString& detail) override;
+    Result<void> createNamespace(const NamespaceInfo& info) override;
+    Result<void> deleteNamespace(const QString& name) override;
+    QList<NamespaceInfo> namespaces() const override;
+    QString setting(const QString& name) const override;
+    Result<void> setSetting(const QString& name, const QString& value) override;
+    Result<EntityInfo> createQueue(const QString& path,
+                                   const EntityProperties& properties) override;
+    Result<EntityInfo> createTopic(const QString& path,
+                                   const EntityProperties& properties) override;
+    Result<EntityInfo> createSubscription(const QString& path, const EntityProperties& properties,
+                                          const QList<Rule>& rules) override;
+    Result<EntityInfo> updateEntity(const QString& path,
+                                    const EntityProperties& properties) override;
+    Result<void> deleteEntity(const QString& path) override;
+    Result<EntityInfo> entity(const QString& path) const override;
+    QList<EntityInfo> entities(const QString& namespaceName) const override;
+    Result<void> addRule(const QString& subscriptionPath, const Rule& rule) override;
+    Result<void> removeRule(const QString& subscriptionPath, const QString& ruleName) override;
+    Result<void> replaceRule(const QString& subscriptionPath, const QString& ruleName,
+                             const Rule& rule) override;
+    Result<RoutingPreview>
+    previewRouting(const QString& topicPath, const OutgoingMessage& message,
+                   const std::optional<SqlBrokerFields>& assigned) const override;
+    Result<SendResult> send(const QString& path, const OutgoingMessage& message) override;
+    Result<QList<SendResult>> sendBatch(const QString& path,
+                                        const QList<OutgoingMessage>& batch) override;
+    Result<SendResult> schedule(const QString& path, OutgoingMessage message,
+                                Instant enqueueAt) override;
+    QList<Result<SendResult>> sendEach(const QString& path, const QList<OutgoingMessage>& messages,
+                                       const std::function<void()>& taken) override;
+    Result<void> cancelScheduled(const QString& path, qint64 sequenceNumber) override;
+    Result<QList<MessageView>> receive(const QString& path, const ReceiveOptions& options) override;
+    Result<void> checkReceiver(const QString& path) const override;
+    Result<MessageView> receiveDeferred(const QString& path, qint64 sequenceNumber,
+                                        const QString& receiver) override;
+    Result<QList<MessageView>> peek(const QString& path, qint64 fromSequenceNumber,
+                                    int maxCount) override;
+    Result<QList<MessageView>> peek(const QString& path, const PeekOptions& options) override;
+    Result<void> complete(const LockRef& lock) override;
+    Result<void> abandon(const LockRef& lock, const QVariantMap& propertiesToModify) override;
+    Result<void> deadLetter(const LockRef& lock, const DeadLetterOptions& options) override;
+    Result<void> defer(const LockRef& lock, const QVariantMap& propertiesToModify) override;
+    Result<Instant> renewLock(const LockRef& lock) override;
+    QList<Result<void>> completeBatch(const QList<LockRef>& locks) override;
+    Result<AcceptedSession> acceptSession(const QString& path,
+                                          const SessionAcceptOptions& options) override;
+    quint64 acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                               Millis timeout, SessionAcceptCallback done) override;
+    bool cancelAcceptSession(quint64 waitId) override;
+    Result<Instant> renewSessionLock(const SessionRef& session) override;
+    Result<void> releaseSession(const SessionRef& session) override;
+    int releaseSessionsOf(const QString& receiver) override;
+    Result<QList<MessageView>> receiveFromSession(const SessionRef& session, ReceiveMode mode,
+                                                  int maxCount) override;
+    Result<MessageView> receiveDeferredFromSession(const SessionRef& session,
+                                                   qint64 sequenceNumber) override;
+    Result<std::optional<QByteArray>> sessionState(const SessionRef& session) override;
+    bool holdsSession(const SessionRef& session) const override;
+    Result<void> setSessionState(const SessionRef& session,
+                                 const std::optional<QByteArray>& state) override;
+    Result<void> deleteMessages(const QString& path, const QList<qint64>& sequenceNumbers) override;
+    Result<QList<SendResult>> transferMessages(const QString& sourcePath,
+                                               const QList<qint64>& sequenceNumbers,
+                                               const QString& targetPath, Transfer mode) override;
+    Result<QList<SendResult>> resubmit(const QString& deadLetterPath,
+                                       const QList<qint64>& sequenceNumbers) override;
+    Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSequenceNumber,
+                                            int maxCount, Bodies bodies) const override;
+    Result<MessageView> message(const QString& path, qint64 sequenceNumber,
+                                Bodies bodies) const override;
+    Result<EntityCounts> counts(const QString& path) const override;
+    Result<EntityFlow> flow(const QString& path) const override;
+    Result<SequenceIndex> sequenceIndex(const QString& path, int stride) const override;
+    Result<QMap<QString, qint64>> deadLetterReasons(const QString& path) const override;
+    Result<QList<SessionInfo>> listSessions(const QString& path, const QString& fromSessionId,
+                                            int maxCount,
+                                            std::optional<Instant> stateSetSince) const override;
+    Result<SessionInfo> session(const QString& path, const QString& sessionId) const override;
+    Result<SessionPages> sessionPages(const QString& path, int stride) const override;
+    Clock& clock() const override;
+    int runDue() override;
+    Instant nextDueAt() const override;
+    Result<void> advanceClock(Millis delta) override;
+    ChangeFeed* changes() const override;
+    QString databasePath() const override;
+    void setOperationObserver(std::shared_ptr<OperationObserver> observer) override;
+    bool hasOperationObserver() const override;
+    BrokerCapabilities capabilities() const override;
+
+    struct State; // RemoteBrokerState.h
+
+private:
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace hourglass::remote

@@ -1,6 +1,6 @@
 #include "SessionLinks.h"
 
-#include "AmqpValue.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
 
 #include <proton/codec.h>
 #include <proton/terminus.h>

@@ -1,8 +1,8 @@
-#include "ManagementMessages.h"
+#include "hourglass/amqpcodec/ManagementMessages.h"
 
-#include "AmqpNesting.h"
-#include "AmqpValue.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <proton/message.h>
 

@@ -1,10 +1,10 @@
-#include "MessageCodec.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
 
-#include "AmqpNesting.h"
-#include "AmqpValue.h"
-#include "PeerLimits.h"
 #include "hourglass/PropertyTypes.h"
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 namespace hourglass::amqp {
 

@@ -1,4 +1,4 @@
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 namespace hourglass::amqp {
 

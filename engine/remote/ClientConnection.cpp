@@ -1,5 +1,6 @@
 #include "ClientConnection.h"
 
+#include "ReceiverLink.h"
 #include "SenderLink.h"
 #include "SocketTransport.h"
 
@@ -322,6 +323,32 @@ SenderLink& ClientConnection::sender(const QString& entityPath) {
     return *link;
 }
 
+namespace {
+QString receiverKey(const QString& entityPath, const QString& receiverName) {
+    return entityPath + QLatin1Char('\n') + receiverName;
+}
+} // namespace
+
+ReceiverLink& ClientConnection::receiver(const QString& entityPath, const QString& receiverName,
+                                         ReceiveMode mode) {
+    const QString key =
+        receiverKey(entityPath, receiverName) + QLatin1Char('\n') + QString::number(int(mode));
+    auto& link = m_receivers[key];
+    if (!link)
+        link = std::make_shared<ReceiverLink>(*this, entityPath, receiverName, mode);
+    return *link;
+}
+
+ReceiverLink* ClientConnection::holder(const QString& entityPath, const QString& receiverName,
+                                       const QUuid& token) {
+    const QString prefix = receiverKey(entityPath, receiverName) + QLatin1Char('\n');
+    for (auto it = m_receivers.begin(); it != m_receivers.end(); ++it) {
+        if (it.key().startsWith(prefix) && (*it)->holds(token))
+            return it->get();
+    }
+    return nullptr;
+}
+
 RequestChannel& ClientConnection::channel(const QString& node) {
     auto& channel = m_channels[node];
     if (!channel)
@@ -337,6 +364,9 @@ void ClientConnection::close() {
     if (m_state == State::Closed)
         return;
     if (m_driverUp) {
+        // The locks we hold go back to the entity now rather than when they run out.
+        for (const auto& receiver : std::as_const(m_receivers))
+            receiver->abandonHeld();
         pn_connection_close(m_driver.connection);
         pump();
     }
@@ -359,12 +389,15 @@ void ClientConnection::lose(const Error& why) {
     }
     const auto senders = std::exchange(m_senders, {});
     const auto channels = std::exchange(m_channels, {});
+    const auto receivers = std::exchange(m_receivers, {});
     m_handlers.clear();
     m_audiences.clear();
     for (const auto& sender : senders)
         sender->connectionLost(why);
     for (const auto& channel : channels)
         channel->connectionLost(why);
+    for (const auto& receiver : receivers)
+        receiver->connectionLost(why);
     if (m_driverUp) {
         m_driverUp = false;
         m_session = nullptr;

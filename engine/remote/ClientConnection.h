@@ -25,6 +25,7 @@
 
 namespace hourglass::remote {
 
+class ReceiverLink;
 class SenderLink;
 
 using Done = std::function<void(Result<void>)>;
@@ -37,7 +38,8 @@ public:
     // Opens the connection and puts the connect audience's token, or answers at once when it is
     // open. A call made while it is opening waits for the same outcome.
     void open(Done done);
-    // Closes the links and the connection, and fails what still waits.
+    // Abandons the messages its receivers hold, closes the links and the connection, and fails
+    // what still waits.
     void close();
     // Read from any thread.
     bool isOpen() const { return m_open.load(); }
@@ -46,6 +48,12 @@ public:
     void authorize(const QString& audience, Done whenReady);
     // The sender link of an entity, made (not yet attached) on first use.
     SenderLink& sender(const QString& entityPath);
+    // The receiver link of an entity for a receiver name and mode, made on first use.
+    ReceiverLink& receiver(const QString& entityPath, const QString& receiverName,
+                           ReceiveMode mode);
+    // The receiver link of `receiverName` on the entity that holds the delivery of `token`.
+    ReceiverLink* holder(const QString& entityPath, const QString& receiverName,
+                         const QUuid& token);
     // The request channel of a node ("$cbs", "orders/$management"), made on first use.
     RequestChannel& channel(const QString& node);
 
@@ -96,6 +104,7 @@ private:
     std::map<QString, Audience> m_audiences;
     QHash<QString, std::shared_ptr<SenderLink>> m_senders;
     QHash<QString, std::shared_ptr<RequestChannel>> m_channels;
+    QHash<QString, std::shared_ptr<ReceiverLink>> m_receivers;
     QHash<pn_link_t*, LinkEnd*> m_handlers;
     quint64 m_linkCount = 0;
     bool m_pumping = false;

@@ -73,7 +73,41 @@ public:
     // it sent.
     Result<void> sendBatch(const QString& entityPath, const QList<OutgoingMessage>& messages);
 
+    // Through the entity's `$management` node (com.microsoft:peek-message): up to maxCount
+    // messages from fromSequenceNumber (the lowest when <= 0), of one session with sessionId.
+    // No lock, no delivery.
+    Result<QList<MessageView>> peek(const QString& entityPath, const PeekOptions& options);
+
+    // Up to maxCount messages on the receiver link of (entity, options.receiver, options.mode),
+    // kept for later calls: as many as came within `waitMs` (none is not an error). Peek-lock
+    // messages stay locked on that link until they are settled; LockRef::of(message) names them.
+    Result<QList<MessageView>> receive(const QString& entityPath, const ReceiveOptions& options,
+                                       int waitMs = 1000);
+    // A deferred message by its sequence number, locked for `receiver`
+    // (com.microsoft:receive-by-sequence-number); it settles through $management.
+    Result<MessageView> receiveDeferred(const QString& entityPath, qint64 sequenceNumber,
+                                        const QString& receiver = {});
+
+    // Settle a locked message: on the receiver link that got it, else (a deferred message taken
+    // by sequence number) through com.microsoft:update-disposition. MessageLockLost when the
+    // lock is gone.
+    Result<void> complete(const LockRef& lock);
+    Result<void> abandon(const LockRef& lock, const QVariantMap& propertiesToModify = {});
+    Result<void> defer(const LockRef& lock, const QVariantMap& propertiesToModify = {});
+    Result<void> deadLetter(const LockRef& lock, const DeadLetterOptions& options = {});
+    // com.microsoft:renew-lock; the new LockedUntilUtc.
+    Result<Instant> renewLock(const LockRef& lock);
+
+    // com.microsoft:schedule-message: the sequence number that cancels it.
+    Result<qint64> schedule(const QString& entityPath, const OutgoingMessage& message, Instant at);
+    // com.microsoft:cancel-scheduled-message.
+    Result<void> cancelScheduled(const QString& entityPath, qint64 sequenceNumber);
+
 private:
+    struct Settle;
+    Result<void> settle(const LockRef& lock, const Settle& how);
+    int waitLimit() const;
+
     ConnectionString m_where;
     AmqpClientOptions m_options;
     std::unique_ptr<ClientThread> m_thread;

@@ -159,6 +159,8 @@ void ClientConnection::pump() {
             break;
     }
     m_pumping = false;
+    for (ReceiverLink* dead : std::exchange(m_deadReceivers, {}))
+        dropReceiver(dead);
     if (m_lost) {
         const Error why = *m_lost;
         m_lost.reset();
@@ -208,6 +210,10 @@ void ClientConnection::handle(pn_event_t* event) {
             m_lost = communication(
                 QStringLiteral("The connection to %1 closed.").arg(m_where.displayName()));
         break;
+    case PN_LINK_REMOTE_OPEN:
+        if (LinkEnd* handler = m_handlers.value(pn_event_link(event)))
+            handler->opened(pn_event_link(event));
+        break;
     case PN_LINK_FLOW:
         if (LinkEnd* handler = m_handlers.value(pn_event_link(event)))
             handler->flowed(pn_event_link(event));
@@ -229,6 +235,10 @@ void ClientConnection::handle(pn_event_t* event) {
         pn_link_close(link);
         if (handler)
             handler->closedByPeer(why);
+        // A session receiver the peer closed (refused, or its session lock lost) is done with.
+        if (auto* receiver = dynamic_cast<ReceiverLink*>(handler);
+            receiver && receiver->isSessionLink())
+            m_deadReceivers.append(receiver);
         break;
     }
     default:
@@ -323,28 +333,45 @@ SenderLink& ClientConnection::sender(const QString& entityPath) {
     return *link;
 }
 
-namespace {
-QString receiverKey(const QString& entityPath, const QString& receiverName) {
-    return entityPath + QLatin1Char('\n') + receiverName;
-}
-} // namespace
-
 ReceiverLink& ClientConnection::receiver(const QString& entityPath, const QString& receiverName,
                                          ReceiveMode mode) {
-    const QString key =
-        receiverKey(entityPath, receiverName) + QLatin1Char('\n') + QString::number(int(mode));
-    auto& link = m_receivers[key];
-    if (!link)
-        link = std::make_shared<ReceiverLink>(*this, entityPath, receiverName, mode);
-    return *link;
+    for (const auto& link : std::as_const(m_receivers)) {
+        if (!link->isSessionLink() && link->entityPath() == entityPath &&
+            link->receiverName() == receiverName && link->mode() == mode)
+            return *link;
+    }
+    m_receivers.append(std::make_shared<ReceiverLink>(*this, entityPath, receiverName, mode));
+    return *m_receivers.last();
+}
+
+ReceiverLink& ClientConnection::sessionReceiver(const QString& entityPath,
+                                                const QString& receiverName, ReceiveMode mode,
+                                                const SessionAsk& ask) {
+    m_receivers.append(std::make_shared<ReceiverLink>(*this, entityPath, receiverName, mode, ask));
+    return *m_receivers.last();
+}
+
+ReceiverLink* ClientConnection::sessionHolder(const QString& entityPath,
+                                              const QString& receiverName,
+                                              const QString& sessionId) {
+    for (const auto& link : std::as_const(m_receivers)) {
+        if (link->isSessionLink() && link->entityPath() == entityPath &&
+            link->receiverName() == receiverName && link->sessionId() == sessionId)
+            return link.get();
+    }
+    return nullptr;
+}
+
+void ClientConnection::dropReceiver(ReceiverLink* link) {
+    m_receivers.removeIf([link](const auto& held) { return held.get() == link; });
 }
 
 ReceiverLink* ClientConnection::holder(const QString& entityPath, const QString& receiverName,
                                        const QUuid& token) {
-    const QString prefix = receiverKey(entityPath, receiverName) + QLatin1Char('\n');
-    for (auto it = m_receivers.begin(); it != m_receivers.end(); ++it) {
-        if (it.key().startsWith(prefix) && (*it)->holds(token))
-            return it->get();
+    for (const auto& link : std::as_const(m_receivers)) {
+        if (link->entityPath() == entityPath && link->receiverName() == receiverName &&
+            link->holds(token))
+            return link.get();
     }
     return nullptr;
 }
@@ -390,6 +417,7 @@ void ClientConnection::lose(const Error& why) {
     const auto senders = std::exchange(m_senders, {});
     const auto channels = std::exchange(m_channels, {});
     const auto receivers = std::exchange(m_receivers, {});
+    m_deadReceivers.clear();
     m_handlers.clear();
     m_audiences.clear();
     for (const auto& sender : senders)

@@ -27,8 +27,7 @@ namespace hourglass::remote {
 
 class ReceiverLink;
 class SenderLink;
-
-using Done = std::function<void(Result<void>)>;
+struct SessionAsk;
 
 class ClientConnection {
 public:
@@ -51,6 +50,15 @@ public:
     // The receiver link of an entity for a receiver name and mode, made on first use.
     ReceiverLink& receiver(const QString& entityPath, const QString& receiverName,
                            ReceiveMode mode);
+    // A new session receiver link (ReceiverLink::accept attaches it).
+    ReceiverLink& sessionReceiver(const QString& entityPath, const QString& receiverName,
+                                  ReceiveMode mode, const SessionAsk& ask);
+    // The session receiver that holds `session`; none when it is not ours (any more).
+    ReceiverLink* sessionHolder(const QString& entityPath, const QString& receiverName,
+                                const QString& sessionId);
+    // Forgets a receiver link (after ReceiverLink::detach); dropLater: after the next pump.
+    void dropReceiver(ReceiverLink* link);
+    void dropLater(ReceiverLink* link) { m_deadReceivers.append(link); }
     // The receiver link of `receiverName` on the entity that holds the delivery of `token`.
     ReceiverLink* holder(const QString& entityPath, const QString& receiverName,
                          const QUuid& token);
@@ -104,7 +112,8 @@ private:
     std::map<QString, Audience> m_audiences;
     QHash<QString, std::shared_ptr<SenderLink>> m_senders;
     QHash<QString, std::shared_ptr<RequestChannel>> m_channels;
-    QHash<QString, std::shared_ptr<ReceiverLink>> m_receivers;
+    QList<std::shared_ptr<ReceiverLink>> m_receivers;
+    QList<ReceiverLink*> m_deadReceivers; // closed by the peer: dropped after the pump
     QHash<pn_link_t*, LinkEnd*> m_handlers;
     quint64 m_linkCount = 0;
     bool m_pumping = false;

@@ -7,11 +7,17 @@
 
 #include <proton/types.h>
 
+#include <functional>
+
 namespace hourglass::remote {
+
+// The answer of a call that answers nothing but whether it worked.
+using Done = std::function<void(Result<void>)>;
 
 class LinkEnd {
 public:
     virtual ~LinkEnd() = default;
+    virtual void opened(pn_link_t*) {} // the peer's attach arrived
     virtual void flowed(pn_link_t*) {}
     virtual void delivered(pn_delivery_t*) {}
     // The peer closed the link (after refusing its attach, or later): `why` is its condition.

@@ -1,10 +1,13 @@
 #include "ReceiverLink.h"
 
+#include "ClientConnection.h"
+
 #include "ManagementCalls.h"
 
 #include "hourglass/amqpcodec/AmqpValue.h"
 #include "hourglass/amqpcodec/LockTokenBytes.h"
 #include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/SessionTerms.h"
 #include "hourglass/amqpcodec/WireErrors.h"
 
 #include <proton/condition.h>
@@ -13,6 +16,9 @@
 #include <proton/link.h>
 #include <proton/terminus.h>
 
+#include <QDateTime>
+
+#include <algorithm>
 #include <vector>
 
 namespace hourglass::remote {
@@ -22,11 +28,12 @@ const QByteArray kDeadLetterCondition = QByteArrayLiteral("com.microsoft:dead-le
 } // namespace
 
 ReceiverLink::ReceiverLink(ClientConnection& connection, QString entityPath, QString receiverName,
-                           ReceiveMode mode)
+                           ReceiveMode mode, std::optional<SessionAsk> session)
     : m_connection(connection)
     , m_entityPath(std::move(entityPath))
     , m_receiverName(std::move(receiverName))
     , m_mode(mode)
+    , m_session(std::move(session))
     , m_name(connection.linkName(m_receiverName.isEmpty() ? QStringLiteral("receiver")
                                                           : m_receiverName)) {
     m_wait.setSingleShot(true);
@@ -59,8 +66,95 @@ void ReceiverLink::attach() {
     pn_link_set_snd_settle_mode(m_link, m_mode == ReceiveMode::ReceiveAndDelete ? PN_SND_SETTLED
                                                                                 : PN_SND_UNSETTLED);
     pn_link_set_rcv_settle_mode(m_link, PN_RCV_FIRST);
+    if (m_session) {
+        // The session filter: its id, or null for the next available one; and how long the
+        // service may look for one.
+        pn_data_t* filter = pn_terminus_filter(pn_link_source(m_link));
+        pn_data_put_map(filter);
+        pn_data_enter(filter);
+        pn_data_put_symbol(filter, pn_bytes(sizeof amqp::kSessionFilter - 1, amqp::kSessionFilter));
+        if (m_session->sessionId) {
+            const QByteArray id = m_session->sessionId->toUtf8();
+            pn_data_put_string(filter, pn_bytes(size_t(id.size()), id.constData()));
+        } else {
+            pn_data_put_null(filter);
+        }
+        pn_data_exit(filter);
+        pn_data_t* properties = pn_link_properties(m_link);
+        pn_data_put_map(properties);
+        pn_data_enter(properties);
+        pn_data_put_symbol(properties,
+                           pn_bytes(sizeof amqp::kTimeoutProperty - 1, amqp::kTimeoutProperty));
+        pn_data_put_uint(properties, uint32_t(std::max(0, m_session->waitMs)));
+        pn_data_exit(properties);
+    }
     m_connection.attachHandler(m_link, this);
     pn_link_open(m_link);
+}
+
+namespace {
+// How long past its own wait a service may take to grant or refuse a session before the client
+// gives up on it.
+constexpr int kAcceptGraceMs = 1000;
+} // namespace
+
+void ReceiverLink::accept(Accepted done) {
+    m_accepting = std::move(done);
+    m_acceptDeadline.setSingleShot(true);
+    QObject::connect(&m_acceptDeadline, &QTimer::timeout, [this] {
+        if (!m_accepting)
+            return;
+        // Closing the link ends the service's wait: no session is granted to it later, unseen.
+        if (m_link) {
+            m_connection.detachHandler(m_link);
+            pn_link_close(m_link);
+            m_link = nullptr;
+        }
+        std::exchange(m_accepting, {})(Error::make(
+            ErrorCode::ServiceTimeout, QStringLiteral("No session became available within %1 ms.")
+                                           .arg(m_session ? m_session->waitMs : 0)));
+        m_connection.pump();
+        m_connection.dropLater(this); // not now: this is running in its own timer
+    });
+    m_acceptDeadline.start((m_session ? m_session->waitMs : 0) + kAcceptGraceMs);
+    if (!m_link)
+        attach();
+    m_connection.pump();
+}
+
+void ReceiverLink::opened(pn_link_t* link) {
+    if (!m_accepting || link != m_link)
+        return;
+    // Granted: the peer's filter names the session. Refused: no filter (or no source), and the
+    // detach that follows says why.
+    const QVariantMap filter =
+        amqp::readSingleAmqpValue(pn_terminus_filter(pn_link_remote_source(link))).toMap();
+    const QVariant granted = filter.value(QString::fromLatin1(amqp::kSessionFilter));
+    if (granted.typeId() != QMetaType::QString)
+        return;
+    m_grantedSession = granted.toString();
+    const QVariantMap properties =
+        amqp::readSingleAmqpValue(pn_link_remote_properties(link)).toMap();
+    AcceptedSession session;
+    session.entityPath = m_entityPath;
+    session.sessionId = m_grantedSession;
+    session.receiver = m_receiverName;
+    session.acceptedAt = QDateTime::currentMSecsSinceEpoch();
+    const QVariant ticks = properties.value(QString::fromLatin1(amqp::kLockedUntilUtc));
+    if (ticks.isValid())
+        session.lockedUntil = amqp::fromDotNetTicks(ticks.toLongLong());
+    m_acceptDeadline.stop();
+    std::exchange(m_accepting, {})(session);
+}
+
+void ReceiverLink::detach() {
+    if (m_link) {
+        m_connection.detachHandler(m_link);
+        pn_link_close(m_link);
+        m_link = nullptr;
+        m_connection.pump();
+    }
+    failAll(Error::make(ErrorCode::SessionLockLost, QStringLiteral("The receiver was closed.")));
 }
 
 void ReceiverLink::receive(int maxCount, int waitMs, Received done) {
@@ -215,6 +309,9 @@ void ReceiverLink::connectionLost(const Error& why) {
 
 void ReceiverLink::failAll(const Error& why) {
     m_wait.stop();
+    m_acceptDeadline.stop();
+    if (m_accepting)
+        std::exchange(m_accepting, {})(why);
     m_held.clear(); // the locks went with the link
     const auto settling = std::exchange(m_settling, {});
     for (const auto& [state, done] : settling)

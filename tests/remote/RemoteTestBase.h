@@ -20,7 +20,8 @@ namespace hourglass::testing {
 class RemoteTestBase : public QObject {
 protected:
     // A fresh broker with the queue `queue`, served on a plain port and, with `tls`, a TLS one.
-    bool startWithQueue(const QString& queue, bool tls = false) {
+    bool startWithQueue(const QString& queue, bool tls = false,
+                        const EntityProperties& properties = {}) {
         if (!m_dir.isValid())
             return false;
         BrokerOptions options;
@@ -32,7 +33,7 @@ protected:
         }
         m_broker = std::move(*broker);
         if (!m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok() ||
-            !m_broker->createQueue(queue, {}).ok())
+            !m_broker->createQueue(queue, properties).ok())
             return false;
         amqp::EndpointOptions endpoint;
         endpoint.port = 0;

@@ -16,9 +16,11 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace hourglass::remote {
 
@@ -102,6 +104,27 @@ public:
     Result<qint64> schedule(const QString& entityPath, const OutgoingMessage& message, Instant at);
     // com.microsoft:cancel-scheduled-message.
     Result<void> cancelScheduled(const QString& entityPath, qint64 sequenceNumber);
+
+    // Sessions, on an entity that requires them. A session receiver link takes the named
+    // session or, without one, the next available within `waitMs` (ServiceTimeout when none
+    // came; SessionCannotBeLocked when the named one is locked). Its messages are received and
+    // settled on that link (the calls above, with LockRef::of); the session's own calls name it
+    // with SessionRef::of(accepted).
+    Result<AcceptedSession> acceptSession(const QString& entityPath,
+                                          const SessionAcceptOptions& options,
+                                          ReceiveMode mode = ReceiveMode::PeekLock,
+                                          int waitMs = 5000);
+    Result<QList<MessageView>> receiveFromSession(const SessionRef& session, int maxCount,
+                                                  int waitMs = 1000);
+    // com.microsoft:renew-session-lock: the new LockedUntilUtc.
+    Result<Instant> renewSessionLock(const SessionRef& session);
+    // com.microsoft:get-session-state and set-session-state; none: no state.
+    Result<std::optional<QByteArray>> sessionState(const SessionRef& session);
+    Result<void> setSessionState(const SessionRef& session, const std::optional<QByteArray>& state);
+    // Closes the session's link: the session is free for others, its message locks are gone.
+    Result<void> releaseSession(const SessionRef& session);
+    // com.microsoft:get-message-sessions: up to `top` session ids after the first `skip`.
+    Result<QStringList> listSessions(const QString& entityPath, int skip = 0, int top = 100);
 
 private:
     struct Settle;

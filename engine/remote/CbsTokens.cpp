@@ -23,7 +23,7 @@ QString CbsTokens::connectAudience() const {
 Result<AccessToken> CbsTokens::tokenFor(const QString& audience, qint64 nowSeconds) const {
     switch (m_where.credential) {
     case ConnectionString::Credential::SharedKey: {
-        const qint64 expiresAt = nowSeconds + std::max(60, m_options.sasTokenLifetimeSeconds);
+        const qint64 expiresAt = nowSeconds + std::max(2, m_options.sasTokenLifetimeSeconds);
         return AccessToken{kSasTokenType,
                            amqp::makeSasToken(audience, {m_where.keyName, m_where.key}, expiresAt),
                            expiresAt};
@@ -47,8 +47,13 @@ Result<AccessToken> CbsTokens::tokenFor(const QString& audience, qint64 nowSecon
 qint64 CbsTokens::renewAt(qint64 issuedAt, qint64 expiresAt) {
     if (expiresAt <= 0)
         return 0;
-    const qint64 margin = std::max<qint64>(60, (expiresAt - issuedAt) / 10);
-    return std::max(issuedAt, expiresAt - margin);
+    // A tenth of its life before it expires, at least a minute before, but never in the first
+    // half of its life (a short-lived token would be renewed over and over).
+    const qint64 life = expiresAt - issuedAt;
+    if (life <= 0)
+        return issuedAt;
+    const qint64 margin = std::min<qint64>(std::max<qint64>(60, life / 10), life / 2);
+    return expiresAt - margin;
 }
 
 } // namespace hourglass::remote

@@ -27,8 +27,9 @@ public:
     // there is no credential to make one from.
     Result<AccessToken> tokenFor(const QString& audience, qint64 nowSeconds) const;
 
-    // When a token that expires at `expiresAt` is renewed: a tenth of its life before (at least
-    // a minute, and not before now). 0 when it does not say when it expires.
+    // When a token issued at `issuedAt` that expires at `expiresAt` (seconds) is renewed: a
+    // tenth of its life before it expires (at least a minute), never in the first half of its
+    // life; at once when it has expired already. 0 when it does not say when it expires.
     static qint64 renewAt(qint64 issuedAt, qint64 expiresAt);
 
 private:

@@ -16,6 +16,18 @@ using remote::AmqpClient;
 class TestRemoteAmqpConnect : public RemoteTestBase {
     Q_OBJECT
 
+    // The put-token requests the endpoint has seen (its snapshot is published a few times a
+    // second).
+    int putTokens() {
+        qint64 count = 0;
+        for (const auto& connection : m_endpoint->snapshot().connections)
+            for (const auto& link : connection.links)
+                if (link.address == QStringLiteral("$cbs") &&
+                    link.direction == amqp::WireLink::Direction::ClientSends)
+                    count += qint64(link.messages);
+        return int(count);
+    }
+
 private slots:
     void cleanup() { reset(); }
 
@@ -118,6 +130,23 @@ private slots:
         QVERIFY(!connected.ok());
         QCOMPARE(connected.error().code, ErrorCode::ServiceCommunicationProblem);
         QVERIFY(elapsed.elapsed() < 2900);
+    }
+
+    void renewsItsTokensBeforeTheyExpire() {
+        QVERIFY(startWithQueue(QStringLiteral("orders")));
+        remote::AmqpClientOptions options = quick();
+        options.sasTokenLifetimeSeconds = 2; // renewed every second
+        AmqpClient client(plainString(), options);
+        QVERIFY(client.send(QStringLiteral("orders"), {}).ok());
+        // Two tokens (the namespace's at connect, the queue's at the send), then renewals: by the
+        // eighth put-token both were renewed twice, so the first ones have expired.
+        QTRY_VERIFY_WITH_TIMEOUT(putTokens() >= 8, 8000);
+        // A new link is checked against the claims in force now: the renewed ones.
+        ReceiveOptions receive;
+        receive.receiver = QStringLiteral("r1");
+        const auto got = client.receive(QStringLiteral("orders"), receive, 500);
+        QVERIFY2(got.ok(), why(got).constData());
+        QCOMPARE(got->size(), 1);
     }
 
     void anEndpointThatStopsFailsTheNextCallPromptly() {

@@ -169,9 +169,14 @@ void ReceiverLink::startNext() {
     if (m_current || m_queued.isEmpty() || !m_link)
         return;
     m_current = m_queued.takeFirst();
-    m_got.clear();
     m_draining = false;
-    pn_link_flow(m_link, m_current->maxCount);
+    // What came after the last receive ended (none, unless a service sent past a drain) is
+    // this one's first.
+    if (m_got.size() >= m_current->maxCount) {
+        finishReceive();
+        return;
+    }
+    pn_link_flow(m_link, m_current->maxCount - int(m_got.size()));
     m_wait.start(m_current->waitMs);
 }
 
@@ -182,7 +187,12 @@ void ReceiverLink::finishReceive() {
     m_draining = false;
     const Receive done = *m_current;
     m_current.reset();
-    done.done(std::exchange(m_got, {}));
+    QList<MessageView> got = std::exchange(m_got, {});
+    if (got.size() > done.maxCount) { // never more than asked: the rest waits for the next
+        m_got = got.mid(done.maxCount);
+        got.resize(done.maxCount);
+    }
+    done.done(std::move(got));
     startNext();
 }
 

@@ -132,6 +132,9 @@ private slots:
         QVERIFY(!got->first().locked);
         QTRY_COMPARE(counts().active, 0);
         QCOMPARE(counts().locked, 0);
+        // An entity that is not there refuses the link.
+        QCOMPARE(client.receive(QStringLiteral("nope"), options, 500).error().code,
+                 ErrorCode::MessagingEntityNotFound);
     }
 
     void anEmptyReceiveWaitsItsTimeOnly() {

@@ -117,6 +117,17 @@ private slots:
         QVERIFY(client.acceptSession(q, named("a", "r2")).ok());
     }
 
+    void peeksOneSession() {
+        QVERIFY(startSessions() && sendTo("a", 2) && sendTo("b", 1));
+        AmqpClient client(plainString(), quick());
+        const auto peeked = client.peek(q, {0, 10, QStringLiteral("a")});
+        QVERIFY2(peeked.ok(), why(peeked).constData());
+        QCOMPARE(peeked->size(), 2);
+        for (const MessageView& message : *peeked)
+            QCOMPARE(message.sessionId, QStringLiteral("a"));
+        QCOMPARE(client.peek(q, {0, 10, std::nullopt})->size(), 3);
+    }
+
     void listsSessions() {
         QVERIFY(startSessions() && sendTo("a", 1) && sendTo("b", 1) && sendTo("c", 1));
         AmqpClient client(plainString(), quick());

@@ -6,6 +6,9 @@
 
 #include <QDateTime>
 
+#include <future>
+#include <vector>
+
 using namespace hourglass;
 using namespace hourglass::testing;
 using remote::AmqpClient;
@@ -102,6 +105,28 @@ private slots:
         QCOMPARE(counts->scheduled, 1);
         QCOMPARE(counts->active, 0);
         QCOMPARE(m_broker->peek(QStringLiteral("orders"), 0, 1)->first().scheduledEnqueueTime, at);
+    }
+
+    void workersSendAtOnce() {
+        QVERIFY(startWithQueue(QStringLiteral("orders")));
+        AmqpClient client(plainString(), quick());
+        // As the window's thread pool does: several workers call the one client together.
+        std::vector<std::future<int>> workers;
+        for (int worker = 0; worker < 4; ++worker)
+            workers.push_back(std::async(std::launch::async, [&client, worker] {
+                int sent = 0;
+                for (int i = 0; i < 25; ++i) {
+                    OutgoingMessage message;
+                    message.messageId = QStringLiteral("w%1-%2").arg(worker).arg(i);
+                    sent += client.send(QStringLiteral("orders"), message).ok() ? 1 : 0;
+                }
+                return sent;
+            }));
+        int sent = 0;
+        for (auto& worker : workers)
+            sent += worker.get();
+        QCOMPARE(sent, 100);
+        QCOMPARE(m_broker->counts(QStringLiteral("orders"))->active, 100);
     }
 
     void anUnknownEntityIsNotFound() {

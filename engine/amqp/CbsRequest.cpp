@@ -1,6 +1,6 @@
 #include "CbsRequest.h"
 
-#include "AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
 
 #include <QtEndian>
 

@@ -4,7 +4,7 @@
 // so a body of any other shape (nested lists, a map) is never decoded at all: the request is
 // answered 400 instead. The other sections are decoded as for `$management`.
 
-#include "ManagementMessages.h"
+#include "hourglass/amqpcodec/ManagementMessages.h"
 
 #include <QByteArray>
 

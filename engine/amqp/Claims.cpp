@@ -1,6 +1,6 @@
 #include "Claims.h"
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QStringList>
 

@@ -2,9 +2,9 @@
 
 #include "LinkCredit.h"
 #include "NamespacedRefs.h"
-#include "PeerLimits.h"
 #include "SessionLinks.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include "hourglass/EntityPath.h"
 

@@ -11,9 +11,9 @@
 #include "EndpointContext.h"
 #include "EntityAddress.h"
 #include "Mailbox.h"
-#include "ManagementMessages.h"
 #include "TakeOrder.h"
 #include "hourglass/amqp/EndpointSnapshot.h"
+#include "hourglass/amqpcodec/ManagementMessages.h"
 
 #include "hourglass/Broker.h"
 

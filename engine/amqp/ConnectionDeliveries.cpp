@@ -7,12 +7,12 @@
 
 #include "Connection.h"
 
-#include "AmqpValue.h"
 #include "LinkCredit.h"
-#include "LockTokenBytes.h"
-#include "MessageCodec.h"
 #include "NamespacedRefs.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/LockTokenBytes.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <proton/condition.h>
 #include <proton/disposition.h>

@@ -6,8 +6,8 @@
 
 #include "Connection.h"
 
-#include "PeerLimits.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <proton/condition.h>
 #include <proton/disposition.h>

@@ -6,10 +6,10 @@
 
 #include "CbsRequest.h"
 #include "ManagementOperations.h"
-#include "MessageCodec.h"
-#include "PeerLimits.h"
-#include "WireErrors.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/SasToken.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <QDateTime>
 

@@ -19,9 +19,9 @@
 #include "Connection.h"
 
 #include "NamespacedRefs.h"
-#include "PeerLimits.h"
 #include "SessionLinks.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <proton/condition.h>
 

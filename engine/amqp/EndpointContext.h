@@ -8,7 +8,7 @@
 #include "WorkerPool.h"
 #include "hourglass/amqp/EndpointSnapshot.h"
 #include "hourglass/amqp/NamespaceKeys.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <atomic>
 #include <map>

@@ -1,6 +1,6 @@
 #include "EndpointLoop.h"
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include "Connection.h"
 #include "SaslMechanisms.h"

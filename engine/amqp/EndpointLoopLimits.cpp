@@ -6,7 +6,7 @@
 #include "Connection.h"
 #include "EndpointLoop.h"
 #include "FileDescriptorLimit.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <algorithm>
 

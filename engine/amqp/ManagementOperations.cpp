@@ -2,12 +2,12 @@
 
 #include "NamespacedRefs.h"
 
-#include "AmqpValue.h"
-#include "MessageCodec.h"
-#include "PeerLimits.h"
 #include "RuleCodec.h"
 #include "SessionManagement.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <QDateTime>
 

@@ -5,8 +5,8 @@
 // so the connection can keep its lock table (which link holds what, released when the
 // connection breaks: L14).
 
-#include "ManagementMessages.h"
 #include "hourglass/Broker.h"
+#include "hourglass/amqpcodec/ManagementMessages.h"
 
 #include <QHash>
 #include <QList>

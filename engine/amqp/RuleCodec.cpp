@@ -1,7 +1,7 @@
 #include "RuleCodec.h"
 
-#include "AmqpValue.h"
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QDateTime>
 

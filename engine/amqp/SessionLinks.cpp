@@ -1,6 +1,6 @@
 #include "SessionLinks.h"
 
-#include "AmqpValue.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
 
 #include <proton/codec.h>
 #include <proton/terminus.h>
@@ -10,9 +10,6 @@ namespace hourglass::amqp {
 namespace {
 // The client's wait when it names none; the JavaScript SDK always names its operation time-out.
 constexpr std::chrono::milliseconds kDefaultAcceptTimeout{60000};
-// .NET ticks at the Unix epoch, and per millisecond.
-constexpr qint64 kTicksAtUnixEpoch = 621355968000000000LL;
-constexpr qint64 kTicksPerMillisecond = 10000;
 
 QVariantMap mapOf(pn_data_t* data) {
     // Proton gives no data at all for an attach without properties (a client other than the
@@ -66,10 +63,6 @@ void describeRefusedSession(pn_link_t* link, Refusal refusal) {
     pn_data_clear(pn_terminus_filter(source));
     if (refusal == Refusal::NullSource)
         pn_terminus_set_type(source, PN_UNSPECIFIED);
-}
-
-qint64 dotNetTicks(Instant instant) {
-    return instant * kTicksPerMillisecond + kTicksAtUnixEpoch;
 }
 
 } // namespace hourglass::amqp

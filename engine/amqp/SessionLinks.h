@@ -2,11 +2,12 @@
 // What a session receiver's attach says and how it is answered (amqp-endpoint.md, Sessions): the
 // source filter `com.microsoft:session-filter` (a session id, or null for the next available one),
 // the attach properties `com.microsoft:timeout` (ms) and, in the answer, the granted id in the
-// filter and `com.microsoft:locked-until-utc` as .NET ticks. Proactor thread only (it touches
-// Proton links); no broker calls, and no decisions of the broker's: whether the entity takes
-// session receivers is the broker's answer to the accept.
+// filter and `com.microsoft:locked-until-utc` as .NET ticks (the words: SessionTerms.h). Proactor
+// thread only (it touches Proton links); no broker calls, and no decisions of the broker's: whether
+// the entity takes session receivers is the broker's answer to the accept.
 
 #include "hourglass/Broker.h"
+#include "hourglass/amqpcodec/SessionTerms.h"
 
 #include <QString>
 
@@ -30,12 +31,5 @@ void describeGrantedSession(pn_link_t* link, const AcceptedSession& session);
 // The attach that refuses: no filter echoed; for a time-out, no source at all.
 enum class Refusal { NoFilter, NullSource };
 void describeRefusedSession(pn_link_t* link, Refusal refusal);
-
-// An instant (ms since the Unix epoch) as .NET ticks (100 ns since 0001-01-01).
-qint64 dotNetTicks(Instant instant);
-
-inline constexpr char kSessionFilter[] = "com.microsoft:session-filter";
-inline constexpr char kLockedUntilUtc[] = "com.microsoft:locked-until-utc";
-inline constexpr char kTimeoutProperty[] = "com.microsoft:timeout";
 
 } // namespace hourglass::amqp

@@ -1,8 +1,8 @@
 #include "SessionManagement.h"
 
-#include "AmqpValue.h"
 #include "ManagementOperations.h"
-#include "MessageCodec.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
 
 #include <QDateTime>
 

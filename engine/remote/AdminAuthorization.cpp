@@ -1,6 +1,6 @@
 #include "AdminAuthorization.h"
 
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 namespace hourglass::remote {
 

@@ -4,7 +4,7 @@
 // attached with its credit, and what a disposition frame says.
 
 #include "RawAmqpPeer.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QDateTime>
 

@@ -12,7 +12,7 @@
 #include "TlsBridge.h"
 
 #include "hourglass/admin/AdminStreamServices.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 #include "hourglass/tls/LocalCertificates.h"
 
 #include <QDateTime>

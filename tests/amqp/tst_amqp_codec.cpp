@@ -2,14 +2,14 @@
 // tokens (checked against one made by Node's crypto, not by our own signer), link addresses,
 // AMQP values with their types, messages both ways, batch envelopes, and error conditions.
 
-#include "AmqpNesting.h"
-#include "AmqpValue.h"
 #include "EntityAddress.h"
-#include "LockTokenBytes.h"
-#include "MessageCodec.h"
-#include "PeerLimits.h"
-#include "WireErrors.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/LockTokenBytes.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/SasToken.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <QDateTime>
 #include <QTest>

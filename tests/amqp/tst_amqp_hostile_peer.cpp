@@ -6,11 +6,11 @@
 // attach without a claim gets nothing of itself back.
 
 #include "EndpointTestBase.h"
-#include "PeerLimits.h"
 #include "RawAmqpPeer.h"
 #include "RawPeerSteps.h"
 #include "hourglass/Broker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

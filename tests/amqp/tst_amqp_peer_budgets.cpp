@@ -4,9 +4,9 @@
 // inbound links together within kInboundBytesPerConnection.
 
 #include "EndpointTestBase.h"
-#include "PeerLimits.h"
 #include "RawAmqpPeer.h"
 #include "RawPeerSteps.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QTest>
 

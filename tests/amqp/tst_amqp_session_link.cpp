@@ -7,7 +7,7 @@
 
 #include "TestBroker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QDateTime>
 #include <QTest>

@@ -4,12 +4,12 @@
 // virtual clock. Also the .NET ticks of `com.microsoft:locked-until-utc`. The SDK's own view of
 // session receivers is tests/sdk/sessions.test.mjs.
 
-#include "AmqpValue.h"
 #include "ManagementOperations.h"
-#include "MessageCodec.h"
 #include "SessionLinks.h"
 #include "TestBroker.h"
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <QDateTime>
 #include <QTest>

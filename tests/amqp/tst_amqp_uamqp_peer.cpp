@@ -6,11 +6,11 @@
 // credit on its reply link cannot make the endpoint hold more than kMaxRepliesHeld answers.
 
 #include "EndpointTestBase.h"
-#include "LockTokenBytes.h"
-#include "PeerLimits.h"
 #include "RawAmqpPeer.h"
 #include "RawPeerSteps.h"
 #include "UamqpShapes.h"
+#include "hourglass/amqpcodec/LockTokenBytes.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // section a sender can write, decoded by the endpoint's codec as a received transfer is, and the
 // kind wireBodyKind reads from the extras stored with it; bytes that are not ours read as data.
 
-#include "MessageCodec.h"
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
 #include <QTest>
 

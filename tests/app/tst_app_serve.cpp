@@ -8,7 +8,7 @@
 #include "ServeCommand.h"
 #include "hourglass/Broker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -2,7 +2,7 @@
 // code's row names the AMQP condition and the status code that WireErrors gives it, every code
 // the endpoint maps has its row, and the conditions the endpoint raises itself are listed.
 
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
 #include <QFile>
 #include <QRegularExpression>

@@ -2,7 +2,7 @@
 // What the fuzz targets share: the input as the QByteArray the decoders take, and one AMQP value
 // decoded from it as the endpoint decodes values (Proton's decoder, then readSingleAmqpValue).
 
-#include "AmqpValue.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
 
 #include <QByteArray>
 #include <QVariant>

@@ -3,7 +3,7 @@
 // sender's annotations, a value or sequence body, the footer, byte for byte).
 
 #include "FuzzInput.h"
-#include "MessageCodec.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
 
 using namespace hourglass;
 

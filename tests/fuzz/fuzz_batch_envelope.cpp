@@ -2,7 +2,7 @@
 // decoded as a sent one.
 
 #include "FuzzInput.h"
-#include "MessageCodec.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
 
 using namespace hourglass;
 

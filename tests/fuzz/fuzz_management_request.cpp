@@ -4,7 +4,7 @@
 
 #include "CbsRequest.h"
 #include "FuzzInput.h"
-#include "ManagementMessages.h"
+#include "hourglass/amqpcodec/ManagementMessages.h"
 
 using namespace hourglass;
 

@@ -3,7 +3,7 @@
 // come from the store, which holds what a peer sent (annotations, bodies, footer as received).
 
 #include "FuzzInput.h"
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
 using namespace hourglass;
 

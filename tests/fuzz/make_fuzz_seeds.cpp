@@ -6,9 +6,9 @@
 //
 // Usage: make_fuzz_seeds CORPUS_DIR (it writes CORPUS_DIR/<target>/<name>).
 
-#include "AmqpValue.h"
-#include "MessageCodec.h"
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,5 +1,6 @@
 # The engine's front door (README.md, "Layout"): the window, the app, the AMQP endpoint, the
-# administration API, scenario playback and the TLS certificates compile with only public include
+# administration API, scenario playback, the TLS certificates, the AMQP codecs and the remote
+# client compile with only public include
 # folders on their include path. Reads the build's compile_commands.json and fails, naming the
 # source and the folder, when a source of one of those clients sees a private folder of a library
 # it is not part of.
@@ -19,6 +20,8 @@ set(private_amqp "${SOURCE_DIR}/engine/amqp")
 set(private_scenario "${SOURCE_DIR}/engine/scenario")
 set(private_admin "${SOURCE_DIR}/engine/admin")
 set(private_tls "${SOURCE_DIR}/engine/tls")
+set(private_amqpcodec "${SOURCE_DIR}/engine/amqpcodec")
+set(private_remote "${SOURCE_DIR}/engine/remote")
 
 set(found 0)
 set(checked 0)
@@ -37,6 +40,10 @@ foreach(index RANGE ${last})
     set(own "${private_admin}")
   elseif(relative MATCHES "^engine/tls/")
     set(own "${private_tls}")
+  elseif(relative MATCHES "^engine/amqpcodec/")
+    set(own "${private_amqpcodec}")
+  elseif(relative MATCHES "^engine/remote/")
+    set(own "${private_remote}")
   else()
     continue()
   endif()
@@ -48,7 +55,8 @@ foreach(index RANGE ${last})
     cmake_path(NORMAL_PATH folder)
     string(REGEX REPLACE "/$" "" folder "${folder}")
     foreach(private IN ITEMS "${private_engine}" "${private_amqp}" "${private_scenario}"
-                             "${private_admin}" "${private_tls}")
+                             "${private_admin}" "${private_tls}" "${private_amqpcodec}"
+                             "${private_remote}")
       if(folder STREQUAL private AND NOT folder STREQUAL own)
         file(RELATIVE_PATH shown "${SOURCE_DIR}" "${folder}")
         message("${relative} sees the private folder ${shown}/")

@@ -12,7 +12,7 @@
 #include "hourglass/Broker.h"
 #include "hourglass/admin/AdminHttpServer.h"
 #include "hourglass/amqp/NamespaceKeys.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 #include "hourglass/remote/AdminClient.h"
 
 #include <QDateTime>

@@ -6,7 +6,7 @@
 // and read with the endpoint's own AmqpValue reader. SASL only when asked (sasl()): the endpoint
 // lets peers that skip it in.
 
-#include "AmqpValue.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

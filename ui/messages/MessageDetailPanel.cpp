@@ -8,7 +8,7 @@
 #include "hourglass/PropertyTypes.h"
 // The endpoint's library (hourglass_ui links it for the Connections view) reads what the body
 // was on the wire from the extras it stored.
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
 #include <QClipboard>
 #include <QComboBox>

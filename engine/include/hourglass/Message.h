@@ -24,8 +24,8 @@ struct OutgoingMessage : SystemProperties {
     QVariantMap applicationProperties;
     // What a wire sender set that has no Service Bus property of its own (an AMQP value or
     // sequence body, message annotations, typed ids, the header's priority...), so that the
-    // message reads back as sent. Opaque here: engine/amqp/WireExtras.h writes and reads it; the
-    // engine stores it beside the body and carries it along when the message is forwarded.
+    // message reads back as sent. Opaque here: engine/amqpcodec WireExtras.h writes and reads it;
+    // the engine stores it beside the body and carries it along when the message is forwarded.
     QByteArray wireExtras;
 
     bool operator==(const OutgoingMessage&) const = default;

@@ -7,7 +7,7 @@
 //              [--rounds 5] [--key SAS_KEY_VALUE]
 // Prints: "gets 200 x 5: p50 X ms p99 Y ms; first round p50 X ms p99 Y ms".
 
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QDateTime>
 

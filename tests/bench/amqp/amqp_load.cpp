@@ -16,7 +16,7 @@
 // hold: C connections at once, each sending one message every 100 ms for S seconds; prints
 //   hold 200 connections 200 up 19876 accepted 1987 msg/s
 
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QDateTime>
 

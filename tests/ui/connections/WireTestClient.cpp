@@ -1,6 +1,6 @@
 #include "WireTestClient.h"
 
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -9,7 +9,7 @@
 #include "common/BodyFormatter.h"
 #include "common/BrokerClient.h"
 #include "common/FixedPitchFont.h"
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 #include "messages/MessageDetailPanel.h"
 
 #include <QClipboard>

@@ -10,8 +10,8 @@
 #include "hourglass/Status.h"
 #include "hourglass/amqp/EndpointSnapshot.h"
 #include "hourglass/amqp/NamespaceKeys.h"
-#include "hourglass/amqp/SasToken.h"
 #include "hourglass/amqp/StreamService.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QString>
 #include <QStringList>

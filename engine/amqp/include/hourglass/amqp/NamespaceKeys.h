@@ -11,7 +11,7 @@
 // lower case), so it survives restarts and goes with the data it guards.
 
 #include "hourglass/Status.h"
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
 #include <QList>
 #include <QString>

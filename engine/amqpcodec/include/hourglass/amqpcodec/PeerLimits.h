@@ -43,6 +43,12 @@ constexpr int kMaxQuotedChars = 64;
 // whole lets a peer make our answers as large as its requests.
 QString quoted(const QString& peerText);
 
+// Characters of a peer's error description kept (the remote client's errors quote the
+// service's description, which is longer than a name).
+constexpr int kMaxQuotedDescriptionChars = 300;
+// At most kMaxQuotedDescriptionChars of `peerText`, an ellipsis when it was longer.
+QString quotedDescription(const QString& peerText);
+
 // The description of a value nested deeper than kMaxNesting.
 QString tooDeepDescription();
 

@@ -1,6 +1,6 @@
-#include "hourglass/amqp/SasToken.h"
+#include "hourglass/amqpcodec/SasToken.h"
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QMessageAuthenticationCode>
 #include <QUrl>

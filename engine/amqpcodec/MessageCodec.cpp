@@ -1,10 +1,10 @@
-#include "MessageCodec.h"
+#include "hourglass/amqpcodec/MessageCodec.h"
 
-#include "AmqpNesting.h"
-#include "AmqpValue.h"
-#include "PeerLimits.h"
 #include "hourglass/PropertyTypes.h"
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -393,13 +393,23 @@ QByteArray encodeHeader(const MessageView& view, const WireExtras& extras, Hando
 } // namespace
 
 namespace {
+QByteArray senderAnnotations(pn_data_t* annotations, const WireExtras& extras);
+
 // The message-annotations section: the broker's own (sequence number, enqueued time, lock, state,
 // schedule, dead-letter source), then the sender's as it sent them.
-QByteArray encodeAnnotations(const MessageView& view, const WireExtras& extras) {
+// A sender's message has only the schedule of the broker's (when it has one).
+QByteArray encodeAnnotations(const MessageView& view, const WireExtras& extras, Handover handover) {
     DataPtr ours(pn_data(16));
     pn_data_t* annotations = ours.get();
     pn_data_put_map(annotations);
     pn_data_enter(annotations);
+    if (handover == Handover::Send) {
+        if (view.scheduledEnqueueTime > 0) {
+            putSymbolKey(annotations, "x-opt-scheduled-enqueue-time");
+            pn_data_put_timestamp(annotations, view.scheduledEnqueueTime);
+        }
+        return senderAnnotations(annotations, extras);
+    }
     putSymbolKey(annotations, "x-opt-sequence-number");
     pn_data_put_long(annotations, view.sequenceNumber);
     putSymbolKey(annotations, "x-opt-enqueued-time");
@@ -419,6 +429,12 @@ QByteArray encodeAnnotations(const MessageView& view, const WireExtras& extras) 
         const QByteArray source = view.deadLetterSource.toUtf8();
         pn_data_put_string(annotations, pn_bytes(size_t(source.size()), source.constData()));
     }
+    return senderAnnotations(annotations, extras);
+}
+
+// The section of the broker's annotations written so far in `annotations` (an open map), then
+// the sender's as it sent them.
+QByteArray senderAnnotations(pn_data_t* annotations, const WireExtras& extras) {
     pn_data_exit(annotations);
     QByteArray map(4096, Qt::Uninitialized);
     const ssize_t size = pn_data_encode(annotations, map.data(), size_t(map.size()));
@@ -493,7 +509,8 @@ QByteArray encodeSections(const MessageView& view, Handover handover,
 
     // The header is written by encodeHeader: Proton leaves out a delivery-count of 0, and the
     // JavaScript SDK then reports it as undefined.
-    pn_message_set_creation_time(m, view.enqueuedTime);
+    if (handover != Handover::Send)
+        pn_message_set_creation_time(m, view.enqueuedTime);
     if (view.expiresAt != kNever)
         pn_message_set_expiry_time(m, view.expiresAt);
 
@@ -524,7 +541,7 @@ QByteArray encodeSections(const MessageView& view, Handover handover,
             encoded.remove(0, qsizetype(used));
     }
     const QByteArray header = encodeHeader(view, extras, handover);
-    const QByteArray annotations = encodeAnnotations(view, extras);
+    const QByteArray annotations = encodeAnnotations(view, extras, handover);
     QByteArray whole;
     whole.reserve(header.size() + deliveryAnnotations.size() + annotations.size() + encoded.size() +
                   extras.bodySections.size() + extras.footer.size());
@@ -544,6 +561,16 @@ QByteArray encodeMessage(const MessageView& view, Handover handover) {
 
 QByteArray encodeLockedMessage(const MessageView& view, const QUuid& lockToken) {
     return encodeSections(view, Handover::Delivery, encodeLockTokenAnnotation(lockToken));
+}
+
+QByteArray encodeOutgoingMessage(const OutgoingMessage& message) {
+    MessageView view;
+    view.systemProperties() = message.systemProperties();
+    view.scheduledEnqueueTime = message.scheduledEnqueueTime.value_or(0);
+    view.applicationProperties = message.applicationProperties;
+    view.body = message.body;
+    view.wireExtras = message.wireExtras;
+    return encodeSections(view, Handover::Send, QByteArray());
 }
 
 } // namespace hourglass::amqp

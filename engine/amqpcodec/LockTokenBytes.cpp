@@ -1,4 +1,4 @@
-#include "LockTokenBytes.h"
+#include "hourglass/amqpcodec/LockTokenBytes.h"
 
 #include <algorithm>
 

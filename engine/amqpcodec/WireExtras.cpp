@@ -1,6 +1,6 @@
-#include "hourglass/amqp/WireExtras.h"
+#include "hourglass/amqpcodec/WireExtras.h"
 
-#include "AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
 
 #include <QtEndian>
 

@@ -4,7 +4,7 @@
 // that turn its tree into QVariants and JSON: a few hundred kilobytes of nested lists exhaust the
 // proactor thread's stack. Every peer's bytes pass this check before Proton decodes them.
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QByteArray>
 

@@ -26,6 +26,9 @@ struct ManagementResponse {
     QString statusDescription;
     QByteArray errorCondition; // empty on success
     QVariant body;             // null: no body
+    // The request's message-id, as a client reads it back (the endpoint answers from the
+    // request's own and leaves this empty).
+    QVariant correlationId;
 
     static ManagementResponse failure(int statusCode, const QByteArray& condition,
                                       const QString& description);
@@ -39,5 +42,11 @@ Result<ManagementRequest> decodeManagementRequest(const QByteArray& encoded);
 enum class StatusNames { Cbs, Management };
 QByteArray encodeManagementResponse(const ManagementRequest& request,
                                     const ManagementResponse& response, StatusNames names);
+
+// The remote client's direction: a request as the SDKs send it (its properties, the operation
+// among them, body, message-id and reply-to), and a response read back with either naming of
+// its status. InvalidArgument for bytes that are not an AMQP message or carry no status code.
+QByteArray encodeManagementRequest(const ManagementRequest& request);
+Result<ManagementResponse> decodeManagementResponse(const QByteArray& encoded);
 
 } // namespace hourglass::amqp

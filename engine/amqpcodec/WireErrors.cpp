@@ -1,6 +1,6 @@
-#include "WireErrors.h"
+#include "hourglass/amqpcodec/WireErrors.h"
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 namespace hourglass::amqp {
 
@@ -89,6 +89,70 @@ int wireStatusCode(ErrorCode code) {
         break;
     }
     return 500;
+}
+
+namespace {
+Error remoteError(ErrorCode code, const QString& description) {
+    Error error = Error::make(code, quotedDescription(description));
+    return error;
+}
+} // namespace
+
+Error errorFromWire(const QByteArray& condition, const QString& description) {
+    static const ErrorCode kCodes[] = {
+        ErrorCode::MessagingEntityNotFound,
+        ErrorCode::MessagingEntityAlreadyExists,
+        ErrorCode::MessagingEntityDisabled,
+        ErrorCode::MessageSizeExceeded,
+        ErrorCode::MessageLockLost,
+        ErrorCode::MessageNotFound,
+        ErrorCode::QuotaExceeded,
+        ErrorCode::InvalidArgument,
+        ErrorCode::ServiceBusy,
+        ErrorCode::SessionLockLost,
+        ErrorCode::SessionCannotBeLocked,
+        ErrorCode::ServiceTimeout,
+    };
+    for (const ErrorCode code : kCodes) {
+        if (condition == wireCondition(code))
+            return remoteError(code, description);
+    }
+    if (condition == kUnauthorizedAccess)
+        return remoteError(ErrorCode::Unauthorized, description);
+    if (condition == kNotAllowed) {
+        Error error = remoteError(ErrorCode::InvalidArgument, description);
+        error.wrongEntityKind = true;
+        return error;
+    }
+    if (condition.startsWith("amqp:connection:") || condition == kDecodeError ||
+        condition == "amqp:session:window-violation" || condition == "amqp:frame-size-too-small")
+        return remoteError(ErrorCode::ServiceCommunicationProblem, description);
+    return remoteError(ErrorCode::GeneralError, description);
+}
+
+Error errorFromStatus(int statusCode, const QByteArray& condition, const QString& description) {
+    if (!condition.isEmpty())
+        return errorFromWire(condition, description);
+    switch (statusCode) {
+    case 400:
+        return remoteError(ErrorCode::InvalidArgument, description);
+    case 401:
+        return remoteError(ErrorCode::Unauthorized, description);
+    case 403:
+        return remoteError(ErrorCode::QuotaExceeded, description);
+    case 404:
+        return remoteError(ErrorCode::MessagingEntityNotFound, description);
+    case 408:
+        return remoteError(ErrorCode::ServiceTimeout, description);
+    case 409:
+        return remoteError(ErrorCode::MessagingEntityAlreadyExists, description);
+    case 410:
+        return remoteError(ErrorCode::MessageLockLost, description);
+    case 503:
+        return remoteError(ErrorCode::ServiceBusy, description);
+    default:
+        return remoteError(ErrorCode::GeneralError, description);
+    }
 }
 
 } // namespace hourglass::amqp

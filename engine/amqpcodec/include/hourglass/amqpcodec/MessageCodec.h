@@ -34,9 +34,10 @@ bool isBatchEnvelope(const QByteArray& transfer);
 // InvalidArgument when the bytes are not a sequence of AMQP sections or hold no data section.
 Result<QList<QByteArray>> splitBatch(const QByteArray& encoded);
 
-// How a stored message is being handed over: to a receiver (its delivery counts, the header
-// says how many failed before) or in a peek (nothing is delivered).
-enum class Handover { Delivery, Peek };
+// How a message is being handed over: a stored one to a receiver (its delivery counts, the
+// header says how many failed before) or in a peek (nothing is delivered); a sender's to the
+// service (the remote client's direction: no broker annotations but its schedule).
+enum class Handover { Delivery, Peek, Send };
 
 // A stored message, encoded for a receiver or a peek response. The lock, when it has one, is in
 // x-opt-locked-until.
@@ -47,5 +48,20 @@ QByteArray encodeMessage(const MessageView& message, Handover handover);
 // it: the Python SDK on uAMQP reads a deferred message's lock only from there (the JavaScript
 // and .NET SDKs read the response's lock-token).
 QByteArray encodeLockedMessage(const MessageView& message, const QUuid& lockToken);
+
+// The remote client's direction.
+
+// A sender's message as the SDKs send it: its properties, application properties, body and
+// wire extras (which decodeMessage reads back), and its scheduled enqueue time, when it has one,
+// as x-opt-scheduled-enqueue-time.
+QByteArray encodeOutgoingMessage(const OutgoingMessage& message);
+
+// A message as a receiver (Handover::Delivery) or a peek (Handover::Peek) got it from the
+// service: what decodeMessage reads, and the broker's annotations (sequence number, enqueued
+// time, lock, state, schedule, dead-letter source), the delivery count (a delivery counts itself)
+// and the dead-letter reason and description from the application properties. The entity,
+// sub-queue and lock token are not in the message: the caller knows them. InvalidArgument as for
+// decodeMessage.
+Result<MessageView> decodeReceivedMessage(const QByteArray& encoded, Handover handover);
 
 } // namespace hourglass::amqp

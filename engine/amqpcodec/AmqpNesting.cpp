@@ -1,4 +1,4 @@
-#include "AmqpNesting.h"
+#include "hourglass/amqpcodec/AmqpNesting.h"
 
 #include <cstdint>
 #include <vector>

@@ -31,6 +31,15 @@ int wireStatusCode(ErrorCode code);
 // communication problem), so that sentence leads for MessagingEntityNotFound.
 QString wireDescription(const Error& error, const QString& entityPath);
 
+// The remote client's direction: the error a service's condition stands for (the inverse of
+// wireCondition; amqp:unauthorized-access is Unauthorized, amqp:not-allowed an InvalidArgument
+// that does not fit the entity, connection-level conditions ServiceCommunicationProblem,
+// anything else GeneralError), with a short prefix of its description.
+Error errorFromWire(const QByteArray& condition, const QString& description);
+// The error of a management response: from its condition when it has one, else from its status
+// code (the inverse of wireStatusCode; 401 is Unauthorized).
+Error errorFromStatus(int statusCode, const QByteArray& condition, const QString& description);
+
 inline const QByteArray kUnauthorizedAccess = QByteArrayLiteral("amqp:unauthorized-access");
 inline const QByteArray kNotAllowed = QByteArrayLiteral("amqp:not-allowed");
 inline const QByteArray kNotImplemented = QByteArrayLiteral("amqp:not-implemented");

@@ -1,15 +1,25 @@
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 namespace hourglass::amqp {
 
-QString quoted(const QString& peerText) {
-    if (peerText.size() <= kMaxQuotedChars)
+namespace {
+QString prefix(const QString& peerText, qsizetype limit) {
+    if (peerText.size() <= limit)
         return peerText;
     // Never split a surrogate pair: a lone half is not valid UTF-8 on the wire.
-    qsizetype cut = kMaxQuotedChars;
+    qsizetype cut = limit;
     if (peerText.at(cut - 1).isHighSurrogate())
         --cut;
     return peerText.left(cut) + QChar(0x2026);
+}
+} // namespace
+
+QString quoted(const QString& peerText) {
+    return prefix(peerText, kMaxQuotedChars);
+}
+
+QString quotedDescription(const QString& peerText) {
+    return prefix(peerText, kMaxQuotedDescriptionChars);
 }
 
 QString tooDeepDescription() {

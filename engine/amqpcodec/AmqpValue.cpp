@@ -1,6 +1,6 @@
-#include "AmqpValue.h"
+#include "hourglass/amqpcodec/AmqpValue.h"
 
-#include "PeerLimits.h"
+#include "hourglass/amqpcodec/PeerLimits.h"
 
 #include <QDateTime>
 #include <QUuid>

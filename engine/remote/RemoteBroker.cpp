@@ -21,7 +21,8 @@ Error onlyWhenHosted(const QString& what) {
 
 RemoteBroker::State::State(RemoteBrokerOptions brokerOptions)
     : options(std::move(brokerOptions))
-    , admin(options.admin) {}
+    , admin(options.admin)
+    , amqp(std::make_unique<AmqpClient>(options.connection, options.amqp)) {}
 
 QString RemoteBroker::State::namespaceName() const {
     return options.connection.displayName();
@@ -58,6 +59,8 @@ RemoteBroker::RemoteBroker(RemoteBrokerOptions options)
 
 RemoteBroker::~RemoteBroker() {
     m_state->poll.reset();
+    m_state->endWaits();
+    m_state->amqp->close(); // its links end: the locks they hold go back
 }
 
 const RemoteBrokerOptions& RemoteBroker::options() const {
@@ -164,7 +167,7 @@ bool RemoteBroker::hasOperationObserver() const {
 BrokerCapabilities RemoteBroker::capabilities() const {
     BrokerCapabilities capabilities;
     capabilities.hostsDatabase = false;
-    capabilities.listsSessions = false;
+    capabilities.listsSessions = true; // com.microsoft:get-message-sessions
     return capabilities;
 }
 

@@ -1,32 +1,89 @@
-// RemoteBroker's data plane (RemoteBroker.h). This step has the administration side only: every
-// call that needs the AMQP connection is refused, saying so, and read-only refuses first.
+// RemoteBroker's data plane (RemoteBroker.h): sends, receives, peeks and settlements through the
+// AMQP client, each refused first on a read-only connection, each own change marked on the feed
+// at once. The explorer's reads are peeks: the service has no read without one.
 #include "RemoteBrokerState.h"
+
+#include "hourglass/EntityPath.h"
+
+#include <QUuid>
 
 namespace hourglass::remote {
 
 namespace {
-Error needsAmqp() {
-    return makeError(ErrorCode::ServiceCommunicationProblem,
-                     QStringLiteral("Messages on a remote namespace need its AMQP connection, "
-                                    "which this build does not open yet."));
+
+OutgoingMessage withMessageId(OutgoingMessage message) {
+    if (message.messageId.isEmpty())
+        message.messageId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    return message;
 }
+
+// The entity a lock or a path names, without "/$deadletterqueue".
+QString entityOf(const QString& path) {
+    return path.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive)
+               ? path.chopped(kDeadLetterSuffix.size())
+               : path;
+}
+
+// How many dead-lettered messages deadLetterReasons() peeks at most, and how many at a time.
+constexpr int kReasonsPeekLimit = 10'000;
+constexpr int kReasonsPeekPage = 250;
+
 } // namespace
 
-Result<SendResult> RemoteBroker::send(const QString&, const OutgoingMessage&) {
+void RemoteBroker::State::sent(const QString& path) {
+    feed.markCounts(entityOf(path));
+    feed.markAdded(path);
+}
+
+void RemoteBroker::State::taken(const QString& path) {
+    feed.markCounts(entityOf(path));
+    feed.markRemoved(path);
+}
+
+Result<SendResult> RemoteBroker::send(const QString& path, const OutgoingMessage& message) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    return needsAmqp();
+    auto result = m_state->amqp->send(path, message);
+    if (result)
+        m_state->sent(path);
+    return result;
 }
-Result<QList<SendResult>> RemoteBroker::sendBatch(const QString&, const QList<OutgoingMessage>&) {
+
+Result<QList<SendResult>> RemoteBroker::sendBatch(const QString& path,
+                                                  const QList<OutgoingMessage>& batch) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    return needsAmqp();
+    QList<OutgoingMessage> named;
+    QList<SendResult> results;
+    for (const OutgoingMessage& message : batch) {
+        named.append(withMessageId(message));
+        SendResult result;
+        result.messageId = named.last().messageId;
+        result.scheduled = named.last().scheduledEnqueueTime.has_value();
+        results.append(result);
+    }
+    if (auto sent = m_state->amqp->sendBatch(path, named); !sent)
+        return sent.error();
+    m_state->sent(path);
+    return results;
 }
-Result<SendResult> RemoteBroker::schedule(const QString&, OutgoingMessage, Instant) {
+
+Result<SendResult> RemoteBroker::schedule(const QString& path, OutgoingMessage message,
+                                          Instant enqueueAt) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    return needsAmqp();
+    message = withMessageId(std::move(message));
+    const auto number = m_state->amqp->schedule(path, message, enqueueAt);
+    if (!number)
+        return number.error();
+    m_state->sent(path);
+    SendResult result;
+    result.messageId = message.messageId;
+    result.sequenceNumber = *number;
+    result.scheduled = true;
+    return result;
 }
+
 QList<Result<SendResult>> RemoteBroker::sendEach(const QString& path,
                                                  const QList<OutgoingMessage>& messages,
                                                  const std::function<void()>& taken) {
@@ -37,121 +94,148 @@ QList<Result<SendResult>> RemoteBroker::sendEach(const QString& path,
         taken();
     return results;
 }
-Result<void> RemoteBroker::cancelScheduled(const QString&, qint64) {
+
+Result<void> RemoteBroker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
-    return needsAmqp();
+    auto cancelled = m_state->amqp->cancelScheduled(path, sequenceNumber);
+    if (cancelled)
+        m_state->taken(path);
+    return cancelled;
 }
-Result<QList<MessageView>> RemoteBroker::receive(const QString&, const ReceiveOptions&) {
+
+Result<QList<MessageView>> RemoteBroker::receive(const QString& path,
+                                                 const ReceiveOptions& options) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    return needsAmqp();
+    auto received = m_state->amqp->receive(path, options, m_state->options.receiveWaitMs);
+    if (received && options.taken)
+        options.taken();
+    if (received && !received->isEmpty())
+        m_state->taken(path);
+    return received;
 }
-Result<MessageView> RemoteBroker::receiveDeferred(const QString&, qint64, const QString&) {
+
+Result<MessageView> RemoteBroker::receiveDeferred(const QString& path, qint64 sequenceNumber,
+                                                  const QString& receiver) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    return needsAmqp();
+    auto received = m_state->amqp->receiveDeferred(path, sequenceNumber, receiver);
+    if (received)
+        m_state->taken(path);
+    return received;
 }
-Result<QList<MessageView>> RemoteBroker::peek(const QString&, qint64, int) {
-    return needsAmqp();
+
+Result<QList<MessageView>> RemoteBroker::peek(const QString& path, qint64 fromSequenceNumber,
+                                              int maxCount) {
+    PeekOptions options;
+    options.fromSequenceNumber = fromSequenceNumber;
+    options.maxCount = maxCount;
+    return m_state->amqp->peek(path, options);
 }
-Result<QList<MessageView>> RemoteBroker::peek(const QString&, const PeekOptions&) {
-    return needsAmqp();
+
+Result<QList<MessageView>> RemoteBroker::peek(const QString& path, const PeekOptions& options) {
+    return m_state->amqp->peek(path, options);
 }
-Result<void> RemoteBroker::complete(const LockRef&) {
+
+Result<void> RemoteBroker::complete(const LockRef& lock) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
-    return needsAmqp();
+    auto settled = m_state->amqp->complete(lock);
+    if (settled)
+        m_state->taken(lock.entityPath);
+    return settled;
 }
-Result<void> RemoteBroker::abandon(const LockRef&, const QVariantMap&) {
+
+Result<void> RemoteBroker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
-    return needsAmqp();
+    auto settled = m_state->amqp->abandon(lock, propertiesToModify);
+    if (settled)
+        m_state->feed.markCounts(entityOf(lock.entityPath));
+    return settled;
 }
-Result<void> RemoteBroker::deadLetter(const LockRef&, const DeadLetterOptions&) {
+
+Result<void> RemoteBroker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
-    return needsAmqp();
+    auto settled = m_state->amqp->deadLetter(lock, options);
+    if (settled) {
+        m_state->taken(lock.entityPath);
+        m_state->feed.markAdded(entityOf(lock.entityPath) + kDeadLetterSuffix);
+    }
+    return settled;
 }
-Result<void> RemoteBroker::defer(const LockRef&, const QVariantMap&) {
+
+Result<void> RemoteBroker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
-    return needsAmqp();
+    auto settled = m_state->amqp->defer(lock, propertiesToModify);
+    if (settled)
+        m_state->feed.markCounts(entityOf(lock.entityPath));
+    return settled;
 }
-Result<Instant> RemoteBroker::renewLock(const LockRef&) {
+
+Result<Instant> RemoteBroker::renewLock(const LockRef& lock) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    return needsAmqp();
+    return m_state->amqp->renewLock(lock);
 }
+
 QList<Result<void>> RemoteBroker::completeBatch(const QList<LockRef>& locks) {
     QList<Result<void>> results;
     for (const LockRef& lock : locks)
         results.append(complete(lock));
     return results;
 }
-Result<AcceptedSession> RemoteBroker::acceptSession(const QString&, const SessionAcceptOptions&) {
-    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
-        return refused.error();
-    return needsAmqp();
+
+Result<QList<MessageView>> RemoteBroker::listMessages(const QString& path,
+                                                      qint64 fromSequenceNumber, int maxCount,
+                                                      Bodies bodies) const {
+    PeekOptions options;
+    options.fromSequenceNumber = fromSequenceNumber;
+    options.maxCount = maxCount;
+    auto messages = m_state->amqp->peek(path, options);
+    if (messages && bodies == Bodies::Without)
+        for (MessageView& message : *messages)
+            message.body.clear();
+    return messages;
 }
-quint64 RemoteBroker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
-                                         Millis, SessionAcceptCallback done) {
-    done(acceptSession(path, options));
-    return 0;
+
+Result<MessageView> RemoteBroker::message(const QString& path, qint64 sequenceNumber,
+                                          Bodies bodies) const {
+    PeekOptions options;
+    options.fromSequenceNumber = sequenceNumber;
+    options.maxCount = 1;
+    const auto messages = m_state->amqp->peek(path, options);
+    if (!messages)
+        return messages.error();
+    if (messages->isEmpty() || messages->first().sequenceNumber != sequenceNumber)
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("No message %1 in '%2'.").arg(sequenceNumber).arg(path));
+    MessageView found = messages->first();
+    if (bodies == Bodies::Without)
+        found.body.clear();
+    return found;
 }
-bool RemoteBroker::cancelAcceptSession(quint64) {
-    return false;
-}
-Result<Instant> RemoteBroker::renewSessionLock(const SessionRef&) {
-    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
-        return refused.error();
-    return needsAmqp();
-}
-Result<void> RemoteBroker::releaseSession(const SessionRef&) {
-    return needsAmqp();
-}
-int RemoteBroker::releaseSessionsOf(const QString&) {
-    return 0;
-}
-Result<QList<MessageView>> RemoteBroker::receiveFromSession(const SessionRef&, ReceiveMode, int) {
-    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
-        return refused.error();
-    return needsAmqp();
-}
-Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef&, qint64) {
-    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
-        return refused.error();
-    return needsAmqp();
-}
-Result<std::optional<QByteArray>> RemoteBroker::sessionState(const SessionRef&) {
-    return needsAmqp();
-}
-bool RemoteBroker::holdsSession(const SessionRef&) const {
-    return false;
-}
-Result<void> RemoteBroker::setSessionState(const SessionRef&, const std::optional<QByteArray>&) {
-    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
-        return refused;
-    return needsAmqp();
-}
-Result<QList<MessageView>> RemoteBroker::listMessages(const QString&, qint64, int, Bodies) const {
-    return needsAmqp();
-}
-Result<MessageView> RemoteBroker::message(const QString&, qint64, Bodies) const {
-    return needsAmqp();
-}
-Result<QMap<QString, qint64>> RemoteBroker::deadLetterReasons(const QString&) const {
-    return needsAmqp();
-}
-Result<QList<SessionInfo>> RemoteBroker::listSessions(const QString&, const QString&, int,
-                                                      std::optional<Instant>) const {
-    return needsAmqp();
-}
-Result<SessionInfo> RemoteBroker::session(const QString&, const QString&) const {
-    return needsAmqp();
-}
-Result<Broker::SessionPages> RemoteBroker::sessionPages(const QString&, int) const {
-    return needsAmqp();
+
+Result<QMap<QString, qint64>> RemoteBroker::deadLetterReasons(const QString& path) const {
+    const QString deadLetters = entityOf(path) + kDeadLetterSuffix;
+    QMap<QString, qint64> reasons;
+    PeekOptions options;
+    options.maxCount = kReasonsPeekPage;
+    for (int seen = 0; seen < kReasonsPeekLimit;) {
+        const auto page = m_state->amqp->peek(deadLetters, options);
+        if (!page)
+            return page.error();
+        if (page->isEmpty())
+            break;
+        for (const MessageView& message : *page)
+            ++reasons[message.deadLetterReason];
+        seen += int(page->size());
+        options.fromSequenceNumber = page->last().sequenceNumber + 1;
+    }
+    return reasons;
 }
 
 } // namespace hourglass::remote

@@ -7,10 +7,16 @@
 #include "hourglass/ChangeFeed.h"
 #include "hourglass/Clock.h"
 #include "hourglass/remote/AdminClient.h"
+#include "hourglass/remote/AmqpClient.h"
 #include "hourglass/remote/RemoteBroker.h"
 
+#include <QSet>
+
+#include <atomic>
+#include <list>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace hourglass::remote {
 
@@ -21,6 +27,21 @@ struct RemoteBroker::State {
     AdminClient admin;
     SystemClock clock;
     ChangeFeed feed;
+    std::unique_ptr<AmqpClient> amqp;
+
+    // The sessions this broker accepted and has not released (holdsSession, releaseSessionsOf).
+    mutable std::mutex sessionsMutex;
+    QList<AcceptedSession> heldSessions; // guarded by sessionsMutex
+
+    // acceptSessionAsync's waits: each on a thread of its own, called back only while pending.
+    struct WaitThread {
+        std::thread thread;
+        std::shared_ptr<std::atomic_bool> finished;
+    };
+    std::mutex waitsMutex;
+    quint64 lastWaitId = 0;            // guarded by waitsMutex
+    QSet<quint64> pendingWaits;        // guarded by waitsMutex
+    std::list<WaitThread> waitThreads; // guarded by waitsMutex
 
     mutable std::mutex listErrorMutex;
     QString listError; // guarded by listErrorMutex
@@ -37,6 +58,21 @@ struct RemoteBroker::State {
     // A change the broker made: marked at once and remembered by the poll.
     void changed(const EntityInfo& entity, bool created);
     void deleted(const QString& path);
+    // An own send to `path` / an own receive or settlement from it: the feed hears at once.
+    void sent(const QString& path);
+    void taken(const QString& path);
+
+    // Sessions (RemoteBrokerSessions.cpp): accept (read-only refused) and remember, forget and
+    // release, and every session id of an entity in id order.
+    Result<AcceptedSession> accept(const QString& path, const SessionAcceptOptions& accept,
+                                   int waitMs);
+    void hold(const AcceptedSession& session);
+    void letGo(const SessionRef& session);
+    Result<void> release(const SessionRef& session);
+    Result<QStringList> sessionIds(const QString& path) const;
+    // Ends every asynchronous accept without its callback (closing the connection under a wait
+    // in flight) and waits for its thread.
+    void endWaits();
 };
 
 // InvalidArgument: "<what> is only available on a namespace this window hosts."

@@ -30,8 +30,9 @@ namespace hourglass::remote {
 
 // A Microsoft Entra ID access token for the namespace (scope
 // https://servicebus.azure.net/.default), fresh enough for one request; called on the caller's
-// thread before each request, so from several threads at once when calls overlap.
-using TokenProvider = std::function<Result<QString>()>;
+// thread before each request, so from several threads at once when calls overlap. (The AMQP
+// client's TokenProvider gives a token per audience; HTTPS needs only the namespace's.)
+using BearerTokenProvider = std::function<Result<QString>()>;
 
 struct AdminClientOptions {
     // Where the API is: ConnectionString::adminBaseUrl() of the namespace's string, or of a
@@ -41,7 +42,7 @@ struct AdminClientOptions {
     // addresses name (sb://<host>/<path>).
     ConnectionString connection;
     // When set, requests carry `Bearer <token>` from it instead of the string's credential.
-    TokenProvider tokenProvider;
+    BearerTokenProvider tokenProvider;
     // PEM certificates trusted for HTTPS besides the system's (`hourglass serve --tls`'s CA).
     QString extraCaFile;
     std::chrono::milliseconds timeout{30'000};

@@ -3,7 +3,8 @@
 // `hourglass serve`) behind the Broker interface, so that the window's panels read and change it
 // as they do the embedded one. The administration API (AdminClient) answers the entity calls;
 // the AMQP client answers the data plane. What only a hosted namespace can do is refused with
-// InvalidArgument and a one-line reason, and capabilities() says so (hostsDatabase false).
+// InvalidArgument and a one-line reason, and capabilities() says so (hostsDatabase false;
+// listsSessions true: the service lists sessions).
 //
 // Threads: every call waits for the wire (at most the clients' time-outs): call it from a worker
 // thread, never the GUI's, as the window's BrokerClient does. The change feed's poll runs on a
@@ -40,12 +41,39 @@
 //   createNamespace, deleteNamespace, setSetting, advanceClock, flow, sequenceIndex,
 //   deleteMessages, transferMessages and resubmit (the one-step operator moves: the window sends
 //   the copy and settles the original instead).
-// - readOnly: every call that changes anything (create, update, delete, rules, and the data
-//   plane's sends, receives, settlements and session state) is refused with InvalidArgument
+// - send, sendBatch, sendEach, schedule, cancelScheduled: through the AMQP client's sender link
+//   for the entity (schedule and cancel through its $management node). A plain send does not
+//   learn its sequence number (0); a message without a MessageId is given one first, so every
+//   SendResult names its message. sendBatch sends the messages in one flight, not as one batch
+//   transfer: a failure may leave the ones before it sent. sendEach sends one by one.
+// - receive: on a receiver link kept per (entity, receiver, mode), waiting at most
+//   receiveWaitMs for messages (none is not an error); `taken` is called once they are here.
+//   receiveDeferred: by sequence number through $management. Settlements (complete, abandon,
+//   defer, deadLetter, completeBatch one by one) go on the link that received the message, or
+//   through $management for a deferred one; renewLock through $management.
+// - peek (both forms): $management's peek. listMessages and message are peeks too (the service
+//   has no read without one: they count as activity where the service counts a peek);
+//   deadLetterReasons peeks at most the first 10,000 dead letters and counts their reasons.
+// - Sessions: acceptSession takes the named or the next available session on a session
+//   receiver link, waiting at most receiveWaitMs; acceptSessionAsync runs it on a thread of the
+//   broker's, waiting at most the timeout (bounded by the AMQP call time-out), and calls back
+//   there; cancelAcceptSession drops the callback (a session granted after it is released). The
+//   link takes messages peek-locked: receiveFromSession in receive-and-delete completes each at
+//   once. receiveDeferredFromSession receives by sequence number and refuses a message of
+//   another session. holdsSession and releaseSessionsOf know the sessions this broker accepted
+//   (holdsSession: until the lock's LockedUntilUtc on the system clock). listSessions and
+//   sessionPages page through the service's get-message-sessions (at most 10,000 ids, in id
+//   order); they give ids only, no counts and no lock, and refuse stateSetSince. session() reads
+//   the state only of a session this broker holds (only the holder may read it).
+// - readOnly: every call that changes anything (create, update, delete, rules, sends, receives
+//   in either mode, settlements, session accepts and state) is refused with InvalidArgument
 //   "This connection is read-only." before anything is sent.
+// - Destroying the broker stops the poll, ends the asynchronous accepts without calling them
+//   back, and closes the AMQP connection: its links end, so the locks it holds are abandoned.
 
 #include "hourglass/Broker.h"
 #include "hourglass/remote/AdminClient.h"
+#include "hourglass/remote/AmqpClient.h"
 #include "hourglass/remote/ConnectionString.h"
 
 #include <chrono>
@@ -59,6 +87,10 @@ struct RemoteBrokerOptions {
     // The administration API (AdminClientOptions::forConnection(connection), or a second,
     // administration-only string's base URL).
     AdminClientOptions admin;
+    // The AMQP side: call time-out, extra CA file, token provider.
+    AmqpClientOptions amqp;
+    // How long a receive or a session accept waits for the service to hand something over.
+    int receiveWaitMs = 1000;
     // Peek and browse only: nothing that changes the namespace reaches the wire.
     bool readOnly = false;
     // How often the change feed's poll lists the runtime counts.

@@ -1,0 +1,272 @@
+// RemoteBroker's sessions (RemoteBroker.h): accepted on a session receiver link of the AMQP
+// client, named or the next available, on the caller's worker or, for acceptSessionAsync, on a
+// thread of the broker's; the sessions it holds are kept here (holdsSession, releaseSessionsOf);
+// the session listing comes from the service's get-message-sessions.
+#include "RemoteBrokerState.h"
+
+#include <algorithm>
+
+namespace hourglass::remote {
+
+namespace {
+// How many session ids a listing reads at most, and how many at a time.
+constexpr int kSessionListLimit = 10'000;
+constexpr int kSessionListPage = 100;
+
+bool sameSession(const AcceptedSession& held, const SessionRef& session) {
+    return held.entityPath == session.entityPath && held.sessionId == session.sessionId &&
+           held.receiver == session.receiver;
+}
+} // namespace
+
+void RemoteBroker::State::hold(const AcceptedSession& session) {
+    std::lock_guard lock(sessionsMutex);
+    heldSessions.append(session);
+    feed.markSessions(session.entityPath);
+}
+
+void RemoteBroker::State::letGo(const SessionRef& session) {
+    std::lock_guard lock(sessionsMutex);
+    heldSessions.removeIf([&](const AcceptedSession& held) { return sameSession(held, session); });
+    feed.markSessions(session.entityPath);
+}
+
+Result<AcceptedSession>
+RemoteBroker::State::accept(const QString& path, const SessionAcceptOptions& accept, int waitMs) {
+    if (auto refused = refuseWhenReadOnly(); !refused)
+        return refused.error();
+    auto accepted = amqp->acceptSession(path, accept, ReceiveMode::PeekLock, waitMs);
+    if (accepted)
+        hold(*accepted);
+    return accepted;
+}
+
+Result<QStringList> RemoteBroker::State::sessionIds(const QString& path) const {
+    QStringList ids;
+    while (ids.size() < kSessionListLimit) {
+        const auto page = amqp->listSessions(path, int(ids.size()), kSessionListPage);
+        if (!page)
+            return page.error();
+        ids += *page;
+        if (page->size() < kSessionListPage)
+            break;
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+void RemoteBroker::State::endWaits() {
+    std::list<WaitThread> threads;
+    {
+        std::lock_guard lock(waitsMutex);
+        pendingWaits.clear();
+        threads.swap(waitThreads);
+    }
+    // A wait in flight fails at once when the connection closes, rather than at its time-out.
+    if (!threads.empty())
+        amqp->close();
+    for (WaitThread& wait : threads)
+        wait.thread.join();
+}
+
+Result<AcceptedSession> RemoteBroker::acceptSession(const QString& path,
+                                                    const SessionAcceptOptions& options) {
+    return m_state->accept(path, options, m_state->options.receiveWaitMs);
+}
+
+quint64 RemoteBroker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+                                         Millis timeout, SessionAcceptCallback done) {
+    State& state = *m_state;
+    std::lock_guard lock(state.waitsMutex);
+    const quint64 id = ++state.lastWaitId;
+    state.pendingWaits.insert(id);
+    // Threads that have ended are joined here, so that they do not pile up.
+    state.waitThreads.remove_if([](State::WaitThread& wait) {
+        if (!wait.finished->load())
+            return false;
+        wait.thread.join();
+        return true;
+    });
+    auto finished = std::make_shared<std::atomic_bool>(false);
+    const int waitMs = int(std::clamp<Millis>(timeout, 0, state.options.amqp.callTimeoutMs));
+    std::thread thread([&state, id, path, options, waitMs, done, finished] {
+        const auto accepted = state.accept(path, options, waitMs);
+        bool wanted = false;
+        {
+            std::lock_guard lock(state.waitsMutex);
+            wanted = state.pendingWaits.remove(id);
+        }
+        if (wanted)
+            done(accepted);
+        else if (accepted) // the caller gave up: the session goes back
+            (void)state.release(SessionRef::of(*accepted));
+        finished->store(true);
+    });
+    state.waitThreads.push_back({std::move(thread), finished});
+    return id;
+}
+
+bool RemoteBroker::cancelAcceptSession(quint64 waitId) {
+    std::lock_guard lock(m_state->waitsMutex);
+    return m_state->pendingWaits.remove(waitId);
+}
+
+Result<Instant> RemoteBroker::renewSessionLock(const SessionRef& session) {
+    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
+        return refused.error();
+    auto renewed = m_state->amqp->renewSessionLock(session);
+    std::lock_guard lock(m_state->sessionsMutex);
+    for (AcceptedSession& held : m_state->heldSessions)
+        if (sameSession(held, session) && renewed)
+            held.lockedUntil = *renewed;
+    return renewed;
+}
+
+Result<void> RemoteBroker::State::release(const SessionRef& session) {
+    auto released = amqp->releaseSession(session);
+    letGo(session);
+    return released;
+}
+
+Result<void> RemoteBroker::releaseSession(const SessionRef& session) {
+    return m_state->release(session);
+}
+
+int RemoteBroker::releaseSessionsOf(const QString& receiver) {
+    QList<AcceptedSession> held;
+    {
+        std::lock_guard lock(m_state->sessionsMutex);
+        held = m_state->heldSessions;
+    }
+    int released = 0;
+    for (const AcceptedSession& session : held)
+        if (session.receiver == receiver && m_state->release(SessionRef::of(session)))
+            ++released;
+    return released;
+}
+
+Result<QList<MessageView>> RemoteBroker::receiveFromSession(const SessionRef& session,
+                                                            ReceiveMode mode, int maxCount) {
+    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
+        return refused.error();
+    auto received =
+        m_state->amqp->receiveFromSession(session, maxCount, m_state->options.receiveWaitMs);
+    if (!received)
+        return received;
+    if (!received->isEmpty())
+        m_state->taken(session.entityPath);
+    if (mode == ReceiveMode::PeekLock)
+        return received;
+    // The session's link takes messages peek-locked: receive-and-delete completes each at once.
+    for (MessageView& message : *received) {
+        if (auto completed = m_state->amqp->complete(LockRef::of(message)); !completed)
+            return completed.error();
+        message.lockToken = QUuid();
+        message.lockedUntil = 0;
+    }
+    return received;
+}
+
+Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef& session,
+                                                             qint64 sequenceNumber) {
+    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
+        return refused.error();
+    auto received =
+        m_state->amqp->receiveDeferred(session.entityPath, sequenceNumber, session.receiver);
+    if (received && received->sessionId != session.sessionId) {
+        (void)m_state->amqp->abandon(LockRef::of(*received));
+        return makeError(ErrorCode::MessageNotFound,
+                         QStringLiteral("No deferred message %1 in session '%2'.")
+                             .arg(sequenceNumber)
+                             .arg(session.sessionId));
+    }
+    if (received)
+        m_state->taken(session.entityPath);
+    return received;
+}
+
+Result<std::optional<QByteArray>> RemoteBroker::sessionState(const SessionRef& session) {
+    return m_state->amqp->sessionState(session);
+}
+
+bool RemoteBroker::holdsSession(const SessionRef& session) const {
+    const Instant now = m_state->clock.now();
+    std::lock_guard lock(m_state->sessionsMutex);
+    return std::any_of(m_state->heldSessions.begin(), m_state->heldSessions.end(),
+                       [&](const AcceptedSession& held) {
+                           return sameSession(held, session) && held.lockedUntil > now;
+                       });
+}
+
+Result<void> RemoteBroker::setSessionState(const SessionRef& session,
+                                           const std::optional<QByteArray>& state) {
+    if (auto refused = m_state->refuseWhenReadOnly(); !refused)
+        return refused;
+    auto set = m_state->amqp->setSessionState(session, state);
+    if (set)
+        m_state->feed.markSessions(session.entityPath);
+    return set;
+}
+
+Result<QList<SessionInfo>> RemoteBroker::listSessions(const QString& path,
+                                                      const QString& fromSessionId, int maxCount,
+                                                      std::optional<Instant> stateSetSince) const {
+    if (stateSetSince)
+        return makeError(ErrorCode::InvalidArgument,
+                         QStringLiteral("Listing sessions by when their state was set is only "
+                                        "available on a namespace this window hosts."));
+    const auto ids = m_state->sessionIds(path);
+    if (!ids)
+        return ids.error();
+    QList<SessionInfo> sessions;
+    for (const QString& id : *ids) {
+        if (id < fromSessionId)
+            continue;
+        if (sessions.size() >= maxCount)
+            break;
+        SessionInfo info;
+        info.sessionId = id;
+        sessions.append(info);
+    }
+    return sessions;
+}
+
+Result<SessionInfo> RemoteBroker::session(const QString& path, const QString& sessionId) const {
+    SessionInfo info;
+    info.sessionId = sessionId;
+    std::optional<AcceptedSession> held;
+    {
+        std::lock_guard lock(m_state->sessionsMutex);
+        for (const AcceptedSession& session : m_state->heldSessions)
+            if (session.entityPath == path && session.sessionId == sessionId)
+                held = session;
+    }
+    if (!held)
+        return info; // only the session's holder reads its state
+    info.lockedBy = held->receiver;
+    info.lockedUntil = held->lockedUntil;
+    const auto state = m_state->amqp->sessionState(SessionRef::of(*held));
+    if (!state)
+        return state.error();
+    if (*state) {
+        info.hasState = true;
+        info.state = **state;
+        info.stateSize = (*state)->size();
+    }
+    return info;
+}
+
+Result<Broker::SessionPages> RemoteBroker::sessionPages(const QString& path, int stride) const {
+    const auto ids = m_state->sessionIds(path);
+    if (!ids)
+        return ids.error();
+    SessionPages pages;
+    pages.stride = std::max(1, stride);
+    pages.total = ids->size();
+    for (qsizetype i = 0; i < ids->size(); i += pages.stride)
+        pages.anchors.append(ids->at(i));
+    return pages;
+}
+
+} // namespace hourglass::remote

@@ -168,22 +168,14 @@ Result<QList<MessageView>> RemoteBroker::receiveFromSession(const SessionRef& se
     return received;
 }
 
-Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef& session,
-                                                             qint64 sequenceNumber) {
+Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef&, qint64) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    auto received =
-        m_state->amqp->receiveDeferred(session.entityPath, sequenceNumber, session.receiver);
-    if (received && received->sessionId != session.sessionId) {
-        (void)m_state->amqp->abandon(LockRef::of(*received));
-        return makeError(ErrorCode::MessageNotFound,
-                         QStringLiteral("No deferred message %1 in session '%2'.")
-                             .arg(sequenceNumber)
-                             .arg(session.sessionId));
-    }
-    if (received)
-        m_state->taken(session.entityPath);
-    return received;
+    // The service takes a session's deferred message by sequence number only with the session
+    // named, on the session's link; the AMQP client's receive-by-sequence-number names neither.
+    return makeError(ErrorCode::InvalidArgument,
+                     QStringLiteral("Receiving a session's deferred message is not available on "
+                                    "a remote namespace yet."));
 }
 
 Result<std::optional<QByteArray>> RemoteBroker::sessionState(const SessionRef& session) {

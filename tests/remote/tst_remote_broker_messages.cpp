@@ -266,6 +266,65 @@ private slots:
         QVERIFY(!lateCall.load());
     }
 
+    void deferredAndReceiveAndDeleteInASession() {
+        const QString q = QStringLiteral("chats");
+        for (const char* id : {"d1", "d2"})
+            QVERIFY(served().send(q, inSession(id, QStringLiteral("d"))));
+        QVERIFY(served().send(q, inSession("e1", QStringLiteral("e"))));
+        // A deferred message in another session.
+        const auto e = onWorker([&] { return remote().acceptSession(q, named("e", "r-e")); });
+        QVERIFY(e);
+        const auto eMessages = onWorker([&] {
+            return remote().receiveFromSession(SessionRef::of(*e), ReceiveMode::PeekLock, 1);
+        });
+        QCOMPARE(eMessages->size(), 1);
+        QVERIFY(onWorker([&] { return remote().defer(LockRef::of(eMessages->first()), {}); }).ok());
+        QVERIFY(onWorker([&] { return remote().releaseSession(SessionRef::of(*e)); }).ok());
+
+        const auto d = onWorker([&] { return remote().acceptSession(q, named("d")); });
+        QVERIFY(d);
+        const SessionRef ref = SessionRef::of(*d);
+        const auto first =
+            onWorker([&] { return remote().receiveFromSession(ref, ReceiveMode::PeekLock, 1); });
+        QCOMPARE(idsOf(*first), QStringList{QStringLiteral("d1")});
+        QVERIFY(onWorker([&] { return remote().defer(LockRef::of(first->first()), {}); }).ok());
+        // Not offered yet: the message stays deferred, and says why.
+        const auto deferred = onWorker([&] {
+            return remote().receiveDeferredFromSession(ref, first->first().sequenceNumber);
+        });
+        QCOMPARE(deferred.error().code, ErrorCode::InvalidArgument);
+        QVERIFY(deferred.error().description.contains(QStringLiteral("not available")));
+
+        const auto deleted = onWorker(
+            [&] { return remote().receiveFromSession(ref, ReceiveMode::ReceiveAndDelete, 5); });
+        QCOMPARE(idsOf(*deleted), QStringList{QStringLiteral("d2")});
+        QVERIFY(deleted->first().lockToken.isNull());
+        QVERIFY(onWorker([&] { return remote().releaseSession(ref); }).ok());
+        const EntityCounts counts = *served().counts(q);
+        QCOMPARE(counts.active + counts.locked, qint64(0));
+        QCOMPARE(counts.deferred, qint64(2)); // d1 and e1, each still deferred in its session
+    }
+
+    void overTls() {
+        m_remote.reset();
+        m_served = std::make_unique<ServedNamespace>(ServedNamespace::Transport::Tls);
+        m_served->testBroker().clock().resetToRealTime();
+        QVERIFY(served().createQueue(QStringLiteral("secure"), {}).ok());
+        m_remote = remoteFor(*m_served);
+        QVERIFY(onWorker(
+            [&] { return remote().send(QStringLiteral("secure"), TestBroker::message("t")); }));
+        QCOMPARE(idsOf(*onWorker([&] { return remote().peek(QStringLiteral("secure"), 0, 5); })),
+                 QStringList{QStringLiteral("t")});
+        ReceiveOptions options;
+        options.receiver = QStringLiteral("r");
+        const auto received =
+            onWorker([&] { return remote().receive(QStringLiteral("secure"), options); });
+        QCOMPARE(received->size(), 1);
+        QVERIFY(onWorker([&] { return remote().complete(LockRef::of(received->first())); }).ok());
+        QCOMPARE(servedActive(QStringLiteral("secure")), qint64(0));
+        QCOMPARE(served().counts(QStringLiteral("secure"))->locked, qint64(0));
+    }
+
     void readOnlyRefusesTheDataPlane() {
         QVERIFY(served().send(QStringLiteral("jobs"), TestBroker::message("kept")));
         QVERIFY(served().send(QStringLiteral("chats"), inSession("in-s", "s")));

@@ -59,8 +59,9 @@
 //   broker's, waiting at most the timeout (bounded by the AMQP call time-out), and calls back
 //   there; cancelAcceptSession drops the callback (a session granted after it is released). The
 //   link takes messages peek-locked: receiveFromSession in receive-and-delete completes each at
-//   once. receiveDeferredFromSession receives by sequence number and refuses a message of
-//   another session. holdsSession and releaseSessionsOf know the sessions this broker accepted
+//   once. receiveDeferredFromSession is refused (InvalidArgument): the service needs the session
+//   named on the session's link, which the AMQP client's receive by sequence number does not
+//   do yet. holdsSession and releaseSessionsOf know the sessions this broker accepted
 //   (holdsSession: until the lock's LockedUntilUtc on the system clock). listSessions and
 //   sessionPages page through the service's get-message-sessions (at most 10,000 ids, in id
 //   order); they give ids only, no counts and no lock, and refuse stateSetSince. session() reads

@@ -14,8 +14,8 @@
 // - entities(): the queues, the topics and each topic's subscriptions (queues and topics first,
 //   then subscriptions, each in path order), with the runtime counts the service gives: active,
 //   scheduled, dead-lettered and the size. The service reports no `locked` and no `deferred`
-//   count (it counts those messages as active), so both stay 0. A list that fails returns what
-//   was listed before the failure; lastListError() says why. entity(path) reads one entity, a
+//   count (it counts those messages as active), so both stay 0. A list that fails returns
+//   nothing; lastListError() says why. entity(path) reads one entity, a
 //   subscription with its rules; counts(path) its counts ("<entity>/$deadletterqueue": the
 //   entity's dead-lettered count as active).
 // - createQueue, createTopic, createSubscription, updateEntity, deleteEntity, addRule,

@@ -426,8 +426,25 @@ Result<void> Store::waitDurable(quint64 ticket) {
             m_committed.wait(lock);
             continue;
         }
-        // Become the flusher: take everything logged so far as one batch.
+        // Become the flusher. While commits run back to back, first let the operations that the
+        // last commit's acknowledgements are bringing in join this one (CommitPacing.h).
         m_flushing = true;
+        if (const auto window = m_pacing.window(CommitPacing::Clock::now());
+            window > CommitPacing::Clock::duration::zero()) {
+            lock.unlock();
+            CommitPacing::gather(window, [this] {
+                std::lock_guard logLock(m_logMutex);
+                return m_log.size();
+            });
+            lock.lock();
+            if (m_failure) { // marked failed meanwhile: the loop above deals with it
+                m_flushing = false;
+                m_committed.notify_all();
+                continue;
+            }
+        }
+        // Take everything logged so far as one batch.
+        const auto started = CommitPacing::Clock::now();
         std::map<qint64, std::pair<qint64, Instant>> progress;
         quint64 batch;
         {
@@ -437,6 +454,7 @@ Result<void> Store::waitDurable(quint64 ticket) {
             batch = m_openBatch++;
         }
         lock.unlock();
+        const std::size_t operations = m_inflight.size();
         const bool writes = !m_inflight.empty() || !progress.empty();
         const QString failed = writes ? writeBatch(m_inflight, progress) : QString();
         if (failed.isEmpty()) {
@@ -448,6 +466,8 @@ Result<void> Store::waitDurable(quint64 ticket) {
         lock.lock();
         m_flushing = false;
         if (failed.isEmpty()) {
+            if (writes)
+                m_pacing.committed(started, CommitPacing::Clock::now(), operations);
             m_durableBatch = batch;
             if (writes)
                 ++m_commits;

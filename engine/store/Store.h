@@ -14,6 +14,7 @@
 // flusher (or by open/load before any other thread exists). Lock order: Broker mutex, then any
 // one of these; never a Store mutex then the Broker's.
 
+#include "CommitPacing.h"
 #include "DatabaseOwner.h"
 #include "PropertyEncoding.h"
 #include "SqliteStatement.h"
@@ -317,6 +318,7 @@ private:
     mutable std::mutex m_commitMutex;
     std::condition_variable m_committed;
     bool m_flushing = false;        // guarded by m_commitMutex
+    CommitPacing m_pacing;          // the flusher's own (m_flushing hands it on)
     quint64 m_durableBatch = 0;     // guarded by m_commitMutex
     quint64 m_commits = 0;          // guarded by m_commitMutex
     std::optional<Error> m_failure; // guarded by m_commitMutex; until resetAfterFailure()

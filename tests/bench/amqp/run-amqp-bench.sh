@@ -14,7 +14,12 @@
 # administration API (admin-bench.mjs: 1,001 queues listed with runtime counts through the SDK's
 # paging over HTTPS; admin_load: 200 concurrent GETs over kept-alive connections, HTTPS and HTTP).
 # Sends and receives are the medians of BENCH_RUNS runs (3), each run's figures printed below.
-# Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000).
+# Environment: BENCH_DIR (build folder), BENCH_MESSAGES (20000), BENCH_ROUNDTRIPS (2000),
+# BENCH_SYNC_DELAY_US (0): a slower disk, every fsync and fdatasync of both durable brokers (and of
+# the sync-rate probe) made that much longer (slow-sync.c, preloaded); 1000 makes this machine's
+# disk one of about 900 syncs a second; BENCH_BROKER_CPUS (unset): the three brokers confined to
+# those cores (`taskset -c`, e.g. 0: one core for them, the load client free); BENCH_WIRE_ONLY=1 stops after the plain sends, receives
+# and round trips (no held connections, SDK, TLS or administration figures).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -75,10 +80,25 @@ trap 'exit 130' INT TERM
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "load average at start: $(loadavg)"
 
+# A slower disk, emulated: both durable brokers wait that much longer for each sync (a real slower
+# disk slows both), the probe below too, so the printed rate is the one they meet.
+slow=()
+if [ "${BENCH_SYNC_DELAY_US:-0}" != 0 ]; then
+  gcc -O2 -shared -fPIC -o "$work/slow-sync.so" "$here/slow-sync.c" -ldl
+  slow=(LD_PRELOAD="$work/slow-sync.so" SLOW_SYNC_DELAY_US="$BENCH_SYNC_DELAY_US")
+  echo "emulated slower disk: every fsync and fdatasync ${BENCH_SYNC_DELAY_US} us longer (BENCH_SYNC_DELAY_US)"
+fi
+# Fewer cores for the brokers (their child processes inherit the affinity).
+cpus=()
+if [ -n "${BENCH_BROKER_CPUS:-}" ]; then
+  cpus=(taskset -c "$BENCH_BROKER_CPUS")
+  echo "brokers on cores $BENCH_BROKER_CPUS only (BENCH_BROKER_CPUS)"
+fi
+
 # The disk's sync rate where the brokers keep their data: every accepted send waits for a sync
 # (Hourglass groups them, RabbitMQ too), so a machine with slower syncs shows it here first.
 sync_rate() {
-  python3 - "$work" <<'PY'
+  env "${slow[@]}" python3 - "$work" <<'PY'
 import os, sys, time
 path = os.path.join(sys.argv[1], "sync-probe")
 fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
@@ -108,7 +128,7 @@ print(json.dumps({"UserConfig": {"Namespaces": [{"Name": "sbemulatorns", "Queues
                                                 "Topics": []}], "Logging": {"Type": "File"}}}))
 PY
 hg_tls_port=$(free_port)
-"$hourglass" serve --port "$hg_port" --db "$work/hourglass.db" --config "$work/bench-config.json" \
+env "${slow[@]}" "${cpus[@]}" "$hourglass" serve --port "$hg_port" --db "$work/hourglass.db" --config "$work/bench-config.json" \
   --tls-port "$hg_tls_port" --tls-dir "$work/tls" > "$work/hourglass.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 200); do grep -q "^Connection string:" "$work/hourglass.log" && break; sleep 0.1; done
@@ -118,7 +138,7 @@ grep -q "^Connection string:" "$work/hourglass.log" ||
 # ---- Proton's example broker (in memory)
 gcc -O2 -o "$work/proton-broker" /usr/share/proton/examples/c/broker.c -lqpid-proton -lpthread
 pb_port=$(free_port)
-"$work/proton-broker" 127.0.0.1 "$pb_port" 2 > "$work/proton-broker.log" 2>&1 &
+"${cpus[@]}" "$work/proton-broker" 127.0.0.1 "$pb_port" 2 > "$work/proton-broker.log" 2>&1 &
 pids+=($!)
 wait_port "$pb_port"
 
@@ -144,7 +164,7 @@ wait_port "$epmd_port"
 env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmq-plugins" enable --offline rabbitmq_amqp1_0 \
   > "$work/rabbit/plugins.log" 2>&1
 RABBIT_NODE="bench@localhost"
-env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmq-server" > "$work/rabbit/server.log" 2>&1 &
+env "${rabbit_vars[@]}" "${slow[@]}" "${cpus[@]}" "$rabbit/sbin/rabbitmq-server" > "$work/rabbit/server.log" 2>&1 &
 pids+=($!)
 timeout 120 env "${rabbit_vars[@]}" "$rabbit/sbin/rabbitmqctl" -n "$RABBIT_NODE" wait \
   "$work/rabbit/pid" > /dev/null 2>&1 || { echo "RabbitMQ did not start:"; tail "$work/rabbit/server.log"; exit 1; }
@@ -200,6 +220,7 @@ printf '%-34s %12s %12s %12s\n' "one send's round trip p50/p99 ms" "$ht" "$rt" "
 runs_of() { local IFS=,; echo "$*"; }
 echo "each run, sends: Hourglass $(runs_of "${hs_runs[@]}"); RabbitMQ $(runs_of "${rs_runs[@]}"); Proton $(runs_of "${ps_runs[@]}")"
 echo "each run, receives: Hourglass $(runs_of "${hr_runs[@]}"); RabbitMQ $(runs_of "${rr_runs[@]}"); Proton $(runs_of "${pr_runs[@]}")"
+[ "${BENCH_WIRE_ONLY:-0}" = 1 ] && exit 0
 
 # 200 connections at once against Hourglass, each sending one message every 100 ms for 10 s.
 held=$("$load" "${hg[@]}" --mode hold --connections 200 --seconds 10 --durable || true)

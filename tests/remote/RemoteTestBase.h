@@ -1,8 +1,9 @@
 #pragma once
-// What the remote client's tests share: a real Broker in a temporary folder with the namespace
-// "ns", served by an in-process AmqpEndpoint on free ports (plain, and TLS with a certificate from
-// LocalCertificates), and the connection strings that reach it.
+// What the remote client's tests share (on the endpoint tests' base): a real Broker in a temporary
+// folder with the namespace "ns", served by an in-process AmqpEndpoint on free ports (plain, and
+// TLS with a certificate from LocalCertificates), and the connection strings that reach it.
 
+#include "EndpointTestBase.h"
 #include "hourglass/Broker.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/remote/AmqpClient.h"
@@ -17,26 +18,14 @@
 
 namespace hourglass::testing {
 
-class RemoteTestBase : public QObject {
+class RemoteTestBase : public EndpointTestBase {
 protected:
     // A fresh broker with the queue `queue`, served on a plain port and, with `tls`, a TLS one.
     bool startWithQueue(const QString& queue, bool tls = false,
                         const EntityProperties& properties = {}) {
-        if (!m_dir.isValid())
-            return false;
-        BrokerOptions options;
-        options.databasePath = m_dir.filePath(QStringLiteral("t%1.db").arg(m_count++));
-        auto broker = Broker::open(options);
-        if (!broker) {
-            qWarning("cannot open the broker: %s", qPrintable(broker.error().toString()));
-            return false;
-        }
-        m_broker = std::move(*broker);
-        if (!m_broker->createNamespace({QStringLiteral("ns"), Tier::Standard}).ok() ||
-            !m_broker->createQueue(queue, properties).ok())
+        if (!openBroker() || !m_broker->createQueue(queue, properties).ok())
             return false;
         amqp::EndpointOptions endpoint;
-        endpoint.port = 0;
         if (tls) {
             const auto files = tls::LocalCertificates::ensure(m_dir.filePath("certs"), {});
             if (!files) {
@@ -46,14 +35,7 @@ protected:
             m_caFile = files->caCertificate;
             endpoint.tls = amqp::EndpointTls{0, files->serverCertificate, files->serverKey};
         }
-        m_endpoint = std::make_unique<amqp::AmqpEndpoint>(*m_broker, endpoint);
-        const auto port = m_endpoint->start();
-        if (!port) {
-            qWarning("cannot start the endpoint: %s", qPrintable(port.error().toString()));
-            return false;
-        }
-        m_port = *port;
-        return true;
+        return startEndpoint(endpoint);
     }
 
     // An emulator-style string for the plain port, with `key`.
@@ -89,17 +71,6 @@ protected:
         return options;
     }
 
-    // The endpoint first: it calls into the broker until it has stopped.
-    void reset() {
-        m_endpoint.reset();
-        m_broker.reset();
-    }
-
-    QTemporaryDir m_dir;
-    int m_count = 0;
-    std::unique_ptr<Broker> m_broker;
-    std::unique_ptr<amqp::AmqpEndpoint> m_endpoint;
-    quint16 m_port = 0;
     QString m_caFile;
 };
 

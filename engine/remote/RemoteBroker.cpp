@@ -24,8 +24,38 @@ RemoteBroker::State::State(RemoteBrokerOptions brokerOptions)
     , admin(options.admin)
     , amqp(std::make_unique<AmqpClient>(options.connection, options.amqp)) {}
 
+QString unqualified(const QString& path) {
+    const qsizetype colon = path.indexOf(u':');
+    return colon < 0 ? path : path.mid(colon + 1);
+}
+
+LockRef unqualified(const LockRef& lock) {
+    LockRef local = lock;
+    local.entityPath = unqualified(lock.entityPath);
+    return local;
+}
+
+SessionRef unqualified(const SessionRef& session) {
+    SessionRef local = session;
+    local.entityPath = unqualified(session.entityPath);
+    return local;
+}
+
+QString namespaceNameOf(const ConnectionString& connection) {
+    QString name = connection.host.section(u'.', 0, 0);
+    for (QChar& c : name)
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != u'-')
+            c = u'-';
+    // An IPv6 address is all separators: a name still.
+    return name.isEmpty() || name.count(u'-') == name.size() ? QStringLiteral("namespace") : name;
+}
+
 QString RemoteBroker::State::namespaceName() const {
-    return options.connection.displayName();
+    return namespaceNameOf(options.connection);
+}
+
+QString RemoteBroker::State::qualified(const QString& path) const {
+    return namespaceName() + u':' + path;
 }
 
 Result<void> RemoteBroker::State::refuseWhenReadOnly() const {
@@ -37,15 +67,15 @@ Result<void> RemoteBroker::State::refuseWhenReadOnly() const {
 
 void RemoteBroker::State::changed(const EntityInfo& entity, bool created) {
     if (created)
-        feed.markCreated(entity.path);
+        feed.markCreated(qualified(entity.path));
     else
-        feed.markUpdated(entity.path);
+        feed.markUpdated(qualified(entity.path));
     if (poll)
         poll->remember(entity);
 }
 
 void RemoteBroker::State::deleted(const QString& path) {
-    feed.markDeleted(path);
+    feed.markDeleted(qualified(path));
     if (poll)
         poll->forget(path);
 }
@@ -53,8 +83,9 @@ void RemoteBroker::State::deleted(const QString& path) {
 RemoteBroker::RemoteBroker(RemoteBrokerOptions options)
     : m_state(std::make_unique<State>(std::move(options))) {
     State& state = *m_state;
-    state.poll = std::make_unique<CountsPoll>([&state] { return state.listEntities(); }, state.feed,
-                                              state.options.pollInterval);
+    state.poll =
+        std::make_unique<CountsPoll>([&state] { return state.listEntities(); }, state.feed,
+                                     state.options.pollInterval, state.namespaceName() + u':');
 }
 
 RemoteBroker::~RemoteBroker() {

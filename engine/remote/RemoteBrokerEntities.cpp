@@ -61,14 +61,16 @@ QList<EntityInfo> RemoteBroker::entities(const QString& namespaceName) const {
     return listed ? *listed : QList<EntityInfo>{};
 }
 
-Result<EntityInfo> RemoteBroker::entity(const QString& path) const {
+Result<EntityInfo> RemoteBroker::entity(const QString& pathIn) const {
+    const QString path = unqualified(pathIn);
     auto found = m_state->admin.entity(path);
     if (found)
         found->namespaceName = m_state->namespaceName();
     return found;
 }
 
-Result<EntityCounts> RemoteBroker::counts(const QString& path) const {
+Result<EntityCounts> RemoteBroker::counts(const QString& pathIn) const {
+    const QString path = unqualified(pathIn);
     const auto [entityPath, deadLetter] = withoutDeadLetterSuffix(path);
     const auto found = m_state->admin.entity(entityPath);
     if (!found)
@@ -80,7 +82,8 @@ Result<EntityCounts> RemoteBroker::counts(const QString& path) const {
     return counts;
 }
 
-Result<void> RemoteBroker::checkReceiver(const QString& path) const {
+Result<void> RemoteBroker::checkReceiver(const QString& pathIn) const {
+    const QString path = unqualified(pathIn);
     const auto [entityPath, deadLetter] = withoutDeadLetterSuffix(path);
     const auto found = m_state->admin.entity(entityPath);
     if (!found)
@@ -96,8 +99,9 @@ Result<void> RemoteBroker::checkReceiver(const QString& path) const {
     return {};
 }
 
-Result<EntityInfo> RemoteBroker::createQueue(const QString& path,
+Result<EntityInfo> RemoteBroker::createQueue(const QString& pathIn,
                                              const EntityProperties& properties) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto created = m_state->admin.createQueue(path, properties);
@@ -106,8 +110,9 @@ Result<EntityInfo> RemoteBroker::createQueue(const QString& path,
     return created;
 }
 
-Result<EntityInfo> RemoteBroker::createTopic(const QString& path,
+Result<EntityInfo> RemoteBroker::createTopic(const QString& pathIn,
                                              const EntityProperties& properties) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto created = m_state->admin.createTopic(path, properties);
@@ -116,9 +121,10 @@ Result<EntityInfo> RemoteBroker::createTopic(const QString& path,
     return created;
 }
 
-Result<EntityInfo> RemoteBroker::createSubscription(const QString& path,
+Result<EntityInfo> RemoteBroker::createSubscription(const QString& pathIn,
                                                     const EntityProperties& properties,
                                                     const QList<Rule>& rules) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto created = m_state->admin.createSubscription(path, properties, rules);
@@ -127,8 +133,9 @@ Result<EntityInfo> RemoteBroker::createSubscription(const QString& path,
     return created;
 }
 
-Result<EntityInfo> RemoteBroker::updateEntity(const QString& path,
+Result<EntityInfo> RemoteBroker::updateEntity(const QString& pathIn,
                                               const EntityProperties& properties) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto updated = m_state->admin.updateEntity(path, properties);
@@ -137,7 +144,8 @@ Result<EntityInfo> RemoteBroker::updateEntity(const QString& path,
     return updated;
 }
 
-Result<void> RemoteBroker::deleteEntity(const QString& path) {
+Result<void> RemoteBroker::deleteEntity(const QString& pathIn) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto deleted = m_state->admin.deleteEntity(path);
@@ -146,37 +154,41 @@ Result<void> RemoteBroker::deleteEntity(const QString& path) {
     return deleted;
 }
 
-Result<void> RemoteBroker::addRule(const QString& subscriptionPath, const Rule& rule) {
+Result<void> RemoteBroker::addRule(const QString& subscriptionPathIn, const Rule& rule) {
+    const QString subscriptionPath = unqualified(subscriptionPathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto added = m_state->admin.addRule(subscriptionPath, rule);
     if (added)
-        m_state->feed.markUpdated(subscriptionPath);
+        m_state->feed.markUpdated(m_state->qualified(subscriptionPath));
     return added;
 }
 
-Result<void> RemoteBroker::removeRule(const QString& subscriptionPath, const QString& ruleName) {
+Result<void> RemoteBroker::removeRule(const QString& subscriptionPathIn, const QString& ruleName) {
+    const QString subscriptionPath = unqualified(subscriptionPathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto removed = m_state->admin.removeRule(subscriptionPath, ruleName);
     if (removed)
-        m_state->feed.markUpdated(subscriptionPath);
+        m_state->feed.markUpdated(m_state->qualified(subscriptionPath));
     return removed;
 }
 
-Result<void> RemoteBroker::replaceRule(const QString& subscriptionPath, const QString& ruleName,
+Result<void> RemoteBroker::replaceRule(const QString& subscriptionPathIn, const QString& ruleName,
                                        const Rule& rule) {
+    const QString subscriptionPath = unqualified(subscriptionPathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto replaced = m_state->admin.replaceRule(subscriptionPath, ruleName, rule);
     if (replaced)
-        m_state->feed.markUpdated(subscriptionPath);
+        m_state->feed.markUpdated(m_state->qualified(subscriptionPath));
     return replaced;
 }
 
 Result<RoutingPreview>
-RemoteBroker::previewRouting(const QString& topicPath, const OutgoingMessage& original,
+RemoteBroker::previewRouting(const QString& topicPathIn, const OutgoingMessage& original,
                              const std::optional<SqlBrokerFields>& assigned) const {
+    const QString topicPath = unqualified(topicPathIn);
     AdminClient& admin = m_state->admin;
     const auto topic = admin.entity(topicPath);
     if (!topic)

@@ -31,16 +31,17 @@ constexpr int kReasonsPeekPage = 250;
 } // namespace
 
 void RemoteBroker::State::sent(const QString& path) {
-    feed.markCounts(entityOf(path));
-    feed.markAdded(path);
+    feed.markCounts(qualified(entityOf(path)));
+    feed.markAdded(qualified(path));
 }
 
 void RemoteBroker::State::taken(const QString& path) {
-    feed.markCounts(entityOf(path));
-    feed.markRemoved(path);
+    feed.markCounts(qualified(entityOf(path)));
+    feed.markRemoved(qualified(path));
 }
 
-Result<SendResult> RemoteBroker::send(const QString& path, const OutgoingMessage& message) {
+Result<SendResult> RemoteBroker::send(const QString& pathIn, const OutgoingMessage& message) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto result = m_state->amqp->send(path, message);
@@ -49,8 +50,9 @@ Result<SendResult> RemoteBroker::send(const QString& path, const OutgoingMessage
     return result;
 }
 
-Result<QList<SendResult>> RemoteBroker::sendBatch(const QString& path,
+Result<QList<SendResult>> RemoteBroker::sendBatch(const QString& pathIn,
                                                   const QList<OutgoingMessage>& batch) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     QList<OutgoingMessage> named;
@@ -68,8 +70,9 @@ Result<QList<SendResult>> RemoteBroker::sendBatch(const QString& path,
     return results;
 }
 
-Result<SendResult> RemoteBroker::schedule(const QString& path, OutgoingMessage message,
+Result<SendResult> RemoteBroker::schedule(const QString& pathIn, OutgoingMessage message,
                                           Instant enqueueAt) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     message = withMessageId(std::move(message));
@@ -84,9 +87,10 @@ Result<SendResult> RemoteBroker::schedule(const QString& path, OutgoingMessage m
     return result;
 }
 
-QList<Result<SendResult>> RemoteBroker::sendEach(const QString& path,
+QList<Result<SendResult>> RemoteBroker::sendEach(const QString& pathIn,
                                                  const QList<OutgoingMessage>& messages,
                                                  const std::function<void()>& taken) {
+    const QString path = unqualified(pathIn);
     QList<Result<SendResult>> results;
     for (const OutgoingMessage& message : messages)
         results.append(send(path, message));
@@ -95,7 +99,8 @@ QList<Result<SendResult>> RemoteBroker::sendEach(const QString& path,
     return results;
 }
 
-Result<void> RemoteBroker::cancelScheduled(const QString& path, qint64 sequenceNumber) {
+Result<void> RemoteBroker::cancelScheduled(const QString& pathIn, qint64 sequenceNumber) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto cancelled = m_state->amqp->cancelScheduled(path, sequenceNumber);
@@ -104,8 +109,9 @@ Result<void> RemoteBroker::cancelScheduled(const QString& path, qint64 sequenceN
     return cancelled;
 }
 
-Result<QList<MessageView>> RemoteBroker::receive(const QString& path,
+Result<QList<MessageView>> RemoteBroker::receive(const QString& pathIn,
                                                  const ReceiveOptions& options) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto received = m_state->amqp->receive(path, options, m_state->options.receiveWaitMs);
@@ -116,8 +122,9 @@ Result<QList<MessageView>> RemoteBroker::receive(const QString& path,
     return received;
 }
 
-Result<MessageView> RemoteBroker::receiveDeferred(const QString& path, qint64 sequenceNumber,
+Result<MessageView> RemoteBroker::receiveDeferred(const QString& pathIn, qint64 sequenceNumber,
                                                   const QString& receiver) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto received = m_state->amqp->receiveDeferred(path, sequenceNumber, receiver);
@@ -126,19 +133,22 @@ Result<MessageView> RemoteBroker::receiveDeferred(const QString& path, qint64 se
     return received;
 }
 
-Result<QList<MessageView>> RemoteBroker::peek(const QString& path, qint64 fromSequenceNumber,
+Result<QList<MessageView>> RemoteBroker::peek(const QString& pathIn, qint64 fromSequenceNumber,
                                               int maxCount) {
+    const QString path = unqualified(pathIn);
     PeekOptions options;
     options.fromSequenceNumber = fromSequenceNumber;
     options.maxCount = maxCount;
     return m_state->amqp->peek(path, options);
 }
 
-Result<QList<MessageView>> RemoteBroker::peek(const QString& path, const PeekOptions& options) {
+Result<QList<MessageView>> RemoteBroker::peek(const QString& pathIn, const PeekOptions& options) {
+    const QString path = unqualified(pathIn);
     return m_state->amqp->peek(path, options);
 }
 
-Result<void> RemoteBroker::complete(const LockRef& lock) {
+Result<void> RemoteBroker::complete(const LockRef& lockIn) {
+    const LockRef lock = unqualified(lockIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto settled = m_state->amqp->complete(lock);
@@ -147,36 +157,40 @@ Result<void> RemoteBroker::complete(const LockRef& lock) {
     return settled;
 }
 
-Result<void> RemoteBroker::abandon(const LockRef& lock, const QVariantMap& propertiesToModify) {
+Result<void> RemoteBroker::abandon(const LockRef& lockIn, const QVariantMap& propertiesToModify) {
+    const LockRef lock = unqualified(lockIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto settled = m_state->amqp->abandon(lock, propertiesToModify);
     if (settled)
-        m_state->feed.markCounts(entityOf(lock.entityPath));
+        m_state->feed.markCounts(m_state->qualified(entityOf(lock.entityPath)));
     return settled;
 }
 
-Result<void> RemoteBroker::deadLetter(const LockRef& lock, const DeadLetterOptions& options) {
+Result<void> RemoteBroker::deadLetter(const LockRef& lockIn, const DeadLetterOptions& options) {
+    const LockRef lock = unqualified(lockIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto settled = m_state->amqp->deadLetter(lock, options);
     if (settled) {
         m_state->taken(lock.entityPath);
-        m_state->feed.markAdded(entityOf(lock.entityPath) + kDeadLetterSuffix);
+        m_state->feed.markAdded(m_state->qualified(entityOf(lock.entityPath) + kDeadLetterSuffix));
     }
     return settled;
 }
 
-Result<void> RemoteBroker::defer(const LockRef& lock, const QVariantMap& propertiesToModify) {
+Result<void> RemoteBroker::defer(const LockRef& lockIn, const QVariantMap& propertiesToModify) {
+    const LockRef lock = unqualified(lockIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto settled = m_state->amqp->defer(lock, propertiesToModify);
     if (settled)
-        m_state->feed.markCounts(entityOf(lock.entityPath));
+        m_state->feed.markCounts(m_state->qualified(entityOf(lock.entityPath)));
     return settled;
 }
 
-Result<Instant> RemoteBroker::renewLock(const LockRef& lock) {
+Result<Instant> RemoteBroker::renewLock(const LockRef& lockIn) {
+    const LockRef lock = unqualified(lockIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     return m_state->amqp->renewLock(lock);
@@ -189,9 +203,10 @@ QList<Result<void>> RemoteBroker::completeBatch(const QList<LockRef>& locks) {
     return results;
 }
 
-Result<QList<MessageView>> RemoteBroker::listMessages(const QString& path,
+Result<QList<MessageView>> RemoteBroker::listMessages(const QString& pathIn,
                                                       qint64 fromSequenceNumber, int maxCount,
                                                       Bodies bodies) const {
+    const QString path = unqualified(pathIn);
     PeekOptions options;
     options.fromSequenceNumber = fromSequenceNumber;
     options.maxCount = maxCount;
@@ -202,8 +217,9 @@ Result<QList<MessageView>> RemoteBroker::listMessages(const QString& path,
     return messages;
 }
 
-Result<MessageView> RemoteBroker::message(const QString& path, qint64 sequenceNumber,
+Result<MessageView> RemoteBroker::message(const QString& pathIn, qint64 sequenceNumber,
                                           Bodies bodies) const {
+    const QString path = unqualified(pathIn);
     PeekOptions options;
     options.fromSequenceNumber = sequenceNumber;
     options.maxCount = 1;
@@ -219,7 +235,8 @@ Result<MessageView> RemoteBroker::message(const QString& path, qint64 sequenceNu
     return found;
 }
 
-Result<QMap<QString, qint64>> RemoteBroker::deadLetterReasons(const QString& path) const {
+Result<QMap<QString, qint64>> RemoteBroker::deadLetterReasons(const QString& pathIn) const {
+    const QString path = unqualified(pathIn);
     const QString deadLetters = entityOf(path) + kDeadLetterSuffix;
     QMap<QString, qint64> reasons;
     PeekOptions options;

@@ -22,13 +22,13 @@ bool sameSession(const AcceptedSession& held, const SessionRef& session) {
 void RemoteBroker::State::hold(const AcceptedSession& session) {
     std::lock_guard lock(sessionsMutex);
     heldSessions.append(session);
-    feed.markSessions(session.entityPath);
+    feed.markSessions(qualified(session.entityPath));
 }
 
 void RemoteBroker::State::letGo(const SessionRef& session) {
     std::lock_guard lock(sessionsMutex);
     heldSessions.removeIf([&](const AcceptedSession& held) { return sameSession(held, session); });
-    feed.markSessions(session.entityPath);
+    feed.markSessions(qualified(session.entityPath));
 }
 
 Result<AcceptedSession>
@@ -70,13 +70,15 @@ void RemoteBroker::State::endWaits() {
         wait.thread.join();
 }
 
-Result<AcceptedSession> RemoteBroker::acceptSession(const QString& path,
+Result<AcceptedSession> RemoteBroker::acceptSession(const QString& pathIn,
                                                     const SessionAcceptOptions& options) {
+    const QString path = unqualified(pathIn);
     return m_state->accept(path, options, m_state->options.receiveWaitMs);
 }
 
-quint64 RemoteBroker::acceptSessionAsync(const QString& path, const SessionAcceptOptions& options,
+quint64 RemoteBroker::acceptSessionAsync(const QString& pathIn, const SessionAcceptOptions& options,
                                          Millis timeout, SessionAcceptCallback done) {
+    const QString path = unqualified(pathIn);
     State& state = *m_state;
     std::lock_guard lock(state.waitsMutex);
     const quint64 id = ++state.lastWaitId;
@@ -112,7 +114,8 @@ bool RemoteBroker::cancelAcceptSession(quint64 waitId) {
     return m_state->pendingWaits.remove(waitId);
 }
 
-Result<Instant> RemoteBroker::renewSessionLock(const SessionRef& session) {
+Result<Instant> RemoteBroker::renewSessionLock(const SessionRef& sessionIn) {
+    const SessionRef session = unqualified(sessionIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto renewed = m_state->amqp->renewSessionLock(session);
@@ -129,7 +132,8 @@ Result<void> RemoteBroker::State::release(const SessionRef& session) {
     return released;
 }
 
-Result<void> RemoteBroker::releaseSession(const SessionRef& session) {
+Result<void> RemoteBroker::releaseSession(const SessionRef& sessionIn) {
+    const SessionRef session = unqualified(sessionIn);
     return m_state->release(session);
 }
 
@@ -146,8 +150,9 @@ int RemoteBroker::releaseSessionsOf(const QString& receiver) {
     return released;
 }
 
-Result<QList<MessageView>> RemoteBroker::receiveFromSession(const SessionRef& session,
+Result<QList<MessageView>> RemoteBroker::receiveFromSession(const SessionRef& sessionIn,
                                                             ReceiveMode mode, int maxCount) {
+    const SessionRef session = unqualified(sessionIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     auto received =
@@ -178,11 +183,13 @@ Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef&, 
                                     "a remote namespace yet."));
 }
 
-Result<std::optional<QByteArray>> RemoteBroker::sessionState(const SessionRef& session) {
+Result<std::optional<QByteArray>> RemoteBroker::sessionState(const SessionRef& sessionIn) {
+    const SessionRef session = unqualified(sessionIn);
     return m_state->amqp->sessionState(session);
 }
 
-bool RemoteBroker::holdsSession(const SessionRef& session) const {
+bool RemoteBroker::holdsSession(const SessionRef& sessionIn) const {
+    const SessionRef session = unqualified(sessionIn);
     const Instant now = m_state->clock.now();
     std::lock_guard lock(m_state->sessionsMutex);
     return std::any_of(m_state->heldSessions.begin(), m_state->heldSessions.end(),
@@ -191,19 +198,21 @@ bool RemoteBroker::holdsSession(const SessionRef& session) const {
                        });
 }
 
-Result<void> RemoteBroker::setSessionState(const SessionRef& session,
+Result<void> RemoteBroker::setSessionState(const SessionRef& sessionIn,
                                            const std::optional<QByteArray>& state) {
+    const SessionRef session = unqualified(sessionIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     auto set = m_state->amqp->setSessionState(session, state);
     if (set)
-        m_state->feed.markSessions(session.entityPath);
+        m_state->feed.markSessions(m_state->qualified(session.entityPath));
     return set;
 }
 
-Result<QList<SessionInfo>> RemoteBroker::listSessions(const QString& path,
+Result<QList<SessionInfo>> RemoteBroker::listSessions(const QString& pathIn,
                                                       const QString& fromSessionId, int maxCount,
                                                       std::optional<Instant> stateSetSince) const {
+    const QString path = unqualified(pathIn);
     if (stateSetSince)
         return makeError(ErrorCode::InvalidArgument,
                          QStringLiteral("Listing sessions by when their state was set is only "
@@ -224,7 +233,8 @@ Result<QList<SessionInfo>> RemoteBroker::listSessions(const QString& path,
     return sessions;
 }
 
-Result<SessionInfo> RemoteBroker::session(const QString& path, const QString& sessionId) const {
+Result<SessionInfo> RemoteBroker::session(const QString& pathIn, const QString& sessionId) const {
+    const QString path = unqualified(pathIn);
     SessionInfo info;
     info.sessionId = sessionId;
     std::optional<AcceptedSession> held;
@@ -249,7 +259,8 @@ Result<SessionInfo> RemoteBroker::session(const QString& path, const QString& se
     return info;
 }
 
-Result<Broker::SessionPages> RemoteBroker::sessionPages(const QString& path, int stride) const {
+Result<Broker::SessionPages> RemoteBroker::sessionPages(const QString& pathIn, int stride) const {
+    const QString path = unqualified(pathIn);
     const auto ids = m_state->sessionIds(path);
     if (!ids)
         return ids.error();

@@ -49,8 +49,10 @@ struct RemoteBroker::State {
     // Last: destroyed first, so that no poll runs on what is gone.
     std::unique_ptr<CountsPoll> poll;
 
-    // The namespace's one name: the connection's display name.
+    // The namespace's one name (namespaceNameOf), and a path of it as the window names it: what
+    // the feed marks ("contoso:orders").
     QString namespaceName() const;
+    QString qualified(const QString& path) const;
     // Every entity with its counts (RemoteBroker::entities' order); keeps the failure.
     Result<QList<EntityInfo>> listEntities();
     // InvalidArgument "This connection is read-only." when it is; nothing otherwise.
@@ -77,5 +79,15 @@ struct RemoteBroker::State {
 
 // InvalidArgument: "<what> is only available on a namespace this window hosts."
 Error onlyWhenHosted(const QString& what);
+
+// A path as the window gives it, qualified by the namespace's name ("contoso:orders"), as the
+// service knows it ("orders"): what follows the first ':' (neither a namespace name nor an entity
+// path holds one). An unqualified path stays as it is.
+QString unqualified(const QString& path);
+LockRef unqualified(const LockRef& lock);
+SessionRef unqualified(const SessionRef& session);
+// The namespace's name in the window: the host's first label ("contoso" for
+// contoso.servicebus.windows.net), in the letters, digits and '-' a namespace name may hold.
+QString namespaceNameOf(const ConnectionString& connection);
 
 } // namespace hourglass::remote

@@ -5,9 +5,11 @@
 
 namespace hourglass::remote {
 
-CountsPoll::CountsPoll(Lister list, ChangeFeed& feed, std::chrono::milliseconds interval)
+CountsPoll::CountsPoll(Lister list, ChangeFeed& feed, std::chrono::milliseconds interval,
+                       QString pathPrefix)
     : m_list(std::move(list))
     , m_feed(feed)
+    , m_prefix(std::move(pathPrefix))
     , m_interval(interval)
     , m_thread([this] { run(); }) {}
 
@@ -93,23 +95,23 @@ void CountsPoll::compare(const QList<EntityInfo>& listed) {
         if (known == m_known.constEnd()) {
             m_known.insert(entity.path, Known{entity.counts, entity.properties});
             if (!baseline)
-                m_feed.markCreated(entity.path);
+                m_feed.markCreated(m_prefix + entity.path);
             continue;
         }
         const EntityCounts was = known->counts;
         const EntityCounts& now = entity.counts;
         if (known->properties != entity.properties)
-            m_feed.markUpdated(entity.path);
+            m_feed.markUpdated(m_prefix + entity.path);
         if (was != now) {
-            m_feed.markCounts(entity.path);
+            m_feed.markCounts(m_prefix + entity.path);
             if (now.active > was.active || now.scheduled > was.scheduled)
-                m_feed.markAdded(entity.path);
+                m_feed.markAdded(m_prefix + entity.path);
             if (now.active < was.active || now.scheduled < was.scheduled)
-                m_feed.markRemoved(entity.path);
+                m_feed.markRemoved(m_prefix + entity.path);
             if (now.deadLettered > was.deadLettered)
-                m_feed.markAdded(entity.path + kDeadLetterSuffix);
+                m_feed.markAdded(m_prefix + entity.path + kDeadLetterSuffix);
             if (now.deadLettered < was.deadLettered)
-                m_feed.markRemoved(entity.path + kDeadLetterSuffix);
+                m_feed.markRemoved(m_prefix + entity.path + kDeadLetterSuffix);
         }
         m_known.insert(entity.path, Known{entity.counts, entity.properties});
     }
@@ -118,7 +120,7 @@ void CountsPoll::compare(const QList<EntityInfo>& listed) {
             ++it;
             continue;
         }
-        m_feed.markDeleted(it.key());
+        m_feed.markDeleted(m_prefix + it.key());
         it = m_known.erase(it);
     }
     m_lastPollAt = VirtualClock::realNow();

@@ -25,8 +25,10 @@ public:
     // Lists every entity with its counts (blocking; a failure skips that poll).
     using Lister = std::function<Result<QList<EntityInfo>>()>;
 
-    // Starts the thread; the first poll, at once, only learns what is there.
-    CountsPoll(Lister list, ChangeFeed& feed, std::chrono::milliseconds interval);
+    // Starts the thread; the first poll, at once, only learns what is there. Every path it marks
+    // is prefixed with `pathPrefix` (the namespace's "name:", as the window names paths).
+    CountsPoll(Lister list, ChangeFeed& feed, std::chrono::milliseconds interval,
+               QString pathPrefix = {});
     // Stops the thread, after the listing in flight if there is one.
     ~CountsPoll();
     CountsPoll(const CountsPoll&) = delete;
@@ -56,6 +58,7 @@ private:
 
     Lister m_list;
     ChangeFeed& m_feed;
+    QString m_prefix;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::chrono::milliseconds m_interval; // guarded by m_mutex

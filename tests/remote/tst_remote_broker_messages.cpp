@@ -77,6 +77,28 @@ private slots:
         m_served.reset();
     }
 
+    // The window names paths "namespace:path", the namespace named after the host: sends,
+    // peeks, receives, settlements and counts take them as they take "path".
+    void pathsQualifiedAsTheWindowNamesThem() {
+        QCOMPARE(remote().namespaces().first().name, QStringLiteral("localhost"));
+        const QString jobs = QStringLiteral("localhost:jobs");
+        QVERIFY(onWorker([&] { return remote().send(jobs, TestBroker::message("q1", "body")); }));
+        QCOMPARE(servedActive(QStringLiteral("jobs")), qint64(1));
+        const auto peeked = onWorker([&] { return remote().peek(jobs, 0, 10); });
+        QVERIFY(peeked && peeked->size() == 1);
+        ReceiveOptions options;
+        options.receiver = QStringLiteral("window");
+        const auto taken = onWorker([&] { return remote().receive(jobs, options); });
+        QVERIFY(taken && taken->size() == 1);
+        LockRef lock = LockRef::of(taken->first());
+        lock.entityPath = jobs;
+        QVERIFY(onWorker([&] { return remote().complete(lock); }));
+        QCOMPARE(servedActive(QStringLiteral("jobs")), qint64(0));
+        const auto counts = onWorker([&] { return remote().counts(jobs); });
+        QVERIFY(counts);
+        QCOMPARE(counts->active, qint64(0));
+    }
+
     void sendPeekAndTheExplorerReads() {
         QVERIFY(remote().capabilities().listsSessions);
         QSet<QString> countsChanged;
@@ -90,8 +112,9 @@ private slots:
         const auto sent = onWorker([&] { return remote().send(QStringLiteral("jobs"), unnamed); });
         QVERIFY(sent && !sent->messageId.isEmpty());
         QCOMPARE(servedActive(QStringLiteral("jobs")), qint64(4));
-        // An own send is marked at once, not at the next poll (an hour away).
-        QTRY_VERIFY(countsChanged.contains(QStringLiteral("jobs")));
+        // An own send is marked at once, not at the next poll (an hour away), with the path
+        // qualified as the window names it (the namespace is named after the host).
+        QTRY_VERIFY(countsChanged.contains(QStringLiteral("localhost:jobs")));
 
         const auto peeked = onWorker([&] { return remote().peek(QStringLiteral("jobs"), 0, 10); });
         QCOMPARE(idsOf(*peeked), (QStringList{"a", "b", "c", sent->messageId}));

@@ -32,8 +32,11 @@
 //   engine's own preview (RoutingPreview.h), forwarding destinations looked up through the API.
 //   The service does not say which message ids it saw nor the topic's next sequence number:
 //   `duplicate` stays false and sys.SequenceNumber reads as missing unless `assigned` gives it.
-// - namespaces(): one, named after the connection's display name (host and port); entities()
-//   with another namespace name lists nothing. setting() and databasePath() are empty;
+// - namespaces(): one, named after the host's first label ("contoso" for
+//   contoso.servicebus.windows.net, "localhost"), as a namespace name may be written; entities()
+//   with another namespace name lists nothing. Paths may be given qualified by that name, as the
+//   window gives them ("contoso:orders"), or not ("orders"); the change feed marks them qualified,
+//   as the embedded broker does. setting() and databasePath() are empty;
 //   describeOwner() and setOperationObserver() do nothing; hasOperationObserver() is false.
 // - clock() is the system clock; runDue() does nothing (0) and nextDueAt() is kNever: the
 //   service keeps its own time.

@@ -8,6 +8,8 @@ namespace {
 // How often the engine is asked to fire due events. Its idle cost is a look at a heap head, so
 // this is cheap; it bounds how long an expired message may still show before it moves.
 constexpr int kTickMs = 200;
+// How often a retired client looks whether its last calls have finished.
+constexpr int kRetireCheckMs = 50;
 } // namespace
 
 BrokerClient::BrokerClient(std::shared_ptr<Broker> broker, QObject* parent)
@@ -34,6 +36,28 @@ VirtualClock* BrokerClient::virtualClock() const {
 
 void BrokerClient::waitForIdle() {
     m_pool.waitForDone();
+}
+
+void BrokerClient::retire(std::unique_ptr<BrokerClient> client) {
+    if (!client)
+        return;
+    BrokerClient* retiring = client.release();
+    retiring->m_ticker.stop();
+    retiring->disconnect(); // nobody hears from it any more
+    auto* wait = new QTimer(retiring);
+    wait->setInterval(kRetireCheckMs);
+    QObject::connect(wait, &QTimer::timeout, retiring, [retiring] {
+        if (!retiring->m_pool.waitForDone(0))
+            return;
+        std::shared_ptr<Broker> broker = std::move(retiring->m_broker);
+        // Its feed goes with it: no thread delivers its events once it is let go elsewhere.
+        broker->changes()->disconnect();
+        broker->changes()->moveToThread(nullptr);
+        delete retiring;
+        QThreadPool::globalInstance()->start(
+            [broker = std::move(broker)]() mutable { broker.reset(); });
+    });
+    wait->start();
 }
 
 void BrokerClient::tick() {

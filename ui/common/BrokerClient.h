@@ -58,12 +58,19 @@ public:
     // The clock as a VirtualClock, or null for the system clock.
     VirtualClock* virtualClock() const;
     QString databasePath() const { return m_broker->databasePath(); }
+    // What the namespace offers beyond every namespace's calls (no wait: a fixed answer).
+    BrokerCapabilities capabilities() const { return m_broker->capabilities(); }
     // The broker itself, shared: for a component that must keep it alive as long as it serves
     // it (the AMQP endpoint), not for calls from the GUI thread (use call()).
     std::shared_ptr<Broker> sharedBroker() const { return m_broker; }
 
     // Waits until every call started so far has finished (tests, shutdown).
     void waitForIdle();
+    // Lets go of `client` without waiting on the GUI thread (a remote namespace's calls wait for
+    // the wire): it stops ticking and is deleted once its calls have finished; its broker is then
+    // let go on a worker thread, where closing it (a remote one closes its connection, which
+    // abandons the locks it holds) may take its time.
+    static void retire(std::unique_ptr<BrokerClient> client);
 
 signals:
     // The engine's coalesced change notifications.

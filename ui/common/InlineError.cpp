@@ -8,14 +8,17 @@
 
 namespace hourglass::ui {
 
+QColor errorTextColor() {
+    return paletteIsDark() ? QColor(0xff, 0x8a, 0x80) : QColor(0xb7, 0x1c, 0x1c);
+}
+
 QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent, int reservedLines) {
     auto* label = new QLabel(parent);
     label->setObjectName(objectName);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText,
-                     paletteIsDark() ? QColor(0xff, 0x8a, 0x80) : QColor(0xb7, 0x1c, 0x1c));
+    palette.setColor(QPalette::WindowText, errorTextColor());
     label->setPalette(palette);
     QSizePolicy policy = label->sizePolicy();
     policy.setRetainSizeWhenHidden(true);

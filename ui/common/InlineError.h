@@ -5,6 +5,8 @@
 
 #include "hourglass/Status.h"
 
+#include <QColor>
+
 class QLabel;
 class QWidget;
 
@@ -16,6 +18,8 @@ namespace hourglass::ui {
 QLabel* makeInlineErrorLabel(const QString& objectName, QWidget* parent, int reservedLines = 1);
 // "Code: description" (the tracking id in the tooltip), shown.
 void showInlineError(QLabel* label, const Error& error);
+// The colour of problem text on the palette in force.
+QColor errorTextColor();
 // A reddish background for a refused field; the normal one otherwise.
 void markInvalid(QWidget* field, bool invalid);
 

@@ -121,11 +121,15 @@ void ChartHistories::poll() {
         [histories, paths](Broker& broker) {
             std::vector<Reading> readings;
             readings.reserve(size_t(paths.size()));
+            // A remote namespace counts what it holds, not what went through it: its histories
+            // have counts only (the Charts tab hides the throughput chart there).
+            const bool flows = broker.capabilities().hostsDatabase;
             for (qsizetype i = 0; i < paths.size(); ++i) {
                 // The instant is read next to the counts, so the point sits where the engine was.
                 const Instant at = broker.clock().now();
                 readings.push_back(
-                    {histories[i], at, broker.counts(paths[i]), broker.flow(paths[i])});
+                    {histories[i], at, broker.counts(paths[i]),
+                     flows ? broker.flow(paths[i]) : Result<EntityFlow>(EntityFlow{})});
             }
             return readings;
         },

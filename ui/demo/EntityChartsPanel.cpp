@@ -98,6 +98,9 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     grid->setColumnStretch(0, 3);
     grid->setColumnStretch(1, 2);
     m_views[2]->setMinimumWidth(200);
+    // A remote namespace says what it holds, not what went through it: no throughput to chart.
+    if (!client.capabilities().hostsDatabase)
+        m_views[1]->hide();
     charts::addCountsSeries(m_views[0]->chart());
     charts::addLineSeries(m_views[1]->chart(), {tr("Sent"), tr("Received"), tr("Completed"),
                                                 tr("Expired"), tr("Dead-lettered")});

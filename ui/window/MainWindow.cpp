@@ -19,6 +19,8 @@
 #include "window/EntityWorkspace.h"
 #include "window/LastSelection.h"
 #include "window/MessageBar.h"
+#include "window/RemoteNamespaceView.h"
+#include "window/RemoteNamespaces.h"
 #include "window/WelcomeStrip.h"
 
 #include <QApplication>
@@ -84,7 +86,16 @@ MainWindow::MainWindow(QWidget* parent)
     m_treeSlot->addWidget(placeholder(tr("No database open"), m_treeSlot));
     m_workspaceSlot->addWidget(
         placeholder(tr("Open or create a database (File menu)"), m_workspaceSlot));
-    m_splitter->addWidget(m_treeSlot);
+    // The tree column: the open database's tree, then each saved namespace the window does
+    // not host (RemoteNamespaces).
+    auto* column = new QWidget;
+    column->setObjectName(QStringLiteral("treeColumn"));
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->setSpacing(2);
+    columnLayout->addWidget(m_treeSlot, 1);
+    m_remotes = new RemoteNamespaces(*columnLayout, *this, nullptr, this);
+    m_splitter->addWidget(column);
     m_splitter->addWidget(m_workspaceSlot);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 5);
@@ -112,11 +123,21 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_selectionLabel);
     statusBar()->addPermanentWidget(m_databaseLabel);
     buildMenus();
+    for (RemoteNamespaceView* view : m_remotes->views())
+        followRemote(view);
+    connect(m_remotes, &RemoteNamespaces::viewAdded, this, &MainWindow::followRemote);
+    connect(m_remotes, &RemoteNamespaces::openFailed, this,
+            [this](const QString& name, const QString& problem) {
+                m_messageBar->showMessage(tr("Cannot open %1: %2").arg(name, problem),
+                                          MessageBar::Kind::Error);
+            });
     resize(1280, 800);
     restoreLayout();
 }
 
 MainWindow::~MainWindow() {
+    // Remote namespaces first, while the window they report to is whole.
+    m_remotes->closeAll();
     // The endpoint stops before the broker it serves can go; applications are told why.
     if (m_amqp)
         m_amqp->attach(nullptr, amqp::kShuttingDownReason);
@@ -134,7 +155,8 @@ void MainWindow::setClient(std::unique_ptr<BrokerClient> client) {
         return;
     const QString path = m_client->databasePath();
     m_databaseLabel->setText(QDir::toNativeSeparators(path));
-    setWindowTitle(tr("%1 — Hourglass").arg(QFileInfo(path).fileName()));
+    m_localTitle = tr("%1 — Hourglass").arg(QFileInfo(path).fileName());
+    updateForActive();
     rememberRecent(path);
     // Back where the user left this database (a scenario's temporary one is not remembered).
     m_tree->setPreferredSelection(lastSelection(path));
@@ -148,17 +170,20 @@ void MainWindow::showScenarioClient(std::unique_ptr<BrokerClient> client, const 
         return;
     m_databaseLabel->setText(tr("Scenario on a temporary database"));
     m_databaseLabel->setToolTip(QDir::toNativeSeparators(m_client->databasePath()));
-    setWindowTitle(tr("Scenario: %1 — Hourglass").arg(title));
+    m_localTitle = tr("Scenario: %1 — Hourglass").arg(title);
+    updateForActive();
 }
 
 void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
+    // Opening a database shows it, whichever namespace was in front.
+    m_activeRemote = nullptr;
     if (m_presentation)
         m_presentation->clientClosing();
     if (m_workspace)
         m_workspaceState = m_workspace->splitter()->saveState();
     dropRecording();
     m_welcome->watch(nullptr);
-    delete m_timeBar;
+    delete m_timeBar; // and the note it holds
     delete m_entityActions;
     delete m_tree;
     delete m_workspace;
@@ -177,20 +202,20 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     m_databaseLabel->setToolTip(QString());
     if (!m_client) {
         m_databaseLabel->clear();
-        setWindowTitle(tr("Hourglass"));
+        m_localTitle = tr("Hourglass");
+        updateForActive();
         fillEntityMenus();
         fillScenarioMenu();
         return;
     }
     m_tree = new NamespaceTreePanel(*m_client);
+    // A click in it brings the database's workspace back from a remote namespace's.
+    m_tree->view()->installEventFilter(this);
+    m_tree->view()->viewport()->installEventFilter(this);
     m_treeSlot->addWidget(m_tree);
     m_welcome->watch(m_tree->model());
     m_treeSlot->setCurrentWidget(m_tree);
     m_workspace = new EntityWorkspace(*m_client);
-    connect(m_workspace, &EntityWorkspace::selectedCountChanged, this, [this](qint64 count) {
-        m_selectionLabel->setText(tr("%1 selected").arg(QLocale().toString(count)));
-        m_selectionLabel->setVisible(count > 0);
-    });
     m_workspaceSlot->addWidget(m_workspace);
     m_workspaceSlot->setCurrentWidget(m_workspace);
     if (!m_workspace->splitter()->restoreState(m_workspaceState))
@@ -215,19 +240,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
         note->refresh();
     }
     reportFrom(m_timeBar, QStringLiteral("clock"));
-    // Each tab's panel, by the name its errors go by in the message bar (EntityPanel.h).
-    const QList<QPair<EntityWorkspace::Tab, QString>> panels{
-        {EntityWorkspace::MessagesTab, QStringLiteral("messages")},
-        {EntityWorkspace::PeekTab, QStringLiteral("peek")},
-        {EntityWorkspace::ReceiveTab, QStringLiteral("locks")},
-        {EntityWorkspace::DeadLettersTab, QStringLiteral("deadletters")},
-        {EntityWorkspace::SessionsTab, QStringLiteral("sessions")},
-        {EntityWorkspace::ChartsTab, QStringLiteral("charts")}};
-    for (const auto& [tab, name] : panels)
-        reportFrom(m_workspace->panel(tab), name);
-    reportFrom(m_entityActions, QStringLiteral("entities"));
-    // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
-    reportFrom(m_tree, QStringLiteral("tree"));
+    reportNamespace(*m_workspace, *m_entityActions, *m_tree, QString());
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
             [this](const QString& path, EntityKind kind, bool deadLetter) {
                 using NodeKind = NamespaceTreeModel::NodeKind;
@@ -241,6 +254,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
                 select(path, node);
             });
     m_presentation->clientReady();
+    updateForActive();
     connect(m_tree, &NamespaceTreePanel::noEntitySelected, this, [this] {
         // A namespace row (or nothing): namespace-level actions create entities in it.
         const QModelIndex current = m_tree->view()->currentIndex();
@@ -248,6 +262,30 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
                                  : QString(),
                NamespaceTreeModel::NodeKind::Namespace);
     });
+}
+
+void MainWindow::reportNamespace(EntityWorkspace& workspace, EntityActions& actions,
+                                 NamespaceTreePanel& tree, const QString& prefix) {
+    // Each tab's panel, by the name its errors go by in the message bar (EntityPanel.h).
+    const QList<QPair<EntityWorkspace::Tab, QString>> panels{
+        {EntityWorkspace::MessagesTab, QStringLiteral("messages")},
+        {EntityWorkspace::PeekTab, QStringLiteral("peek")},
+        {EntityWorkspace::ReceiveTab, QStringLiteral("locks")},
+        {EntityWorkspace::DeadLettersTab, QStringLiteral("deadletters")},
+        {EntityWorkspace::SessionsTab, QStringLiteral("sessions")},
+        {EntityWorkspace::ChartsTab, QStringLiteral("charts")}};
+    for (const auto& [tab, name] : panels)
+        reportFrom(workspace.panel(tab), prefix + name);
+    reportFrom(&actions, prefix + QStringLiteral("entities"));
+    // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
+    reportFrom(&tree, prefix + QStringLiteral("tree"));
+    connect(&workspace, &EntityWorkspace::selectedCountChanged, this,
+            [this, workspace = &workspace](qint64 count) {
+                if (workspace != activeWorkspace())
+                    return;
+                m_selectionLabel->setText(tr("%1 selected").arg(QLocale().toString(count)));
+                m_selectionLabel->setVisible(count > 0);
+            });
 }
 
 void MainWindow::dropRecording() {
@@ -276,6 +314,8 @@ void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) 
     // error from opening it (the sample namespace, a scenario) stays readable.
     if (!m_selectedPath.isEmpty() && path != m_selectedPath)
         m_messageBar->dismissError();
+    if (m_activeRemote)
+        activateLocal();
     m_selectedPath = path;
     m_selectedKind = kind;
     if (m_recording)
@@ -289,9 +329,7 @@ void MainWindow::select(const QString& path, NamespaceTreeModel::NodeKind kind) 
         m_presentation->selectionChanged();
     if (m_copyConnectionString)
         m_copyConnectionString->setEnabled(!path.isEmpty());
-    if (m_sendAction)
-        m_sendAction->setEnabled(kind != NamespaceTreeModel::NodeKind::Namespace &&
-                                 kind != NamespaceTreeModel::NodeKind::DeadLetterQueue);
+    updateSendAction();
 }
 
 void MainWindow::serveAmqp() {

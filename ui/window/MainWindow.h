@@ -13,6 +13,7 @@
 #include "tree/NamespaceTreeModel.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -21,6 +22,7 @@ class QLabel;
 class QMenu;
 class QSplitter;
 class QStackedWidget;
+class QToolBar;
 
 namespace hourglass::ui {
 
@@ -31,6 +33,8 @@ class EntityWorkspace;
 class MessageBar;
 class NamespaceTreePanel;
 class PresentationMode;
+class RemoteNamespaceView;
+class RemoteNamespaces;
 class ScenarioController;
 class ScenarioRecording;
 class TimeControlBar;
@@ -72,6 +76,17 @@ public:
     void serveAmqp();
     AmqpService* amqp() const { return m_amqp; }
     QDialog* openAmqpSettings();
+    // Namespaces the window does not host, under the database in the tree column
+    // (File > Connect to namespace…).
+    RemoteNamespaces* remotes() const { return m_remotes; }
+    QDialog* openConnectDialog();
+    // The remote namespace whose tree the user acted in last; null while it is the database's.
+    RemoteNamespaceView* activeRemote() const;
+    // What the Entity and Message menus act on: the active remote namespace's, else the
+    // database's.
+    BrokerClient* activeClient() const;
+    EntityWorkspace* activeWorkspace() const;
+    EntityActions* activeActions() const;
 
     // The rest of what the demo tools use (DemoHost.h).
     QMainWindow& hostWindow() override { return *this; }
@@ -84,6 +99,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void installClient(std::unique_ptr<BrokerClient> client);
@@ -94,6 +110,21 @@ private:
     void fillScenarioMenu();
     void dropRecording();
     void select(const QString& path, NamespaceTreeModel::NodeKind kind);
+    // The remote namespaces (MainWindowRemotes.cpp): a new view's signals, switching the
+    // workspace and menus between the database and a remote namespace, and what cannot apply
+    // to a remote one.
+    void followRemote(RemoteNamespaceView* view);
+    // The errors and successes of a namespace's panels, actions and tree for the message bar
+    // (`prefix` keeps a remote namespace's sources apart from the database's), and the visible
+    // tab's selection count for the status bar.
+    void reportNamespace(EntityWorkspace& workspace, EntityActions& actions,
+                         NamespaceTreePanel& tree, const QString& prefix);
+    void activateRemote(RemoteNamespaceView* view);
+    void activateLocal();
+    void updateForActive();
+    void updateSendAction();
+    QString activeSelectedPath() const;
+    NamespaceTreeModel::NodeKind activeSelectedKind() const;
     void chooseDatabase(bool create);
     void rememberRecent(const QString& path);
     void refreshRecentMenu();
@@ -118,6 +149,10 @@ private:
     TimeControlBar* m_timeBar = nullptr; // the engine clock's controls, per database
     QByteArray m_workspaceState;         // the workspace splitter, restored once it exists
     QStackedWidget* m_treeSlot;
+    RemoteNamespaces* m_remotes = nullptr;
+    QPointer<RemoteNamespaceView> m_activeRemote;
+    QToolBar* m_remoteClockNote = nullptr; // under the time bar: why it does not apply
+    QString m_localTitle;                  // the database's (or scenario's) window title
     QStackedWidget* m_workspaceSlot;
     WelcomeStrip* m_welcome; // the first launch's note, while the sample namespace is there
     QMenu* m_recentMenu = nullptr;

@@ -24,6 +24,7 @@
 #include "window/DocumentViewer.h"
 #include "window/EntityWorkspace.h"
 #include "window/MessageBar.h"
+#include "window/RemoteNamespaceView.h"
 #include "window/ShortcutsDialog.h"
 
 #include <QActionGroup>
@@ -44,10 +45,15 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &recent"));
     refreshRecentMenu();
     file->addSeparator();
+    // Azure, Microsoft's emulator, another Hourglass: beside the database, in the tree column.
+    QAction* connectTo =
+        file->addAction(tr("&Connect to namespace…"), this, [this] { openConnectDialog(); });
+    connectTo->setObjectName(QStringLiteral("connectNamespaceAction"));
+    file->addSeparator();
     // The Entity menu's import, where people look for importing a file too.
     m_fileImport = file->addAction(tr("&Import emulator config.json…"), this, [this] {
-        if (m_entityActions)
-            m_entityActions->importAction()->trigger();
+        if (EntityActions* actions = activeActions())
+            actions->importAction()->trigger();
     });
     m_fileImport->setObjectName(QStringLiteral("fileImportAction"));
     file->addSeparator();
@@ -82,7 +88,8 @@ void MainWindow::buildMenus() {
     for (const Transfer& transfer : transfers) {
         QAction* item =
             m_messageMenu->addAction(transfer.text, this, [this, id = transfer.command, copyTo] {
-                QWidget* panel = m_workspace ? m_workspace->currentPanel() : nullptr;
+                EntityWorkspace* workspace = activeWorkspace();
+                QWidget* panel = workspace ? workspace->currentPanel() : nullptr;
                 QAction* command = panel ? actions::find(panel, id) : nullptr;
                 if (command && command->isEnabled())
                     command->trigger();
@@ -109,8 +116,8 @@ void MainWindow::buildMenus() {
     int key = Qt::Key_1;
     for (const auto& [text, tab] : tabs) {
         QAction* go = m_messageMenu->addAction(text, this, [this, tab = tab] {
-            if (m_workspace)
-                m_workspace->focusTab(tab);
+            if (EntityWorkspace* workspace = activeWorkspace())
+                workspace->focusTab(tab);
         });
         go->setShortcut(QKeySequence(Qt::ALT | Qt::Key(key++)));
     }
@@ -167,6 +174,15 @@ void MainWindow::copyConnectionStringOfSelection() {
 void MainWindow::fillScenarioMenu() {
     // Playing (ScenarioController), then recording this database (ScenarioRecording).
     m_scenarioMenu->clear();
+    if (m_activeRemote) {
+        // One line: why, rather than commands that would act on another namespace than the
+        // one in front.
+        m_scenarioMenu
+            ->addAction(tr("Scenarios and recording are the open database's: select "
+                           "it in the tree to use them"))
+            ->setEnabled(false);
+        return;
+    }
     m_scenarios->fillMenu(m_scenarioMenu);
     m_scenarioMenu->addSeparator();
     if (!m_recording) {
@@ -213,25 +229,28 @@ void MainWindow::buildViewMenu() {
 
 void MainWindow::fillEntityMenus() {
     m_entityMenu->clear();
-    m_fileImport->setEnabled(m_entityActions != nullptr);
-    if (!m_entityActions) {
+    EntityActions* entityActions = activeActions();
+    EntityWorkspace* workspace = activeWorkspace();
+    m_fileImport->setEnabled(entityActions != nullptr);
+    if (!entityActions) {
         m_entityMenu->addAction(tr("Open a database first"))->setEnabled(false);
         return;
     }
-    QTreeView* view = m_tree ? m_tree->view() : nullptr;
-    for (QAction* action : m_entityActions->actions()) {
+    NamespaceTreePanel* tree = m_activeRemote ? m_activeRemote->tree() : m_tree;
+    QTreeView* view = tree ? tree->view() : nullptr;
+    for (QAction* action : entityActions->actions()) {
         m_entityMenu->addAction(action);
         // The tree's context menu offers the same commands; Delete acts on the tree only when
         // it has focus, so the message lists keep Delete for their messages.
         if (view)
             view->addAction(action);
     }
-    m_entityActions->deleteAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    entityActions->deleteAction()->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     // Purge… of the selected queue or subscription: the message list's command (it shows that
     // entity), so that its progress and Cancel show above the list.
-    if (view && m_workspace)
-        view->insertAction(m_entityActions->importAction(),
-                           m_workspace->messages()->listActions()->purgeAction());
+    if (view && workspace)
+        view->insertAction(entityActions->importAction(),
+                           workspace->messages()->listActions()->purgeAction());
     if (view) {
         auto* separator = new QAction(view);
         separator->setSeparator(true);
@@ -244,18 +263,19 @@ void MainWindow::fillEntityMenus() {
 
 QDialog* MainWindow::openSendDialog() {
     using NodeKind = NamespaceTreeModel::NodeKind;
-    if (!m_client)
+    BrokerClient* client = activeClient();
+    if (!client)
         return nullptr;
-    QString target = m_selectedPath;
-    if (m_selectedKind == NodeKind::Subscription)
+    const NodeKind kind = activeSelectedKind();
+    QString target = activeSelectedPath();
+    if (kind == NodeKind::Subscription)
         // Messages reach a subscription through its topic (R1).
         target = EntityPath::of(target).topic().toString();
-    if (target.isEmpty() || m_selectedKind == NodeKind::Namespace ||
-        m_selectedKind == NodeKind::DeadLetterQueue) {
+    if (target.isEmpty() || kind == NodeKind::Namespace || kind == NodeKind::DeadLetterQueue) {
         m_messageBar->showMessage(tr("Select a queue or a topic to send to."));
         return nullptr;
     }
-    auto* dialog = new SendDialog(*m_client, target, this);
+    auto* dialog = new SendDialog(*client, target, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SendDialog::statusMessage, this, &MainWindow::showStatus);
     dialog->show();
@@ -270,13 +290,13 @@ QDialog* MainWindow::openShortcutsDialog() {
             title.remove(QLatin1Char('&'));
             groups.append({tr("%1 menu").arg(title), menu->menu()->actions()});
         }
-    if (m_workspace) {
+    if (EntityWorkspace* workspace = activeWorkspace()) {
         // The actions each panel added to itself: the ones its shortcuts work through.
-        groups.append({tr("Message list"), m_workspace->messages()->QWidget::actions()});
-        groups.append({tr("Peek"), m_workspace->peek()->QWidget::actions()});
-        groups.append({tr("Receive and settle"), m_workspace->locks()->QWidget::actions()});
-        groups.append({tr("Dead letters"), m_workspace->deadLetters()->QWidget::actions()});
-        groups.append({tr("Charts"), m_workspace->charts()->QWidget::actions()});
+        groups.append({tr("Message list"), workspace->messages()->QWidget::actions()});
+        groups.append({tr("Peek"), workspace->peek()->QWidget::actions()});
+        groups.append({tr("Receive and settle"), workspace->locks()->QWidget::actions()});
+        groups.append({tr("Dead letters"), workspace->deadLetters()->QWidget::actions()});
+        groups.append({tr("Charts"), workspace->charts()->QWidget::actions()});
     }
     auto* dialog = new ShortcutsDialog(groups, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);

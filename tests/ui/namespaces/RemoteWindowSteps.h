@@ -1,0 +1,101 @@
+#pragma once
+// The steps the window's tests on remote namespaces share: finding a tree row and its count,
+// the dialog a step opened, connecting through File > Connect to namespace…, answering the key
+// prompt.
+
+#include "namespaces/NamespaceHeader.h"
+#include "tree/NamespaceTreeModel.h"
+#include "tree/NamespaceTreePanel.h"
+#include "window/MainWindow.h"
+#include "window/RemoteNamespaceView.h"
+#include "window/RemoteNamespaces.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QTreeView>
+#include <QtTest>
+
+namespace namespaces_test {
+
+using hourglass::ui::MainWindow;
+using hourglass::ui::NamespaceTreeModel;
+using hourglass::ui::NamespaceTreePanel;
+using hourglass::ui::RemoteNamespaceView;
+
+inline QModelIndex findPath(QAbstractItemModel* model, const QString& path) {
+    const QModelIndexList hits = model->match(model->index(0, 0), NamespaceTreeModel::PathRole,
+                                              path, 1, Qt::MatchExactly | Qt::MatchRecursive);
+    return hits.isEmpty() ? QModelIndex() : hits.first();
+}
+
+// The active count the tree shows for `path`, or -1 while it has no such row.
+inline qint64 treeActive(NamespaceTreePanel* tree, const QString& path) {
+    QAbstractItemModel* model = tree->view()->model();
+    const QModelIndex row = findPath(model, path);
+    if (!row.isValid())
+        return -1;
+    return model->index(row.row(), NamespaceTreeModel::ActiveColumn, row.parent())
+        .data()
+        .toLongLong();
+}
+
+inline QDialog* openDialog(const QString& name) {
+    for (QWidget* widget : QApplication::topLevelWidgets())
+        if (auto* dialog = qobject_cast<QDialog*>(widget);
+            dialog && dialog->objectName() == name && dialog->isVisible())
+            return dialog;
+    return nullptr;
+}
+
+// Connects `view` (its key not in the keychain) and answers the key prompt with `key`.
+inline bool answerKeyPrompt(RemoteNamespaceView* view, const QString& key) {
+    view->findChild<QToolButton*>(QStringLiteral("namespaceConnect"))->click();
+    QDialog* prompt = nullptr;
+    if (!QTest::qWaitFor([&] { return (prompt = openDialog(QStringLiteral("keyPrompt"))); }, 10000))
+        return false;
+    if (!prompt->findChild<QLabel*>(QStringLiteral("keyPromptReason"))
+             ->text()
+             .contains(QStringLiteral("keychain")))
+        return false;
+    prompt->findChild<QLineEdit*>(QStringLiteral("keyField"))->setText(key);
+    for (QAbstractButton* button : prompt->findChildren<QAbstractButton*>())
+        if (button->text() == QStringLiteral("Connect") && button->isEnabled()) {
+            button->click();
+            return true;
+        }
+    return false;
+}
+
+// File > Connect to namespace… with `text` (and `caFile`), saved as `name`: the view it opened,
+// once connected (null when it did not connect).
+inline RemoteNamespaceView* connectThroughDialog(MainWindow& window, const QString& text,
+                                                 const QString& caFile, const QString& name) {
+    window.findChild<QAction*>(QStringLiteral("connectNamespaceAction"))->trigger();
+    QDialog* dialog = nullptr;
+    if (!QTest::qWaitFor([&] { return (dialog = openDialog(QStringLiteral("connectDialog"))); },
+                         5000))
+        return nullptr;
+    dialog->findChild<QLineEdit*>(QStringLiteral("connectionString"))->setText(text);
+    dialog->findChild<QLineEdit*>(QStringLiteral("caFile"))->setText(caFile);
+    dialog->findChild<QLineEdit*>(QStringLiteral("name"))->setText(name);
+    auto* save = dialog->findChild<QAbstractButton*>(QStringLiteral("save"));
+    if (!QTest::qWaitFor([&] { return save->isEnabled(); }, 5000))
+        return nullptr;
+    save->click();
+    RemoteNamespaceView* view = nullptr;
+    (void)QTest::qWaitFor(
+        [&] {
+            for (RemoteNamespaceView* shown : window.remotes()->views())
+                if (shown->saved().name == name && shown->isConnected())
+                    view = shown;
+            return view != nullptr;
+        },
+        30000);
+    return view;
+}
+
+} // namespace namespaces_test

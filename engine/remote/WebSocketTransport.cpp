@@ -40,13 +40,20 @@ QString WebSocketTransport::where() const {
         .arg(m_endpoint.url.port(tls ? 443 : 80));
 }
 
+QString WebSocketTransport::through() const {
+    if (m_proxy.type() == QNetworkProxy::NoProxy)
+        return {};
+    return QStringLiteral(" (through the proxy %1:%2)").arg(m_proxy.hostName()).arg(m_proxy.port());
+}
+
 void WebSocketTransport::open(TransportCallbacks callbacks) {
     m_callbacks = std::move(callbacks);
     m_socket = std::make_unique<QWebSocket>();
     // Every byte is the peer's: a message is held whole before it is handed on, so bound it.
     m_socket->setMaxAllowedIncomingMessageSize(kMaxWebSocketMessageBytes);
     m_socket->setMaxAllowedIncomingFrameSize(kMaxWebSocketMessageBytes);
-    m_socket->setProxy(systemProxyFor(m_endpoint.url));
+    m_proxy = systemProxyFor(m_endpoint.url);
+    m_socket->setProxy(m_proxy);
     if (m_endpoint.url.scheme() == QLatin1String("wss")) {
         QSslConfiguration config = QSslConfiguration::defaultConfiguration();
         if (!m_endpoint.extraCaFile.isEmpty()) {
@@ -84,8 +91,12 @@ void WebSocketTransport::open(TransportCallbacks callbacks) {
     QObject::connect(m_socket.get(),
                      QOverload<QAbstractSocket::SocketError>::of(&QWebSocket::error),
                      m_socket.get(), [this] { socketError(); });
-    QObject::connect(m_socket.get(), &QWebSocket::disconnected, m_socket.get(),
-                     [this] { closed(); });
+    // Qt says a connection ended before it says why (a proxy's refusal among them): the reason,
+    // when one follows, is taken first. m_guard drops the call if the transport is gone.
+    QObject::connect(m_socket.get(), &QWebSocket::disconnected, &m_guard, [this] {
+        QMetaObject::invokeMethod(
+            &m_guard, [this] { closed(); }, Qt::QueuedConnection);
+    });
     QWebSocketHandshakeOptions options;
     options.setSubprotocols({kAmqpSubprotocol});
     m_socket->open(m_endpoint.url, options);
@@ -106,9 +117,9 @@ void WebSocketTransport::upgraded() {
 void WebSocketTransport::closed() {
     // Before the upgrade: a server that speaks something else on that port, or AMQP only.
     fail(m_open ? QStringLiteral("%1 closed the connection.").arg(where())
-                : QStringLiteral("%1 closed the connection without accepting the WebSocket "
-                                 "upgrade at %2.")
-                      .arg(where(), m_endpoint.url.path()));
+                : QStringLiteral("%1%2 closed the connection without accepting the WebSocket "
+                                 "upgrade at %3.")
+                      .arg(where(), through(), m_endpoint.url.path()));
 }
 
 void WebSocketTransport::socketError() {
@@ -126,13 +137,8 @@ void WebSocketTransport::socketError() {
         closed();
         return;
     }
-    const QNetworkProxy proxy = m_socket->proxy();
-    const QString through =
-        proxy.type() == QNetworkProxy::NoProxy
-            ? QString()
-            : QStringLiteral(" through the proxy %1:%2").arg(proxy.hostName()).arg(proxy.port());
     fail(QStringLiteral("Cannot reach %1%2 over WebSockets: %3")
-             .arg(where(), through, amqp::quoted(text)));
+             .arg(where(), through(), amqp::quoted(text)));
 }
 
 void WebSocketTransport::write(const char* bytes, qint64 size) {

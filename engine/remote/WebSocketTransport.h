@@ -11,6 +11,8 @@
 
 #include "hourglass/remote/ConnectionString.h"
 
+#include <QNetworkProxy>
+#include <QObject>
 #include <QString>
 #include <QUrl>
 
@@ -48,10 +50,13 @@ private:
     void socketError();
     void closed();
     void fail(const QString& description);
-    QString where() const;
+    QString where() const;   // "host:port" of the namespace
+    QString through() const; // " (through the proxy host:port)", or nothing without one
 
     WebSocketEndpoint m_endpoint;
     TransportCallbacks m_callbacks;
+    QNetworkProxy m_proxy; // the system's for the URL, asked at open()
+    QObject m_guard;       // the context of calls queued to later; they go with it
     std::unique_ptr<QWebSocket> m_socket;
     bool m_open = false; // upgraded: AMQP flows
     bool m_done = false; // failed or aborted: no more callbacks

@@ -65,6 +65,14 @@ class TestRemoteProxy : public QObject {
     }
 
 private slots:
+    // In a desktop session libproxy reads the desktop's proxy settings rather than the
+    // environment's; the test sets the environment's, so it leaves the desktop out. Done before
+    // the first network call: libproxy picks its sources once.
+    void initTestCase() {
+        for (const char* name : {"GNOME_DESKTOP_SESSION_ID", "DESKTOP_SESSION",
+                                 "XDG_CURRENT_DESKTOP", "KDE_FULL_SESSION"})
+            qunsetenv(name);
+    }
     void init() { clearProxyVariables(); }
     void cleanup() { clearProxyVariables(); }
 

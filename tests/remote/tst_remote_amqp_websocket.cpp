@@ -1,9 +1,9 @@
 // AMQP over WebSockets: the remote client against a served namespace (ServedNamespace.h) on its
 // plain port (ws://, an emulator-style string) and its TLS port (wss://), connecting, sending,
-// peeking, receiving and settling; a RemoteBroker opened with WebSockets; where the upgrade goes
-// and what it asks for; and each way it cannot work is a clear error, returned promptly: a
-// certificate that does not verify, a wrong path, an upgrade refused, a WebSocket that is not
-// AMQP's, a peer that says nothing.
+// peeking (a 20 MB page too), receiving and settling; a RemoteBroker opened with WebSockets; where
+// the upgrade goes and what it asks for; and each way it cannot work is a clear error, returned
+// promptly: a certificate that does not verify, a wrong path, an upgrade refused, a WebSocket that
+// is not AMQP's, a peer that says nothing.
 
 #include "JunkPeer.h"
 #include "RemoteAdminTestSupport.h"
@@ -177,6 +177,25 @@ private slots:
         QCOMPARE(served.broker().counts(kQueue)->active, 0);
         client.close();
         QVERIFY(!client.isConnected());
+    }
+
+    // Large messages, many at once: more than one WebSocket message's bound in one peek.
+    void largePagesComeThrough() {
+        ServedNamespace served(ServedNamespace::Transport::Plain);
+        QVERIFY(served.broker().createQueue(kQueue, {}).ok());
+        const QByteArray body(200 * 1024, 'x');
+        AmqpClient client(served.connection(), overWebSockets());
+        QList<OutgoingMessage> batch;
+        for (int i = 0; i < 100; ++i)
+            batch.append(TestBroker::message(QString::number(i), body));
+        for (const OutgoingMessage& message : batch) {
+            const auto sent = client.send(kQueue, message);
+            QVERIFY2(sent.ok(), why(sent).constData());
+        }
+        const auto peeked = client.peek(kQueue, {0, 100, std::nullopt});
+        QVERIFY2(peeked.ok(), why(peeked).constData());
+        QCOMPARE(peeked->size(), 100);
+        QCOMPARE(peeked->last().body, body);
     }
 
     // A RemoteBroker with the option: entities through the administration API, messages over

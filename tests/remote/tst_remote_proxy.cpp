@@ -76,7 +76,7 @@ private slots:
     void init() { clearProxyVariables(); }
     void cleanup() { clearProxyVariables(); }
 
-    // The option the issue names: AMQP over WebSockets on 443 through the proxy, and the
+    // What the option is for: AMQP over WebSockets on HTTPS's port through the proxy, and the
     // administration API with it. Each goes through the proxy (it counts them) and works.
     void webSocketsAndAdministrationGoThroughTheHttpsProxy() {
         ServedNamespace served(ServedNamespace::Transport::Tls);

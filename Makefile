@@ -11,11 +11,14 @@ BENCH_DIR  ?= build-release
 PACKAGES   := cmake ninja-build g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev libsqlite3-dev libqpid-proton11-dev libssl-dev fonts-dejavu-core \
               clang libclang-rt-14-dev clang-format \
               python3-azure \
-              qtkeychain-qt6-dev libsecret-1-0 gnome-keyring dbus-bin dbus-daemon
+              qtkeychain-qt6-dev libsecret-1-0 gnome-keyring dbus-bin dbus-daemon \
+              qt6-websockets-dev
 # qtkeychain-qt6-dev: the system keychain, where saved namespaces keep their keys (ui/namespaces);
 # on Linux it reaches the Secret Service through libsecret-1-0, which it loads at run time and
 # does not depend on. gnome-keyring, dbus-bin (dbus-run-session) and dbus-daemon: the tests start
 # a real Secret Service in a private D-Bus session (tests/ui/namespaces).
+# qt6-websockets-dev: QWebSocket, which carries the remote client's AMQP over WebSockets
+# (engine/remote); no other package in this list pulls it in, so it is named here.
 # python3-azure: Debian's Azure SDK for Python (azure-servicebus on uAMQP), run by /usr/bin/python3
 # in the Python SDK tests (tests/sdk/python).
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

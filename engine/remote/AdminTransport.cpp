@@ -1,5 +1,7 @@
 #include "AdminTransport.h"
 
+#include "SystemProxy.h"
+
 #include "hourglass/admin/AtomCodec.h"
 
 #include <QFile>
@@ -58,6 +60,9 @@ struct AdminTransport::State {
         if (!manager) {
             manager = new QNetworkAccessManager(context);
             manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+            // The system's proxy for each address (https_proxy, no_proxy, ...), for this manager
+            // only (SystemProxy.h); the manager takes the factory.
+            manager->setProxyFactory(new SystemProxyFactory);
         }
         QNetworkRequest http(request.url);
         for (const auto& [name, value] : request.headers)

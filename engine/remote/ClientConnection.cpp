@@ -3,6 +3,7 @@
 #include "ReceiverLink.h"
 #include "SenderLink.h"
 #include "SocketTransport.h"
+#include "WebSocketTransport.h"
 
 #include "hourglass/amqpcodec/PeerLimits.h"
 #include "hourglass/amqpcodec/WireErrors.h"
@@ -94,8 +95,12 @@ void ClientConnection::open(Done done) {
 
 void ClientConnection::startTransport() {
     m_retired.reset();
-    m_transport = std::make_unique<SocketTransport>(
-        SocketEndpoint{m_where.host, m_where.amqpPort(), m_where.usesTls(), m_options.extraCaFile});
+    if (m_options.webSockets)
+        m_transport = std::make_unique<WebSocketTransport>(
+            WebSocketEndpoint{webSocketUrl(m_where), m_options.extraCaFile});
+    else
+        m_transport = std::make_unique<SocketTransport>(SocketEndpoint{
+            m_where.host, m_where.amqpPort(), m_where.usesTls(), m_options.extraCaFile});
     m_transport->open({[this] { opened(); }, [this](const QByteArray& bytes) { arrived(bytes); },
                        [this](const Error& why) { lose(why); }});
 }

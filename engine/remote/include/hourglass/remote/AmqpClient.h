@@ -41,6 +41,10 @@ struct AmqpClientOptions {
     TokenProvider tokenProvider;
     // How long the tokens signed from a key live; they are renewed when a tenth of it is left.
     int sasTokenLifetimeSeconds = 3600;
+    // AMQP over WebSockets, for networks that block AMQP's ports: the namespace's HTTP(S) port
+    // (443 unless the string names one; plain ws:// for an emulator-style string) at
+    // /$servicebus/websocket, through the system's proxy for that address (https_proxy, ...).
+    bool webSockets = false;
 };
 
 class ClientConnection;

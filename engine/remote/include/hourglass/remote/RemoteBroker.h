@@ -91,7 +91,7 @@ struct RemoteBrokerOptions {
     // The administration API (AdminClientOptions::forConnection(connection), or a second,
     // administration-only string's base URL).
     AdminClientOptions admin;
-    // The AMQP side: call time-out, extra CA file, token provider.
+    // The AMQP side: call time-out, extra CA file, token provider, over WebSockets or not.
     AmqpClientOptions amqp;
     // How long a receive or a session accept waits for the service to hand something over.
     int receiveWaitMs = 1000;

@@ -8,6 +8,7 @@ remote::RemoteBrokerOptions remoteOptionsFor(const SavedNamespace& saved) {
         options.admin = remote::AdminClientOptions::forConnection(*saved.admin);
     options.admin.extraCaFile = saved.caFile;
     options.amqp.extraCaFile = saved.caFile;
+    options.amqp.webSockets = saved.webSockets;
     options.readOnly = saved.readOnly;
     return options;
 }

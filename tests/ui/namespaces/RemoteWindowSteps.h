@@ -12,6 +12,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -70,10 +71,11 @@ inline bool answerKeyPrompt(RemoteNamespaceView* view, const QString& key) {
     return false;
 }
 
-// File > Connect to namespace… with `text` (and `caFile`), saved as `name`: the view it opened,
-// once connected (null when it did not connect).
+// File > Connect to namespace… with `text` (and `caFile`, and AMQP over WebSockets when asked),
+// saved as `name`: the view it opened, once connected (null when it did not connect).
 inline RemoteNamespaceView* connectThroughDialog(MainWindow& window, const QString& text,
-                                                 const QString& caFile, const QString& name) {
+                                                 const QString& caFile, const QString& name,
+                                                 bool webSockets = false) {
     window.findChild<QAction*>(QStringLiteral("connectNamespaceAction"))->trigger();
     QDialog* dialog = nullptr;
     if (!QTest::qWaitFor([&] { return (dialog = openDialog(QStringLiteral("connectDialog"))); },
@@ -82,6 +84,8 @@ inline RemoteNamespaceView* connectThroughDialog(MainWindow& window, const QStri
     dialog->findChild<QLineEdit*>(QStringLiteral("connectionString"))->setText(text);
     dialog->findChild<QLineEdit*>(QStringLiteral("caFile"))->setText(caFile);
     dialog->findChild<QLineEdit*>(QStringLiteral("name"))->setText(name);
+    if (webSockets)
+        dialog->findChild<QCheckBox*>(QStringLiteral("webSockets"))->setChecked(true);
     auto* save = dialog->findChild<QAbstractButton*>(QStringLiteral("save"));
     if (!QTest::qWaitFor([&] { return save->isEnabled(); }, 5000))
         return nullptr;

@@ -3,13 +3,16 @@
 // authority's file trusted), one with an emulator-style string (plain AMQP and HTTP), both open
 // at once. On each: create a queue through the entity dialog (the administration API), send two
 // messages through the send dialog, receive one under a lock in Receive & settle and complete
-// it (the data plane), the tree's counts following each step.
+// it (the data plane), the tree's counts following each step. Then the TLS one once more, over
+// AMQP over WebSockets.
 
 #include "PrivateHome.h"
 #include "RemoteWindowSteps.h"
 #include "ServeProcess.h"
 
+#include "common/BrokerClient.h"
 #include "entities/EntityActions.h"
+#include "hourglass/remote/RemoteBroker.h"
 #include "messages/MessageListModel.h"
 #include "window/EntityWorkspace.h"
 
@@ -128,8 +131,26 @@ void TestRemoteServe::administerSendAndSettleOnTwoServedNamespaces() {
     QCOMPARE(window.remotes()->views().size(), 2);
     workOn(window, secure);
     workOn(window, emulator);
-    // Each kept its own: the first namespace's queue still shows its one message.
-    QCOMPARE(treeActive(secure->tree(), QStringLiteral("localhost:tasks")), qint64(1));
+
+    // The TLS namespace again, its AMQP over WebSockets (wss on the same port), as a network
+    // that blocks 5671 needs: its tree, and a send that reaches it.
+    RemoteNamespaceView* overWeb = connectThroughDialog(
+        window, tls.connectionText(), tls.caFile(), QStringLiteral("TLS over WebSockets"), true);
+    QVERIFY(overWeb);
+    auto* remote = dynamic_cast<remote::RemoteBroker*>(overWeb->client()->sharedBroker().get());
+    QVERIFY(remote && remote->options().amqp.webSockets);
+    const QString tasks = QStringLiteral("localhost:tasks");
+    QTRY_COMPARE_WITH_TIMEOUT(treeActive(overWeb->tree(), tasks), qint64(1), 15000);
+    overWeb->tree()->view()->setCurrentIndex(findPath(overWeb->tree()->view()->model(), tasks));
+    QTRY_COMPARE(window.activeRemote(), overWeb);
+    QDialog* send = window.openSendDialog();
+    QVERIFY(send);
+    send->findChild<QPlainTextEdit*>(QStringLiteral("sendBody"))->setPlainText(QStringLiteral("w"));
+    QVERIFY(QMetaObject::invokeMethod(send, "send"));
+    QTRY_COMPARE_WITH_TIMEOUT(treeActive(overWeb->tree(), tasks), qint64(2), 15000);
+    send->close();
+    // Each kept its own: the emulator's queue still shows its one message.
+    QCOMPARE(treeActive(emulator->tree(), QStringLiteral("localhost:tasks")), qint64(1));
     // And the database beside them is the window's own, untouched.
     QVERIFY(window.tree()->isVisible());
 }

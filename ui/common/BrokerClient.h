@@ -58,6 +58,10 @@ public:
     // The clock as a VirtualClock, or null for the system clock.
     VirtualClock* virtualClock() const;
     QString databasePath() const { return m_broker->databasePath(); }
+    // How a namespace the window does not host is named to the user ("\"Served\"
+    // (localhost:5671)"), set by whoever opened it; empty for the window's own database.
+    void setRemoteLabel(const QString& label) { m_remoteLabel = label; }
+    QString remoteLabel() const { return m_remoteLabel; }
     // What the namespace offers beyond every namespace's calls (no wait: a fixed answer).
     BrokerCapabilities capabilities() const { return m_broker->capabilities(); }
     // The broker itself, shared: for a component that must keep it alive as long as it serves
@@ -83,6 +87,7 @@ private:
     QThreadPool m_pool;
     QTimer m_ticker;
     bool m_tickRunning = false; // GUI thread only
+    QString m_remoteLabel;
 };
 
 } // namespace hourglass::ui

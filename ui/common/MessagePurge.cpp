@@ -2,6 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
+#include "common/RemoteConfirm.h"
 #include "hourglass/Broker.h"
 #include "hourglass/EntityPath.h"
 
@@ -106,7 +107,10 @@ void MessagePurge::ask(const QString& path, const QList<qint64>& sequenceNumbers
                      .arg(describe(path), count(n)),
         QMessageBox::Ok | QMessageBox::Cancel, m_dialogParent);
     box->setObjectName(QStringLiteral("confirmPurge"));
-    box->setInformativeText(tr("Messages that arrive meanwhile are kept."));
+    // On a remote namespace the question names it.
+    const QString remote = remoteNamespaceLine(m_client);
+    box->setInformativeText((remote.isEmpty() ? QString() : remote + QLatin1Char(' ')) +
+                            tr("Messages that arrive meanwhile are kept."));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->button(QMessageBox::Ok)->setText(tr("Purge"));
     box->setDefaultButton(QMessageBox::Cancel);

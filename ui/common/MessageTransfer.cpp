@@ -1,8 +1,12 @@
 #include "common/MessageTransfer.h"
 
 #include "common/BrokerClient.h"
+#include "common/RemoteConfirm.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QPointer>
+#include <QWidget>
 
 namespace hourglass::ui {
 
@@ -29,19 +33,33 @@ void transferMessages(BrokerClient& client, QObject* context, const DraggedMessa
     const QString verb = resubmit                         ? tr("Resubmitted")
                          : mode == Broker::Transfer::Copy ? tr("Copied")
                                                           : tr("Moved");
-    client.call(
-        context,
-        [messages, targetPath, mode](Broker& broker) {
-            return dropMessages(broker, messages, targetPath, mode);
-        },
-        [verb, targetName, finished = std::move(finished),
-         failed = std::move(failed)](Result<QList<SendResult>> result) {
-            if (result)
-                finished(tr("%1 %2 to '%3'.")
-                             .arg(verb, countOf(result->size(), tr("message")), targetName));
-            else
-                failed(result.error());
-        });
+    QPointer<QObject> guard(context);
+    auto run = [&client, guard, messages, targetPath, targetName, mode, verb,
+                finished = std::move(finished), failed = std::move(failed)]() mutable {
+        if (!guard)
+            return;
+        client.call(
+            guard.data(),
+            [messages, targetPath, mode](Broker& broker) {
+                return dropMessages(broker, messages, targetPath, mode);
+            },
+            [verb, targetName, finished = std::move(finished),
+             failed = std::move(failed)](Result<QList<SendResult>> result) {
+                if (result)
+                    finished(tr("%1 %2 to '%3'.")
+                                 .arg(verb, countOf(result->size(), tr("message")), targetName));
+                else
+                    failed(result.error());
+            });
+    };
+    if (mode == Broker::Transfer::Copy)
+        return run();
+    // Moving takes the messages out of where they are: on a remote namespace, asked first.
+    auto* parent = qobject_cast<QWidget*>(context);
+    askOnRemote(client, parent ? parent->window() : QApplication::activeWindow(),
+                tr("Move %1 to '%2'? Each is sent there, then taken from where it is.")
+                    .arg(countOf(messages.sequenceNumbers.size(), tr("message")), targetName),
+                tr("Move"), std::move(run));
 }
 
 } // namespace hourglass::ui

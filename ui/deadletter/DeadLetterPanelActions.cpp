@@ -5,6 +5,7 @@
 #include "common/BrokerClient.h"
 #include "common/BulkProgressBar.h"
 #include "common/MessagePurge.h"
+#include "common/RemoteConfirm.h"
 #include "messages/MessageExport.h"
 
 #include <QAction>
@@ -186,7 +187,10 @@ void DeadLetterPanel::gatherAll(std::function<void(QList<qint64>)> then) {
 
 void DeadLetterPanel::confirm(const QString& objectName, const QString& text,
                               const QString& acceptText, std::function<void()> onAccept) {
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Dead-letter queue"), text,
+    // On a remote namespace the question names it.
+    const QString remote = remoteNamespaceLine(m_client);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Dead-letter queue"),
+                                remote.isEmpty() ? text : text + QLatin1Char('\n') + remote,
                                 QMessageBox::Ok | QMessageBox::Cancel, this);
     box->setObjectName(objectName);
     box->setAttribute(Qt::WA_DeleteOnClose);

@@ -1,5 +1,7 @@
 #include "entities/EntityActions.h"
 
+#include "common/RemoteConfirm.h"
+
 #include "entities/EntityDialog.h"
 #include "entities/NamespaceDialog.h"
 #include "entities/RuleDialog.h"
@@ -302,9 +304,12 @@ void EntityActions::confirmDelete() {
             }
             const QString name =
                 target.kind == NodeKind::Namespace ? target.namespaceName : target.path;
+            // On a remote namespace the question names it.
+            QString question = deleteQuestion(target.kind, name, summary);
+            if (const QString remote = remoteNamespaceLine(m_client); !remote.isEmpty())
+                question += QLatin1Char('\n') + remote;
             auto* box = new QMessageBox(QMessageBox::Warning, tr("Delete"),
-                                        deleteQuestion(target.kind, name, summary) +
-                                            QLatin1Char('\n') + tr("This cannot be undone."),
+                                        question + QLatin1Char('\n') + tr("This cannot be undone."),
                                         QMessageBox::Ok | QMessageBox::Cancel, m_dialogParent);
             box->setObjectName(QStringLiteral("confirmDelete"));
             box->button(QMessageBox::Ok)->setText(tr("Delete"));

@@ -4,6 +4,8 @@
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
 #include "common/MessageTransferActions.h"
+#include "common/RemoteConfirm.h"
+#include "hourglass/EntityPath.h"
 #include "messages/CountdownTicker.h"
 #include "messages/MessageColumnLayouts.h"
 #include "messages/MessageTable.h"
@@ -25,6 +27,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -356,6 +359,20 @@ QString LockPanel::rememberReceiver() {
 void LockPanel::receive() {
     if (m_path.isEmpty())
         return;
+    if (ReceiveMode(m_mode->currentData().toInt()) != ReceiveMode::ReceiveAndDelete)
+        return receiveNow();
+    askOnRemote(m_client, this,
+                tr("Receive and delete up to %n message(s) from %1: they leave the queue as they "
+                   "are received.",
+                   nullptr, m_count->value())
+                    .arg(EntityPath::of(m_path).entity()),
+                tr("Receive and delete"), [self = QPointer(this), path = m_path] {
+                    if (self && self->m_path == path)
+                        self->receiveNow();
+                });
+}
+
+void LockPanel::receiveNow() {
     ReceiveOptions options;
     options.mode = ReceiveMode(m_mode->currentData().toInt());
     options.maxCount = m_count->value();

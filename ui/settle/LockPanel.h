@@ -85,7 +85,9 @@ private:
     QWidget* buildSettleRow();
     QWidget* buildDeferredRow();
     QAction* addPanelAction(const QString& name, const QString& text, const QKeySequence& key);
+    // Receive-and-delete on a remote namespace asks first (RemoteConfirm.h), then receiveNow().
     void receive();
+    void receiveNow();
     void receiveDeferred();
     void onReceived(const QString& path, const QString& receiver, ReceiveMode mode,
                     const QList<MessageView>& taken);

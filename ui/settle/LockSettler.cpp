@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 #include "common/BulkProgressBar.h"
+#include "common/RemoteConfirm.h"
 #include "settle/HeldLocks.h"
 #include "settle/LockAutoRenewer.h"
 #include "settle/LockBulkRun.h"
@@ -67,6 +68,8 @@ void LockSettler::run(Settle kind, const QList<qint64>& sequenceNumbers, QWidget
                                                     : SettleDialog::Kind::DeadLetter;
     auto* dialog = new SettleDialog(dialogKind, int(sequenceNumbers.size()), dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The dialog is the question: on a remote namespace it names it.
+    dialog->showRemoteNamespace(remoteNamespaceLine(m_client));
     // Reading the dialog and typing a reason can outlast a short lock: the dialog's locks are
     // renewed while it is open, and no longer once it closes (the renewer is the dialog's).
     auto* keepAlive = new LockAutoRenewer(m_client, m_locks, dialog);

@@ -85,6 +85,18 @@ QString SettleDialog::description() const {
     return m_description ? m_description->toPlainText().trimmed() : QString();
 }
 
+void SettleDialog::showRemoteNamespace(const QString& line) {
+    if (line.isEmpty())
+        return;
+    auto* label = new QLabel(line, this);
+    label->setObjectName(QStringLiteral("settleRemoteNamespace"));
+    label->setWordWrap(true);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, label);
+}
+
 void SettleDialog::showLocksKeptAlive() {
     m_lockNote->setEnabled(false);
     m_lockNote->setText(m_messageCount == 1

@@ -38,6 +38,8 @@ public:
     QString reason() const;
     QString description() const;
 
+    // On a namespace the window does not host: a line at the top names it (remoteNamespaceLine).
+    void showRemoteNamespace(const QString& line);
     // The locks are renewed while the dialog is open: the note says so.
     void showLocksKeptAlive();
     // A lock of the dialog's was lost (it ran out, or a renewal was refused): the note says what

@@ -71,6 +71,8 @@ void RemoteNamespaceView::attach(std::shared_ptr<Broker> broker) {
     detach();
     m_remote = dynamic_cast<remote::RemoteBroker*>(broker.get());
     m_client = std::make_unique<BrokerClient>(std::move(broker));
+    m_client->setRemoteLabel(
+        QStringLiteral("\"%1\" (%2)").arg(m_saved.name, m_saved.connection.displayName()));
     m_tree = new NamespaceTreePanel(*m_client);
     m_body->addWidget(m_tree);
     m_body->setCurrentWidget(m_tree);

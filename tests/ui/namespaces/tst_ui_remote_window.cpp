@@ -15,6 +15,7 @@
 
 #include "common/BrokerClient.h"
 #include "demo/TimeControlBar.h"
+#include "entities/EntityActions.h"
 #include "hourglass/remote/RemoteBroker.h"
 #include "namespaces/NamespaceHeader.h"
 #include "namespaces/SavedNamespaces.h"
@@ -27,12 +28,15 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -69,6 +73,7 @@ private slots:
     void readOnlyNamespaceSaysSoAndRefusesChanges();
     void keyIsAskedWhenTheKeychainHasNone();
     void wrongKeyAndUnreachableHostAreSaidInTheHeader();
+    void destructiveStepsNameTheNamespaceAndAskFirst();
 
 private:
     // The window, its database open, and a served namespace with a queue of two messages.
@@ -288,6 +293,53 @@ void TestRemoteWindow::wrongKeyAndUnreachableHostAreSaidInTheHeader() {
     QTRY_COMPARE_WITH_TIMEOUT(unreachable->header()->state(), NamespaceHeader::State::Failed,
                               40000);
     QVERIFY(!unreachable->isConnected());
+}
+
+void TestRemoteWindow::destructiveStepsNameTheNamespaceAndAskFirst() {
+    openWindow();
+    RemoteNamespaceView* view = connectThroughDialog(*m_window, m_served->connectionText(),
+                                                     m_served->caFile(), QStringLiteral("Served"));
+    QVERIFY(view);
+    const QString orders = QStringLiteral("localhost:orders");
+    QTRY_VERIFY(findPath(view->tree()->view()->model(), orders).isValid());
+    view->tree()->view()->setCurrentIndex(findPath(view->tree()->view()->model(), orders));
+    QTRY_COMPARE(m_window->activeRemote(), view);
+    auto servedActive = [this] {
+        return m_served->broker().counts(QStringLiteral("orders"))->active;
+    };
+
+    // Receive-and-delete: asked first, naming the namespace; Cancel takes nothing.
+    EntityWorkspace* workspace = view->workspace();
+    workspace->showTab(EntityWorkspace::ReceiveTab);
+    auto* mode = workspace->findChild<QComboBox*>(QStringLiteral("lockMode"));
+    mode->setCurrentIndex(mode->findData(int(ReceiveMode::ReceiveAndDelete)));
+    workspace->findChild<QSpinBox*>(QStringLiteral("lockCount"))->setValue(1);
+    auto* receive = workspace->findChild<QAbstractButton*>(QStringLiteral("lockReceive"));
+    QTRY_VERIFY(receive->isEnabled());
+    receive->click();
+    QMessageBox* ask = nullptr;
+    QTRY_VERIFY((ask = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmRemote")))));
+    QVERIFY2(ask->text().contains(QStringLiteral("\"Served\"")), qPrintable(ask->text()));
+    ask->button(QMessageBox::Cancel)->click();
+    QTest::qWait(300);
+    QCOMPARE(servedActive(), qint64(2));
+    // Yes: one message received and gone from the served queue.
+    receive->click();
+    QTRY_VERIFY((ask = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmRemote")))));
+    for (QAbstractButton* button : ask->buttons())
+        if (ask->buttonRole(button) == QMessageBox::AcceptRole)
+            button->click();
+    QTRY_COMPARE_WITH_TIMEOUT(servedActive(), qint64(1), 10000);
+
+    // Deleting the queue: the question names the namespace too.
+    view->actions()->deleteAction()->trigger();
+    QMessageBox* remove = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (remove = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmDelete")))), 10000);
+    QVERIFY2(remove->text().contains(QStringLiteral("remote namespace \"Served\"")),
+             qPrintable(remove->text()));
+    remove->button(QMessageBox::Cancel)->click();
+    QVERIFY(m_served->broker().entity(QStringLiteral("orders")).ok());
 }
 
 QTEST_MAIN(TestRemoteWindow)

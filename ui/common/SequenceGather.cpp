@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/MessagePaging.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace hourglass::ui {

@@ -58,6 +58,8 @@ public:
     // The clock as a VirtualClock, or null for the system clock.
     VirtualClock* virtualClock() const;
     QString databasePath() const { return m_broker->databasePath(); }
+    // What the namespace offers (read once: a namespace's capabilities do not change).
+    BrokerCapabilities capabilities() const { return m_capabilities; }
     // The broker itself, shared: for a component that must keep it alive as long as it serves
     // it (the AMQP endpoint), not for calls from the GUI thread (use call()).
     std::shared_ptr<Broker> sharedBroker() const { return m_broker; }
@@ -73,6 +75,7 @@ private:
     void tick();
 
     std::shared_ptr<Broker> m_broker;
+    BrokerCapabilities m_capabilities;
     QThreadPool m_pool;
     QTimer m_ticker;
     bool m_tickRunning = false; // GUI thread only

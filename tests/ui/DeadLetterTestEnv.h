@@ -3,6 +3,7 @@
 // clock behind a BrokerClient, with entities to dead-letter into, and the panel lookups.
 
 #include "ClientCall.h"
+#include "IndexlessBroker.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
@@ -22,13 +23,16 @@ const QString kQueue = QStringLiteral("orders");
 const QString kDlq = QStringLiteral("orders/$deadletterqueue");
 
 // A broker on a temporary database and a paused virtual clock, handed to a BrokerClient: a queue
-// "orders" that dead-letters on expiry, and a topic "t" with subscriptions "s1" and "s2".
+// "orders" that dead-letters on expiry, and a topic "t" with subscriptions "s1" and "s2". With
+// `withoutIndex`, the broker is seen through IndexlessBroker (a namespace without a sequence
+// index).
 struct Env {
     QTemporaryDir dir;
     std::shared_ptr<VirtualClock> clock = std::make_shared<VirtualClock>(testing::kTestStart);
+    IndexlessBroker* indexless = nullptr;
     std::unique_ptr<BrokerClient> client;
 
-    Env() {
+    explicit Env(bool withoutIndex = false) {
         std::unique_ptr<Broker> broker = openUiTestBroker(dir, clock);
         EntityProperties properties = EntityProperties::defaults(Tier::Standard);
         properties.deadLetteringOnMessageExpiration = true;
@@ -37,6 +41,12 @@ struct Env {
             !broker->createSubscription(QStringLiteral("t/Subscriptions/s1"), properties) ||
             !broker->createSubscription(QStringLiteral("t/Subscriptions/s2"), properties))
             qFatal("creating the entities failed");
+        if (withoutIndex) {
+            // Fewer rows a read than asked for, as a service's peek may answer.
+            auto wrapped = std::make_unique<IndexlessBroker>(std::move(broker), 37);
+            indexless = wrapped.get();
+            broker = std::move(wrapped);
+        }
         client = std::make_unique<BrokerClient>(std::move(broker));
     }
 

@@ -14,7 +14,8 @@ constexpr int kRetireCheckMs = 50;
 
 BrokerClient::BrokerClient(std::shared_ptr<Broker> broker, QObject* parent)
     : QObject(parent)
-    , m_broker(std::move(broker)) {
+    , m_broker(std::move(broker))
+    , m_capabilities(m_broker->capabilities()) {
     m_pool.setMaxThreadCount(2);
     ChangeFeed* feed = m_broker->changes();
     if (feed->thread() != thread() && feed->thread() == QThread::currentThread())

@@ -62,8 +62,8 @@ public:
     // (localhost:5671)"), set by whoever opened it; empty for the window's own database.
     void setRemoteLabel(const QString& label) { m_remoteLabel = label; }
     QString remoteLabel() const { return m_remoteLabel; }
-    // What the namespace offers beyond every namespace's calls (no wait: a fixed answer).
-    BrokerCapabilities capabilities() const { return m_broker->capabilities(); }
+    // What the namespace offers (read once: a namespace's capabilities do not change).
+    BrokerCapabilities capabilities() const { return m_capabilities; }
     // The broker itself, shared: for a component that must keep it alive as long as it serves
     // it (the AMQP endpoint), not for calls from the GUI thread (use call()).
     std::shared_ptr<Broker> sharedBroker() const { return m_broker; }
@@ -84,6 +84,7 @@ private:
     void tick();
 
     std::shared_ptr<Broker> m_broker;
+    BrokerCapabilities m_capabilities;
     QThreadPool m_pool;
     QTimer m_ticker;
     bool m_tickRunning = false; // GUI thread only

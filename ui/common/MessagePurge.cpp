@@ -3,6 +3,7 @@
 #include "common/BrokerClient.h"
 #include "common/BulkJob.h"
 #include "common/RemoteConfirm.h"
+#include "common/SequenceGather.h"
 #include "hourglass/Broker.h"
 #include "hourglass/EntityPath.h"
 
@@ -72,6 +73,8 @@ bool MessagePurge::busy() const {
 void MessagePurge::withdraw() {
     ++m_generation;
     m_gathering = false;
+    if (m_gather)
+        m_gather->cancel();
     if (m_question)
         m_question->close();
     emit busyChanged();
@@ -82,20 +85,26 @@ void MessagePurge::purge(const QString& qualifiedPath) {
         return;
     m_gathering = true;
     emit busyChanged();
-    m_client.call(
-        this, [qualifiedPath](Broker& broker) { return broker.sequenceIndex(qualifiedPath, 1); },
-        [this, qualifiedPath, generation = m_generation](Result<Broker::SequenceIndex> index) {
+    m_gather = SequenceGather::start(
+        m_client, this, qualifiedPath,
+        [this, qualifiedPath, generation = m_generation](Result<QList<qint64>> sequenceNumbers) {
             if (generation != m_generation)
                 return; // withdrawn meanwhile
             m_gathering = false;
             emit busyChanged();
-            if (!index)
-                return emit errorOccurred(index.error());
-            if (index->anchors.isEmpty())
+            if (!sequenceNumbers)
+                return emit errorOccurred(sequenceNumbers.error());
+            if (sequenceNumbers->isEmpty())
                 return emit statusMessage(
                     tr("%1 is empty: nothing to purge").arg(describe(qualifiedPath)));
-            ask(qualifiedPath, index->anchors);
+            ask(qualifiedPath, *sequenceNumbers);
         });
+    // A long read (a remote namespace's, page by page) says how far it got.
+    connect(m_gather, &SequenceGather::progress, this,
+            [this, qualifiedPath](qint64 read, qint64 expected) {
+                emit statusMessage(tr("Purge: reading the messages of %1… %2 of %3")
+                                       .arg(describe(qualifiedPath), count(read), count(expected)));
+            });
 }
 
 void MessagePurge::ask(const QString& path, const QList<qint64>& sequenceNumbers) {

@@ -2,8 +2,9 @@
 // Purge: delete every message of a queue, a subscription or a dead-letter queue. The one way the
 // message list (its Purge… action, also on the tree's context menu) and the dead-letter tab do
 // it:
-//  1. every sequence number of the path is read in the background (Broker::sequenceIndex with
-//     stride 1: memory only in the engine, nothing on the GUI thread);
+//  1. every sequence number of the path is read in the background (SequenceGather: the engine's
+//     index on a hosted namespace, page by page through peek on a remote one, saying how far it
+//     got; withdraw() stops it);
 //  2. a non-blocking confirmation ("confirmPurge") names the entity and how many messages go;
 //  3. a BulkJob deletes them in chunks, with progress and Cancel in the caller's
 //     BulkProgressBar. Messages that left meanwhile (received, expired, moved) are counted
@@ -32,6 +33,7 @@ namespace hourglass::ui {
 
 class BrokerClient;
 class BulkJob;
+class SequenceGather;
 
 // Deletes the messages of `chunk` still in `path` (those gone meanwhile are what the operator
 // wanted gone anyway) and returns how many it deleted.
@@ -76,6 +78,7 @@ private:
     int m_chunkSize = kChunkSize;
     quint64 m_generation = 0; // bumped by withdraw(): a gather or a question for before is void
     bool m_gathering = false;
+    QPointer<SequenceGather> m_gather;
     QPointer<QMessageBox> m_question;
     QPointer<BulkJob> m_job;
 };

@@ -7,6 +7,7 @@
 #include "common/BulkProgressBar.h"
 #include "common/MessagePurge.h"
 #include "common/MessageTransferActions.h"
+#include "common/SequenceGather.h"
 #include "deadletter/DeadLetterReasonsModel.h"
 #include "hourglass/EntityPath.h"
 #include "messages/MessageTable.h"
@@ -168,6 +169,8 @@ void DeadLetterPanel::setEntity(const QString& qualifiedPath, NamespaceTreeModel
     m_wantedRows = 0;
     m_refresh.reset();
     m_gathering = false;
+    if (m_gather)
+        m_gather->cancel(); // every sequence number of the last entity's dead letters
     if (m_purger)
         m_purger->withdraw(); // a question about the last entity
     m_total = 0;

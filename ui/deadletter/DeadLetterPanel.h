@@ -7,7 +7,8 @@
 // Every broker call goes through BrokerClient (the GUI thread never waits on SQLite).
 // Actions on many messages run as a BulkJob in chunks, followed by the BulkProgressBar, and can
 // be cancelled; "all" and purge first gather every sequence number of the dead-letter queue
-// (Broker::sequenceIndex with stride 1) in the background. Delete and purge ask first, with a
+// in the background (common/SequenceGather: the engine's index on a hosted namespace, page by
+// page through peek on a remote one). Delete and purge ask first, with a
 // non-blocking dialog naming how many messages go. Purge is common/MessagePurge, as in the
 // message list. The table holds the first kPageSize messages
 // (without bodies) and grows page by page with "Load more"; it stays live with client.changed.
@@ -46,6 +47,7 @@ class MessagePurge;
 class MessageTransferActions;
 class DeadLetterReasonsModel;
 class MessageViewModel;
+class SequenceGather;
 
 class DeadLetterPanel : public EntityPanel {
     Q_OBJECT
@@ -145,6 +147,7 @@ private:
     int m_wantedRows = 0;
     CoalescedRefresh m_refresh; // one snapshot read at a time, one more queued
     bool m_gathering = false;
+    QPointer<SequenceGather> m_gather; // while m_gathering
     qint64 m_total = 0;
     std::optional<QString> m_reasonFilter;
     QPointer<BulkJob> m_job;

@@ -6,6 +6,7 @@
 #include "common/BulkProgressBar.h"
 #include "common/MessagePurge.h"
 #include "common/RemoteConfirm.h"
+#include "common/SequenceGather.h"
 #include "messages/MessageExport.h"
 
 #include <QAction>
@@ -167,21 +168,20 @@ void DeadLetterPanel::gatherAll(std::function<void(QList<qint64>)> then) {
     clearError();
     m_gathering = true;
     updateState();
-    const QString dlq = deadLetterPath();
     const quint64 generation = m_entityGeneration;
-    m_client.call(
-        this, [dlq](Broker& broker) { return broker.sequenceIndex(dlq, 1); },
-        [this, generation, then](Result<Broker::SequenceIndex> index) {
+    m_gather = SequenceGather::start(
+        m_client, this, deadLetterPath(),
+        [this, generation, then](Result<QList<qint64>> sequenceNumbers) {
             if (generation != m_entityGeneration)
                 return; // another entity meanwhile (setEntity reset m_gathering)
             m_gathering = false;
             updateState();
-            if (!index)
-                return showError(index.error());
-            if (index->anchors.isEmpty())
+            if (!sequenceNumbers)
+                return showError(sequenceNumbers.error());
+            if (sequenceNumbers->isEmpty())
                 return emit statusMessage(
                     tr("The dead-letter queue of %1 is empty").arg(entityName()));
-            then(index->anchors);
+            then(*sequenceNumbers);
         });
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/BrokerClient.h"
 #include "common/DurationText.h"
+#include "common/MessagePaging.h"
 #include "hourglass/EntityPath.h"
 #include "messages/MessageColumns.h"
 
@@ -27,7 +28,23 @@ struct MessageListModel::Snapshot {
     Millis lockDuration = 0;
     bool requiresSession = false;
     QHash<int, QList<MessageView>> pages;
+    // Forward paging: how many rows the pages hold, and whether another page may follow.
+    int rows = 0;
+    bool more = false;
 };
+
+namespace {
+
+// The entity's lock duration and whether it requires sessions, when it can be read.
+void readEntity(const Broker& broker, const QString& path, Millis& lockDuration,
+                bool& requiresSession) {
+    if (auto info = broker.entity(EntityPath::of(path).owner().toString())) {
+        lockDuration = info->properties.lockDuration;
+        requiresSession = info->properties.requiresSession;
+    }
+}
+
+} // namespace
 
 MessageListModel::MessageListModel(BrokerClient& client, QObject* parent)
     : QAbstractTableModel(parent)
@@ -45,6 +62,9 @@ void MessageListModel::setPath(const QString& qualifiedPath) {
     m_anchors.clear();
     m_lockDuration = 0;
     m_requiresSession = false;
+    m_forward = !m_client.capabilities().hostsDatabase;
+    m_more = false;
+    m_forwardRows = 0;
     m_lastError.clear();
     m_pages.clear();
     m_pageUse.clear();
@@ -61,6 +81,52 @@ void MessageListModel::refresh() {
     if (!m_refresh.start())
         return;
     const QString path = m_path;
+    if (m_forward) {
+        // Every page read so far (at least the first), from the start again.
+        const int pages = std::max(1, int(m_pages.size()));
+        m_client.call(
+            this,
+            [path, pages](Broker& broker) {
+                Snapshot s;
+                auto total = listedMessageCount(broker, path);
+                if (!total) {
+                    s.error = total.error().toString();
+                    return s;
+                }
+                s.ok = true;
+                s.total = *total;
+                readEntity(broker, path, s.lockDuration, s.requiresSession);
+                qint64 from = 0;
+                for (int page = 0; page < pages; ++page) {
+                    auto rows = readMessagesForward(broker, path, from, kPageSize);
+                    if (!rows) {
+                        if (page == 0) {
+                            s.ok = false;
+                            s.error = rows.error().toString();
+                        }
+                        break; // the pages read stay; fetchMore goes on from them
+                    }
+                    s.more = rows->size() == kPageSize;
+                    if (rows->isEmpty())
+                        break;
+                    s.anchors.append(rows->first().sequenceNumber);
+                    from = rows->last().sequenceNumber + 1;
+                    s.rows += int(rows->size());
+                    s.pages.insert(page, std::move(rows).value());
+                    if (!s.more)
+                        break;
+                }
+                // The counts may lag behind the messages (a remote poll's): never fewer than
+                // read, and exactly what was read once the end was reached.
+                s.total = s.more ? std::max<qint64>(s.total, s.rows) : s.rows;
+                return s;
+            },
+            [this, generation = m_pathGeneration](Snapshot snapshot) {
+                if (generation == m_pathGeneration)
+                    applySnapshot(std::move(snapshot));
+            });
+        return;
+    }
     const QList<int> pages = m_pages.keys();
     m_client.call(
         this,
@@ -74,10 +140,7 @@ void MessageListModel::refresh() {
             s.ok = true;
             s.total = index->total;
             s.anchors = index->anchors;
-            if (auto info = broker.entity(EntityPath::of(path).owner().toString())) {
-                s.lockDuration = info->properties.lockDuration;
-                s.requiresSession = info->properties.requiresSession;
-            }
+            readEntity(broker, path, s.lockDuration, s.requiresSession);
             for (int page : pages) {
                 if (page >= s.anchors.size())
                     continue;
@@ -93,6 +156,14 @@ void MessageListModel::refresh() {
         });
 }
 
+int MessageListModel::rowsOf(const Snapshot& snapshot) const {
+    if (!snapshot.ok)
+        return 0;
+    if (m_forward)
+        return snapshot.rows;
+    return int(std::min<qint64>(snapshot.total, std::numeric_limits<int>::max()));
+}
+
 void MessageListModel::applySnapshot(Snapshot snapshot) {
     m_refresh.finish();
     ++m_generation; // page replies asked under the old index may hold shifted rows
@@ -103,8 +174,10 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
     if (shifted < oldRows)
         emit rowsAboutToShift(shifted);
     const qint64 newTotal = snapshot.ok ? snapshot.total : 0;
-    const int newRows = int(std::min<qint64>(newTotal, std::numeric_limits<int>::max()));
+    const int newRows = rowsOf(snapshot);
     auto adopt = [&] {
+        m_forwardRows = m_forward ? newRows : 0;
+        m_more = m_forward && snapshot.ok && snapshot.more;
         m_indexLoaded = true;
         m_total = newTotal;
         m_anchors = snapshot.ok ? snapshot.anchors : QList<qint64>{};
@@ -141,7 +214,7 @@ int MessageListModel::firstShiftedRow(const Snapshot& snapshot) const {
     const int oldRows = rowCount();
     if (!snapshot.ok)
         return 0;
-    const int newRows = int(std::min<qint64>(snapshot.total, std::numeric_limits<int>::max()));
+    const int newRows = rowsOf(snapshot);
     const int common = std::min(oldRows, newRows);
     // anchors[p] is the message of row p * kPageSize. Up to the first anchor that differs, those
     // rows kept their messages; a change lies after the last equal anchor.
@@ -185,7 +258,8 @@ void MessageListModel::onChanged(const ChangeBatch& batch) {
 }
 
 void MessageListModel::requestPage(int page) const {
-    if (m_pageRequests.contains(page) || page < 0 || page >= m_anchors.size())
+    // Forward paging holds every row it counts: pages come only through fetchMore.
+    if (m_forward || m_pageRequests.contains(page) || page < 0 || page >= m_anchors.size())
         return;
     m_pageRequests.insert(page);
     // data() is const, but loading a page on demand is what it is for.
@@ -202,6 +276,65 @@ void MessageListModel::requestPage(int page) const {
             if (rows)
                 self->applyPage(page, std::move(rows).value());
         });
+}
+
+bool MessageListModel::canFetchMore(const QModelIndex& parent) const {
+    return m_forward && !parent.isValid() && m_indexLoaded && m_more && m_lastError.isEmpty();
+}
+
+void MessageListModel::fetchMore(const QModelIndex& parent) {
+    if (!canFetchMore(parent))
+        return;
+    const int page = int(m_pages.size());
+    if (m_pageRequests.contains(page))
+        return;
+    m_pageRequests.insert(page);
+    const qint64 from = nextForwardSequenceNumber();
+    m_client.call(
+        this,
+        [path = m_path, from](Broker& broker) {
+            return readMessagesForward(broker, path, from, kPageSize);
+        },
+        [this, page, from, generation = m_generation](Result<QList<MessageView>> rows) {
+            if (generation == m_generation)
+                appendPage(page, from, std::move(rows));
+        });
+}
+
+qint64 MessageListModel::nextForwardSequenceNumber() const {
+    const auto last = m_pages.constFind(int(m_pages.size()) - 1);
+    return last == m_pages.constEnd() || last->isEmpty() ? 0 : last->last().sequenceNumber + 1;
+}
+
+void MessageListModel::appendPage(int page, qint64 from, Result<QList<MessageView>> rows) {
+    // Asked for while the rows were changing (a view asks from inside the model's signals): it
+    // no longer follows the last row. The view asks again for what follows now.
+    if (page != m_pages.size() || from != nextForwardSequenceNumber()) {
+        m_pageRequests.remove(page);
+        return;
+    }
+    if (!rows) {
+        m_pageRequests.remove(page);
+        // Stop asking (the view would ask again at once); the next refresh starts over.
+        m_more = false;
+        m_lastError = rows.error().toString();
+        emit indexRefreshed();
+        return;
+    }
+    m_more = rows->size() == kPageSize;
+    if (!rows->isEmpty()) {
+        const int first = m_forwardRows;
+        beginInsertRows({}, first, first + int(rows->size()) - 1);
+        m_anchors.append(rows->first().sequenceNumber);
+        m_forwardRows += int(rows->size());
+        m_pages.insert(page, std::move(rows).value());
+        m_pageUse.append(page);
+        endInsertRows();
+    }
+    // Only now: a view asking for more from inside the insertion asks for the page after it.
+    m_pageRequests.remove(page);
+    m_total = m_more ? std::max<qint64>(m_total, m_forwardRows) : m_forwardRows;
+    emit indexRefreshed();
 }
 
 void MessageListModel::applyPage(int page, QList<MessageView> rows) {
@@ -248,6 +381,8 @@ void MessageListModel::refreshCountdowns(int firstRow, int lastRow) {
 int MessageListModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid())
         return 0;
+    if (m_forward)
+        return m_forwardRows;
     return int(std::min<qint64>(m_total, std::numeric_limits<int>::max()));
 }
 

@@ -10,6 +10,15 @@
 // reply carries the generation it was asked under: replies for another path or an older index
 // are dropped.
 //
+// A namespace without that index (a remote one: BrokerCapabilities::hostsDatabase false) is
+// read the only way it can be, through peek: the list pages forward from the lowest sequence
+// number. The first page comes with the refresh; the next one, from the last row's sequence
+// number on, when the view scrolls near the end (canFetchMore/fetchMore), and the row count grows
+// as pages arrive. Every page read stays in hand (rows are never evicted: the list holds what the
+// user scrolled through). total() is what the path's counts say it holds (or the rows read, once
+// the end was reached). A refresh re-reads as many rows as were read, from the start, so the
+// view keeps its place.
+//
 // Countdown cells (Time to live, Lock) are computed in data() from the engine's clock, so a view
 // that repaints them (CountdownTicker) sees them run without asking the engine.
 //
@@ -68,6 +77,8 @@ public:
     bool isIndexLoaded() const { return m_indexLoaded; }
     // The engine's error when the last index read failed (entity deleted, ...), else empty.
     QString lastError() const { return m_lastError; }
+    // Whether the list pages forward through peek (a namespace without a sequence index).
+    bool pagesForward() const { return m_forward; }
     // Whether the path's entity requires sessions (S1), per the last index read.
     bool requiresSession() const { return m_requiresSession; }
     int loadedPageCount() const { return int(m_pages.size()); }
@@ -79,6 +90,10 @@ public:
     void refresh();
     // Repaints the countdown columns of rows first..last (CountdownTicker drives this).
     void refreshCountdowns(int firstRow, int lastRow);
+
+    // Forward paging only: another page may follow the rows read.
+    bool canFetchMore(const QModelIndex& parent = {}) const override;
+    void fetchMore(const QModelIndex& parent = {}) override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -106,6 +121,13 @@ private:
     // page anchors first differ, narrowed by comparing the pages loaded before and after.
     int firstShiftedRow(const Snapshot& snapshot) const;
     void applyPage(int page, QList<MessageView> rows);
+    // Forward paging: appends the page read from `from` on (a reply to fetchMore), when it still
+    // follows the last row.
+    void appendPage(int page, qint64 from, Result<QList<MessageView>> rows);
+    // Forward paging: where the page after the rows read starts.
+    qint64 nextForwardSequenceNumber() const;
+    // How many rows a snapshot makes: its total, or the rows it read when paging forward.
+    int rowsOf(const Snapshot& snapshot) const;
     // The row's message, or null when its page is not loaded (and then asks for the page).
     const MessageView* messageAt(int row) const;
     void requestPage(int page) const;
@@ -120,6 +142,9 @@ private:
     QList<qint64> m_anchors;
     Millis m_lockDuration = 0;
     bool m_requiresSession = false;
+    bool m_forward = false; // pages forward through peek (no sequence index)
+    bool m_more = false;    // forward: the last page read was full, another may follow
+    int m_forwardRows = 0;  // forward: the rows read, all in m_pages
     QString m_lastError;
     CoalescedRefresh m_refresh; // one index read at a time, one more queued
     // The window: loaded pages, their use order (most recent last), and pages asked for. Mutable

@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QScrollBar>
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
@@ -85,6 +86,13 @@ MessageListPanel::MessageListPanel(BrokerClient& client, QWidget* parent)
     // Messages leaving before the selected rows (moved, deleted, received) must not slide the
     // selection onto others.
     new SelectionKeeper(*m_view, *m_model);
+    // A list that pages forward reads the next page a screen before the end, not at it.
+    connect(m_view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        const QScrollBar* bar = m_view->verticalScrollBar();
+        if (m_view->model() == m_model && value >= bar->maximum() - 2 * bar->pageStep() &&
+            m_model->canFetchMore())
+            m_model->fetchMore();
+    });
 
     m_empty->setObjectName(QStringLiteral("messageListEmpty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -422,8 +430,14 @@ void MessageListPanel::updateHeader() {
         m_title->setText(tr("%1 (loading…)").arg(path));
     } else {
         const qint64 total = m_model->total();
-        m_title->setText(total == 1 ? tr("%1 (1 message)").arg(path)
-                                    : tr("%1 (%2 messages)").arg(path, QLocale().toString(total)));
+        const QLocale locale;
+        if (m_model->canFetchMore()) // paging forward: the rows read so far, more to follow
+            m_title->setText(
+                tr("%1 (%2 messages, %3 read: scroll for more)")
+                    .arg(path, locale.toString(total), locale.toString(m_model->rowCount())));
+        else
+            m_title->setText(total == 1 ? tr("%1 (1 message)").arg(path)
+                                        : tr("%1 (%2 messages)").arg(path, locale.toString(total)));
     }
     // The windowed list's count moved away from what the finished search read.
     // Our own bulk deletes move it too; removeMatches() accounts for them when they end.

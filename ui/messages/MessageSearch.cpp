@@ -1,6 +1,7 @@
 #include "messages/MessageSearch.h"
 
 #include "common/BrokerClient.h"
+#include "common/MessagePaging.h"
 #include "hourglass/EntityPath.h"
 
 #include <optional>
@@ -51,17 +52,17 @@ void MessageSearch::readChunk(qint64 fromSequenceNumber, bool first) {
          fromSequenceNumber, first](Broker& broker) {
             Chunk chunk;
             if (first) {
-                auto index = broker.sequenceIndex(path, chunkSize);
-                if (!index) {
-                    chunk.error = index.error();
+                auto total = listedMessageCount(broker, path);
+                if (!total) {
+                    chunk.error = total.error();
                     return chunk;
                 }
-                chunk.total = index->total;
+                chunk.total = *total;
                 const QString entity = EntityPath::of(path).owner().toString();
                 if (auto info = broker.entity(entity))
                     chunk.lockDuration = info->properties.lockDuration;
             }
-            auto rows = broker.listMessages(path, fromSequenceNumber, chunkSize, bodies);
+            auto rows = readMessagesForward(broker, path, fromSequenceNumber, chunkSize, bodies);
             if (!rows) {
                 chunk.error = rows.error();
                 return chunk;

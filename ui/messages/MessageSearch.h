@@ -1,7 +1,8 @@
 #pragma once
 // Scans every message of a path for the ones a MessageMatcher accepts, in the background: a list
 // may hold a million messages, so the scan reads them in chunks (one BrokerClient call each, in
-// sequence order, bodies only when the matcher searches them), matches on the worker thread and
+// sequence order, bodies only when the matcher searches them; common/MessagePaging, so that a
+// remote namespace's peek reads the same), matches on the worker thread and
 // hands only the matches back, without their bodies. Between chunks it reports progress and
 // stops once it holds `cap` matches.
 //

@@ -1,11 +1,14 @@
 #include "messages/MessageSelection.h"
 
 #include "common/BrokerClient.h"
+#include "common/SequenceGather.h"
 #include "messages/MessageListModel.h"
 
 #include <QItemSelectionModel>
 #include <QSet>
 #include <QTableView>
+
+#include <algorithm>
 
 namespace hourglass::ui {
 
@@ -41,16 +44,34 @@ QList<SelectedMessage> MessageSelection::inHand() const {
     return out;
 }
 
-qint64 MessageSelection::count() const {
+qint64 MessageSelection::selectedRows() const {
     qint64 count = 0;
     for (const QItemSelectionRange& range : m_view.selectionModel()->selection())
         count += range.height();
     return count;
 }
 
+bool MessageSelection::reachesPastLoaded() const {
+    // Every row read is selected (select all) while more are still to be read.
+    const int rows = m_windowed.rowCount();
+    return showsWindowed() && m_windowed.pagesForward() && m_windowed.canFetchMore() && rows > 0 &&
+           selectedRows() == rows;
+}
+
+qint64 MessageSelection::count() const {
+    if (reachesPastLoaded())
+        return std::max<qint64>(m_windowed.total(), m_windowed.rowCount());
+    return selectedRows();
+}
+
 void MessageSelection::resolve(BrokerClient& client, QObject* context,
                                std::function<void(Result<QList<qint64>>)> done) const {
     const QList<SelectedMessage> rows = inHand();
+    if (reachesPastLoaded()) {
+        // Every message of the path, read page by page (a namespace without a sequence index).
+        SequenceGather::start(client, context, m_windowed.path(), std::move(done));
+        return;
+    }
     if (!showsWindowed() || rows.size() == count()) {
         QList<qint64> sequenceNumbers;
         for (const SelectedMessage& row : rows)

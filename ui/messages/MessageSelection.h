@@ -4,6 +4,11 @@
 // A selection may span a million rows of the windowed list, so it is read by row ranges, and
 // rows not loaded are only turned into sequence numbers in the background.
 //
+// A list that pages forward (a namespace without a sequence index: MessageListModel) holds only
+// the rows read so far. When every one of them is selected (select all) and more remain to be
+// read, the selection stands for every message of the path: count() is the path's total, and
+// resolve() reads all their sequence numbers (common/SequenceGather).
+//
 // Threads: GUI thread only.
 
 #include "hourglass/Status.h"
@@ -44,6 +49,9 @@ public:
 
 private:
     bool showsWindowed() const;
+    qint64 selectedRows() const;
+    // Forward paging: every row read is selected, and more remain to be read.
+    bool reachesPastLoaded() const;
 
     const QTableView& m_view;
     const MessageListModel& m_windowed;

@@ -1,6 +1,8 @@
 #pragma once
 // The OpenSSL side of JwtValidator: the trusted key read from PEM and a token's signature
-// checked with it (EVP), each algorithm bound to one kind of key.
+// checked with it (EVP), each algorithm bound to one kind of key. The key is only read once
+// made, so the endpoint's thread and the administration API's workers verify with it at once
+// (OpenSSL 3 allows an EVP_PKEY to be shared that way).
 
 #include "OpenSslHandles.h"
 #include "hourglass/tls/JwtValidator.h"

@@ -2,6 +2,7 @@
 
 #include "JwtSignature.h"
 
+#include <QByteArrayView>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,6 +10,7 @@
 #include <QUrl>
 
 #include <cmath>
+#include <optional>
 
 namespace hourglass::tls {
 

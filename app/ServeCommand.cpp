@@ -6,6 +6,7 @@
 #include "hourglass/admin/AdminStreamServices.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/scenario/EmulatorConfig.h"
+#include "hourglass/tls/JwtValidator.h"
 #include "hourglass/tls/LocalCertificates.h"
 
 #include <QCommandLineParser>
@@ -111,7 +112,11 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
                        "With TLS, as the SDKs speak it without the emulator flag (AMQP, HTTPS "
                        "and AMQP over WebSockets on one port): hourglass serve --tls\n"
                        "The administration API alone on a port of its own, as Microsoft's "
-                       "emulator has it: hourglass serve --http-port 5300\n") +
+                       "emulator has it: hourglass serve --http-port 5300\n"
+                       "Bearer tokens (JWTs, as Microsoft Entra ID issues them) from an issuer "
+                       "you trust, on AMQP (put-token of type jwt) and the administration API "
+                       "(Authorization: Bearer): hourglass serve --trust-issuer URL --trust-key "
+                       "issuer.pem\n") +
         connectionLimitsHelp());
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Shows this help."));
@@ -174,8 +179,19 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     const QCommandLineOption tlsKey(QStringLiteral("tls-key"),
                                     QStringLiteral("The private key of --tls-cert (PEM)."),
                                     QStringLiteral("FILE"));
+    const QCommandLineOption trustIssuer(
+        QStringLiteral("trust-issuer"),
+        QStringLiteral("Accept bearer tokens (JWTs) whose iss is URL, signed by --trust-key, for "
+                       "the audience https://servicebus.azure.net or this namespace's URL; they "
+                       "grant Manage, Send and Listen on the default namespace."),
+        QStringLiteral("URL"));
+    const QCommandLineOption trustKey(
+        QStringLiteral("trust-key"),
+        QStringLiteral("The public key (PEM: RSA for RS256, EC P-256 for ES256) or certificate "
+                       "of --trust-issuer."),
+        QStringLiteral("FILE"));
     parser.addOptions({help, host, port, db, config, key, acceptHost, durability, httpPort, tls,
-                       tlsPort, tlsDir, tlsCert, tlsKey});
+                       tlsPort, tlsDir, tlsCert, tlsKey, trustIssuer, trustKey});
 
     ServeOptions options;
     options.helpText = helpNamingTheProgram(parser, QStringLiteral("hourglass serve [options]"));
@@ -218,6 +234,12 @@ ServeOptions parseServeCommandLine(const QStringList& arguments) {
     options.configFile = parser.value(config);
     options.key = parser.value(key);
     options.acceptedHosts = parser.values(acceptHost);
+    options.trustIssuer = parser.value(trustIssuer);
+    options.trustKeyFile = parser.value(trustKey);
+    if (options.trustIssuer.isEmpty() != options.trustKeyFile.isEmpty()) {
+        options.error = QStringLiteral("--trust-issuer and --trust-key go together");
+        return options;
+    }
     if (parser.isSet(key) && options.key.isEmpty()) {
         options.error = QStringLiteral("--key must not be empty");
         return options;
@@ -308,7 +330,19 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
         tls = std::move(*prepared);
         endpointOptions.tls = tls->endpoint;
     }
+    std::shared_ptr<const hourglass::tls::JwtValidator> trusted;
+    if (!options.trustIssuer.isEmpty()) {
+        auto validator =
+            hourglass::tls::JwtValidator::fromFile(options.trustIssuer, options.trustKeyFile);
+        if (!validator) {
+            err << "hourglass serve: " << validator.error().description << Qt::endl;
+            return ExitInvalidFile;
+        }
+        trusted = std::make_shared<const hourglass::tls::JwtValidator>(std::move(*validator));
+    }
     amqp::AmqpEndpoint endpoint(**broker, endpointOptions);
+    // Both ports and --http-port check tokens with the endpoint's keys, and so trust the issuer.
+    endpoint.keys()->trustIssuer(trusted);
     // Both ports answer the administration API over HTTP, and a WebSocket upgrade carries AMQP.
     endpoint.setStreamServices(admin::adminStreamServices(**broker, endpoint.keys()));
     const auto port = endpoint.start();
@@ -364,6 +398,10 @@ int runServe(const ServeOptions& options, QTextStream& out, QTextStream& err) {
             out << "Connection string of namespace " << name << ": "
                 << endpoint.makeConnectionString(name) << Qt::endl;
     }
+    if (trusted)
+        out << "Trusted token issuer: " << trusted->issuer() << " (" << trusted->algorithm()
+            << "); its bearer tokens manage, send and listen on " << endpoint.defaultNamespace()
+            << Qt::endl;
     out << "Connections: at most " << endpoint.connectionLimit() << ", "
         << endpoint.unauthenticatedLimit() << " of them without a token" << Qt::endl;
 

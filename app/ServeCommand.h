@@ -5,6 +5,7 @@
 //                   [--http-port P] [--tls | --tls-port P] [--tls-dir DIR]
 //                   [--tls-cert FILE --tls-key FILE]
 //                   [--durability MODE] [--accept-host NAME]...
+//                   [--trust-issuer URL --trust-key FILE]
 // Prints the address and each namespace's connection string, creates the config's entities that
 // are missing (an empty database gets the config's namespaces, and only those), serves until SIGINT
 // or SIGTERM, and exits 0 once every broker call in flight has returned (everything acknowledged is
@@ -30,6 +31,10 @@ struct ServeOptions {
     QString configFile;                 // an emulator config.json; empty: none
     QString key;                        // empty: the emulator's well-known key
     QStringList acceptedHosts;          // host names tokens may name besides localhost (containers)
+    // An identity provider whose bearer tokens (JWTs) are accepted (both or neither): its `iss`
+    // and the PEM file of its public key or certificate.
+    QString trustIssuer;
+    QString trustKeyFile;
     Durability durability = Durability::PowerSafe;
     bool showHelp = false;
     QString helpText;

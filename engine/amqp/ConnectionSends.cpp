@@ -26,6 +26,26 @@ void reject(pn_delivery_t* delivery, const QByteArray& condition, const QString&
     pn_delivery_update(delivery, PN_REJECTED);
     pn_delivery_settle(delivery);
 }
+
+// put-token's `type`: "jwt" is a bearer token of the trusted issuer (what the Azure SDKs send
+// for a TokenCredential); any other a shared access signature, whose key names the namespace.
+bool isJwt(const ManagementRequest& request) {
+    return request.properties.value(QStringLiteral("type")).toString() == QLatin1String("jwt");
+}
+
+TokenVerdict verifyPutToken(const ManagementRequest& request, const EndpointContext& context,
+                            qint64 nowSeconds) {
+    if (!isJwt(request))
+        return context.keys->verify(request.body.toString(), nowSeconds);
+    const ServedHosts& hosts = context.hosts;
+    TokenVerdict verdict =
+        context.keys->verifyJwt(request.body.toString().toUtf8(), nowSeconds,
+                                [&hosts](const QString& host) { return hosts.serves(host); });
+    // A JWT is for the whole namespace: the put-token's name is the scope it is offered for,
+    // and its lifetime (the token's exp) that of the claim, as for a signature.
+    verdict.check.audience = request.properties.value(QStringLiteral("name")).toString();
+    return verdict;
+}
 } // namespace
 
 void Connection::transferArrived(Link& link, pn_delivery_t* delivery) {
@@ -204,7 +224,7 @@ void Connection::cbsRequest(Link& link, pn_delivery_t* delivery, const QByteArra
     } else {
         // The key that verifies the token names the namespace; its audience is the scope.
         const qint64 now = QDateTime::currentSecsSinceEpoch();
-        const TokenVerdict verdict = m_context.keys->verify(request.body.toString(), now);
+        const TokenVerdict verdict = verifyPutToken(request, m_context, now);
         const ClaimDecision decision = claimFromToken(verdict, m_context.hosts);
         if (decision.claim && !m_claims.add(*decision.claim, now)) {
             response = ManagementResponse::failure(
@@ -213,7 +233,7 @@ void Connection::cbsRequest(Link& link, pn_delivery_t* delivery, const QByteArra
                                "connection.")
                     .arg(ClaimSet::kMaxClaimsPerConnection));
         } else if (decision.claim) {
-            m_keyName = m_context.key.name;
+            m_keyName = isJwt(request) ? QStringLiteral("jwt") : m_context.key.name;
             response.statusCode = 200;
             response.statusDescription = QStringLiteral("OK");
         } else {

@@ -1,6 +1,7 @@
 #include "hourglass/amqp/NamespaceKeys.h"
 
 #include "hourglass/Broker.h"
+#include "hourglass/tls/JwtValidator.h"
 
 #include <QRandomGenerator>
 
@@ -105,6 +106,42 @@ TokenVerdict NamespaceKeyRing::verify(const QString& token, qint64 nowSeconds) c
     if (verdict.check.outcome == TokenCheck::Outcome::WrongSignature)
         verdict.check.description =
             QStringLiteral("The token's signature matches the key of no namespace served here.");
+    return verdict;
+}
+
+void NamespaceKeyRing::trustIssuer(std::shared_ptr<const tls::JwtValidator> issuer) {
+    std::lock_guard lock(m_mutex);
+    m_issuer = std::move(issuer);
+}
+
+TokenVerdict
+NamespaceKeyRing::verifyJwt(const QByteArray& token, qint64 nowSeconds,
+                            const std::function<bool(const QString&)>& servedHost) const {
+    std::shared_ptr<const tls::JwtValidator> issuer;
+    {
+        std::lock_guard lock(m_mutex);
+        issuer = m_issuer;
+    }
+    TokenVerdict verdict;
+    verdict.check.outcome = TokenCheck::Outcome::WrongSignature;
+    if (!issuer) {
+        verdict.check.description =
+            QStringLiteral("This namespace trusts no token issuer: sign with a shared access "
+                           "key (SharedAccessSignature).");
+        return verdict;
+    }
+    const tls::JwtCheck check = issuer->check(token, nowSeconds, servedHost);
+    if (!check.valid()) {
+        verdict.check.description = check.refusal;
+        return verdict;
+    }
+    verdict.name = defaultNamespace();
+    if (!verdict.name) {
+        verdict.check.description = QStringLiteral("There is no namespace to serve yet.");
+        return verdict;
+    }
+    verdict.check.outcome = TokenCheck::Outcome::Valid;
+    verdict.check.expiresAt = check.expiresAt;
     return verdict;
 }
 

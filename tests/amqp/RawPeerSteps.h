@@ -32,8 +32,11 @@ inline QByteArray stringBody(const QByteArray& text) {
     return section + QByteArray(size, 4) + text;
 }
 
-// A $cbs request for `operation` answered on "cbs-replies", with `body` (encoded sections).
-inline QByteArray cbsRequest(const QByteArray& operation, const QByteArray& body) {
+// A $cbs request for `operation` answered on "cbs-replies", with `body` (encoded sections), a
+// token of `type` offered for `name`.
+inline QByteArray cbsRequest(const QByteArray& operation, const QByteArray& body,
+                             const QByteArray& type = "servicebus.windows.net:sastoken",
+                             const QByteArray& name = "sb://localhost/") {
     pn_message_t* message = pn_message();
     pn_message_set_reply_to(message, "cbs-replies");
     pn_data_put_ulong(pn_message_id(message), 7);
@@ -41,8 +44,8 @@ inline QByteArray cbsRequest(const QByteArray& operation, const QByteArray& body
     pn_data_put_map(properties);
     pn_data_enter(properties);
     for (const auto& [name, value] : {std::pair<QByteArray, QByteArray>{"operation", operation},
-                                      {"type", "servicebus.windows.net:sastoken"},
-                                      {"name", "sb://localhost/"}}) {
+                                      {"type", type},
+                                      {"name", name}}) {
         putString(properties, name);
         putString(properties, value);
     }

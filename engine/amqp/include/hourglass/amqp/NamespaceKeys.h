@@ -16,11 +16,16 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 
 namespace hourglass {
 class Broker;
+}
+namespace hourglass::tls {
+class JwtValidator;
 }
 
 namespace hourglass::amqp {
@@ -56,11 +61,23 @@ public:
     // Checks `token` against every namespace's key at `nowSeconds`.
     TokenVerdict verify(const QString& token, qint64 nowSeconds) const;
 
+    // The identity provider whose bearer tokens (JWTs, hourglass/tls/JwtValidator.h) are taken
+    // besides the keys' signatures (`serve --trust-issuer`). A valid one names the default
+    // namespace and grants every right there (Manage, Send, Listen), as a namespace's
+    // RootManageSharedAccessKey does. Null, the default: a JWT is refused.
+    void trustIssuer(std::shared_ptr<const tls::JwtValidator> issuer);
+    // Checks a JWT at `nowSeconds`; `servedHost` says which hosts name this namespace in its
+    // audience (besides Service Bus's own). The verdict's audience is left empty: the caller
+    // knows the scope (put-token's name, an HTTP request's whole namespace).
+    TokenVerdict verifyJwt(const QByteArray& token, qint64 nowSeconds,
+                           const std::function<bool(const QString&)>& servedHost) const;
+
 private:
     const SasKey m_defaultKey;
     std::mutex m_refreshMutex; // one refresh at a time: a key is made once
     mutable std::mutex m_mutex;
     QList<NamespaceKey> m_keys; // guarded by m_mutex; in the broker's order (oldest first)
+    std::shared_ptr<const tls::JwtValidator> m_issuer; // guarded by m_mutex
 };
 
 } // namespace hourglass::amqp

@@ -17,6 +17,8 @@ const QString kOperatorReceiver = QStringLiteral("hourglass-operator");
 // How many messages one receive of a scan asks for, and one peek of the choice reads.
 constexpr int kScanPage = 100;
 constexpr int kPeekPage = 250;
+// How many other messages a scan holds at most before it gives up on the chosen ones.
+constexpr int kScanLimit = 10'000;
 
 QString entityOf(const QString& path) {
     return path.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive)
@@ -150,12 +152,14 @@ Result<QList<SendResult>> RemoteBroker::State::settleChosen(const QString& sourc
     // delivery, as the service counts every lock that ends without a settlement).
     const qsizetype wanted = toReceive.size();
     QList<LockRef> passedOver;
+    QSet<qint64> seen; // passed over: one that comes again had its lock run out meanwhile
+    bool cameBack = false;
     std::optional<Error> failure;
     ReceiveOptions receive;
     receive.mode = ReceiveMode::PeekLock;
     receive.receiver = kOperatorReceiver;
     receive.maxCount = kScanPage;
-    while (!toReceive.isEmpty() && !failure) {
+    while (!toReceive.isEmpty() && !failure && !cameBack && passedOver.size() < kScanLimit) {
         const auto page = amqp->receive(source, receive, options.receiveWaitMs);
         if (!page) {
             failure = page.error();
@@ -165,6 +169,10 @@ Result<QList<SendResult>> RemoteBroker::State::settleChosen(const QString& sourc
             break; // the source ran dry
         for (const MessageView& message : *page) {
             if (failure || !toReceive.contains(message.sequenceNumber)) {
+                // Every message before the chosen ones has been seen once a message comes
+                // back: the chosen ones are not coming (locked elsewhere, or gone).
+                cameBack = cameBack || seen.contains(message.sequenceNumber);
+                seen.insert(message.sequenceNumber);
                 passedOver.append(LockRef::of(message));
                 continue;
             }
@@ -192,9 +200,12 @@ Result<QList<SendResult>> RemoteBroker::State::settleChosen(const QString& sourc
     if (failure)
         return *failure;
     if (!toReceive.isEmpty())
-        return notFound(toReceive.size(), wanted, source,
-                        QStringLiteral(" by a receiver: they are locked by another receiver or "
-                                       "went meanwhile"));
+        return notFound(
+            toReceive.size(), wanted, source,
+            passedOver.size() >= kScanLimit
+                ? QStringLiteral(" among the first %1 messages a receiver took").arg(kScanLimit)
+                : QStringLiteral(" by a receiver: they are locked by another "
+                                 "receiver or went meanwhile"));
     return results;
 }
 

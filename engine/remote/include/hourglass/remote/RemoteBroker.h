@@ -49,7 +49,8 @@
 //   originals are received peek-locked on a receiver of the broker's own, in sequence order:
 //   every other message received on the way is held until the scan ends, then abandoned (its
 //   delivery count goes up by one). A scan stops once every chosen message was found, or when
-//   the source runs dry: then MessageNotFound says how many were not received (locked by
+//   the source runs dry, hands back a message already passed over (its lock ran out) or 10,000
+//   others were passed over: then MessageNotFound says how many were not received (locked by
 //   another receiver, or gone). Deferred messages are taken by sequence number; scheduled ones
 //   are cancelled (a move schedules the copy first).
 // - purge: the service's batch delete (AmqpClient::batchDelete) where the namespace answers

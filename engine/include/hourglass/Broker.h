@@ -7,8 +7,8 @@
 // Two kinds of namespace answer these calls. Broker::open gives the embedded one, with SQLite as
 // its store of record (EmbeddedBroker, inside the engine). A namespace the process does not host
 // (engine/remote) answers them over the wire; what it cannot do (a virtual clock, reads without a
-// peek, one-step moves) it refuses with an error and says so in capabilities(), so that the
-// explorer can disable the control rather than fail.
+// peek) it refuses with an error and says so in capabilities(), so that the explorer can disable
+// the control rather than fail; the explorer operations it does message by message.
 //
 // Paths. An entity is addressed by its path inside a namespace: "jobs", "events",
 // "events/Subscriptions/audit", and a dead-letter queue as "<entity>/$deadletterqueue". A path

@@ -84,6 +84,7 @@ public:
                                                const QString& targetPath, Transfer mode) override;
     Result<QList<SendResult>> resubmit(const QString& deadLetterPath,
                                        const QList<qint64>& sequenceNumbers) override;
+    Result<qint64> purge(const QString& path, const PurgeOptions& options) override;
     Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSequenceNumber,
                                             int maxCount, Bodies bodies) const override;
     Result<MessageView> message(const QString& path, qint64 sequenceNumber,

@@ -23,6 +23,15 @@ OutgoingMessage MessageView::asSent() const {
     return message;
 }
 
+OutgoingMessage transferCopy(OutgoingMessage message, std::optional<Instant> scheduledAt) {
+    // Why the message was dead-lettered belongs to its stay in the dead-letter queue, not to the
+    // copy (L7): a resubmitted message that fails again gets its own reason.
+    message.applicationProperties.remove(QStringLiteral("DeadLetterReason"));
+    message.applicationProperties.remove(QStringLiteral("DeadLetterErrorDescription"));
+    message.scheduledEnqueueTime = scheduledAt;
+    return message;
+}
+
 QString camelCaseName(const SystemTextProperty& property) {
     QString name = property.name.toString();
     name[0] = name[0].toLower();

@@ -12,9 +12,6 @@ namespace {
 // runs them as background jobs with progress), so that other callers are not held up for long.
 constexpr int kMaxMessagesPerCall = 10000;
 
-const QString kReasonProperty = QStringLiteral("DeadLetterReason");
-const QString kDescriptionProperty = QStringLiteral("DeadLetterErrorDescription");
-
 Result<void> checkCount(const QList<qint64>& seqs) {
     if (seqs.size() > kMaxMessagesPerCall)
         return makeError(ErrorCode::InvalidArgument,
@@ -114,11 +111,10 @@ Result<QList<SendResult>> OperatorTools::transferMessages(const QString& sourceP
     QList<OutgoingMessage> outgoing;
     outgoing.reserve(qsizetype(rows->size()));
     for (const StoredMessage& row : *rows) {
-        OutgoingMessage message = outgoingFromStored(row);
-        message.applicationProperties.remove(kReasonProperty);
-        message.applicationProperties.remove(kDescriptionProperty);
-        if (row.state == MessageState::Scheduled && row.scheduledAt > now)
-            message.scheduledEnqueueTime = row.scheduledAt;
+        const bool stillScheduled = row.state == MessageState::Scheduled && row.scheduledAt > now;
+        OutgoingMessage message =
+            transferCopy(outgoingFromStored(row),
+                         stillScheduled ? std::optional<Instant>(row.scheduledAt) : std::nullopt);
         const qint64 credit = mode == Broker::Transfer::Move && sameEntity ? row.size : 0;
         if (auto ok = BrokerImpl::checkMessageSession(destination, message); !ok)
             return ok.error();

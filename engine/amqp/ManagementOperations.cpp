@@ -253,6 +253,37 @@ ManagementOutcome enumerateRules(Broker& broker, const ManagementRequest& reques
     }
     return ok(QVariantMap{{QStringLiteral("rules"), page}});
 }
+// com.microsoft:batch-delete-messages (what the SDKs' deleteMessages and purgeMessages send):
+// up to message-count messages enqueued before enqueued-time-utc (until now when absent), of
+// session-id only when given, in one durable step; answers how many went.
+ManagementOutcome batchDelete(Broker& broker, const ManagementRequest& request,
+                              const ManagementContext& context) {
+    const QVariantMap body = bodyOf(request);
+    const auto count = integer(body.value(QStringLiteral("message-count")));
+    if (!count || *count < 1 || *count > kMaxPurgeCount)
+        return badRequest(QStringLiteral("batch-delete-messages needs a message-count from 1 to "
+                                         "%1.")
+                              .arg(kMaxPurgeCount));
+    PurgeOptions options;
+    options.maxCount = int(*count);
+    const QVariant before = body.value(QStringLiteral("enqueued-time-utc"));
+    if (before.isNull() || !before.isValid())
+        options.enqueuedBefore = broker.clock().now() + 1; // up to this very instant
+    else if (before.metaType().id() == QMetaType::QDateTime && before.toDateTime().isValid())
+        options.enqueuedBefore = before.toDateTime().toMSecsSinceEpoch();
+    else
+        return badRequest(QStringLiteral("enqueued-time-utc must be a timestamp."));
+    const QVariant session = body.value(QStringLiteral("session-id"));
+    if (session.isValid() && !session.isNull()) {
+        if (session.metaType().id() != QMetaType::QString)
+            return badRequest(QStringLiteral("session-id must be a string."));
+        options.sessionId = session.toString();
+    }
+    const auto deleted = broker.purge(context.brokerPath, options);
+    if (!deleted)
+        return failed(deleted.error());
+    return ok(QVariantMap{{QStringLiteral("message-count"), int(*deleted)}});
+}
 } // namespace
 
 static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& request,
@@ -290,6 +321,8 @@ static ManagementOutcome dispatch(Broker& broker, const ManagementRequest& reque
         return receiveBySequenceNumber(broker, request, context);
     if (operation == QLatin1String("update-disposition"))
         return updateDisposition(broker, request, context);
+    if (operation == QLatin1String("batch-delete-messages"))
+        return batchDelete(broker, request, context);
     if (operation == QLatin1String("add-rule"))
         return addRule(broker, request, context);
     if (operation == QLatin1String("remove-rule"))

@@ -6,35 +6,43 @@
 
 namespace hourglass::remote {
 
-void manage(ClientConnection& connection, const QString& entityPath, const QString& operation,
-            const QVariantMap& body, BodyAnswer answer, const QString& linkName) {
+void manageResponse(ClientConnection& connection, const QString& entityPath,
+                    const QString& operation, const QVariantMap& body, ResponseAnswer answer,
+                    const QString& linkName) {
     amqp::ManagementRequest request;
     request.operation = operation;
     if (!linkName.isEmpty())
         request.properties.insert(QStringLiteral("associated-link-name"), linkName);
     request.body = body;
-    connection.authorize(
-        connection.tokens().audience(entityPath),
-        [&connection, entityPath, request, answer](const Result<void>& ready) {
-            if (!ready) {
-                answer(ready.error());
+    connection.authorize(connection.tokens().audience(entityPath), [&connection, entityPath,
+                                                                    request, answer](
+                                                                       const Result<void>& ready) {
+        if (!ready) {
+            answer(ready.error());
+            return;
+        }
+        connection.channel(entityPath + QStringLiteral("/$management")).request(request, answer);
+    });
+}
+
+void manage(ClientConnection& connection, const QString& entityPath, const QString& operation,
+            const QVariantMap& body, BodyAnswer answer, const QString& linkName) {
+    manageResponse(
+        connection, entityPath, operation, body,
+        [answer](Result<amqp::ManagementResponse> response) {
+            if (!response) {
+                answer(response.error());
                 return;
             }
-            connection.channel(entityPath + QStringLiteral("/$management"))
-                .request(request, [answer](Result<amqp::ManagementResponse> response) {
-                    if (!response) {
-                        answer(response.error());
-                        return;
-                    }
-                    if (response->statusCode == 200)
-                        answer(response->body);
-                    else if (response->statusCode == 204)
-                        answer(QVariant());
-                    else
-                        answer(amqp::errorFromStatus(response->statusCode, response->errorCondition,
-                                                     response->statusDescription));
-                });
-        });
+            if (response->statusCode == 200)
+                answer(response->body);
+            else if (response->statusCode == 204)
+                answer(QVariant());
+            else
+                answer(amqp::errorFromStatus(response->statusCode, response->errorCondition,
+                                             response->statusDescription));
+        },
+        linkName);
 }
 
 void placeMessage(const QString& entityPath, MessageView& message) {

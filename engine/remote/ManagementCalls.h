@@ -7,6 +7,7 @@
 #include "ClientConnection.h"
 
 #include "hourglass/Message.h"
+#include "hourglass/amqpcodec/ManagementMessages.h"
 
 #include <QVariantMap>
 
@@ -21,6 +22,13 @@ using BodyAnswer = std::function<void(Result<QVariant>)>;
 // the receiver link the operation is about (associated-link-name).
 void manage(ClientConnection& connection, const QString& entityPath, const QString& operation,
             const QVariantMap& body, BodyAnswer answer, const QString& linkName = {});
+
+// The same, answered with the service's response whatever its status (an operation the
+// namespace may not offer: its 501 is an answer, not a failure). Fails only when no response came.
+using ResponseAnswer = std::function<void(Result<amqp::ManagementResponse>)>;
+void manageResponse(ClientConnection& connection, const QString& entityPath,
+                    const QString& operation, const QVariantMap& body, ResponseAnswer answer,
+                    const QString& linkName = {});
 
 // The entity a path names and its sub-queue ("orders/$deadletterqueue" -> "orders", DeadLetter),
 // as a received message says them.

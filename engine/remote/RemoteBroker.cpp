@@ -143,20 +143,6 @@ Result<void> RemoteBroker::setSetting(const QString&, const QString&) {
     return onlyWhenHosted(QStringLiteral("A database setting"));
 }
 
-Result<void> RemoteBroker::deleteMessages(const QString&, const QList<qint64>&) {
-    return onlyWhenHosted(QStringLiteral("Deleting messages in one step"));
-}
-
-Result<QList<SendResult>> RemoteBroker::transferMessages(const QString&, const QList<qint64>&,
-                                                         const QString&, Transfer mode) {
-    return onlyWhenHosted(mode == Transfer::Move ? QStringLiteral("Moving messages in one step")
-                                                 : QStringLiteral("Copying messages in one step"));
-}
-
-Result<QList<SendResult>> RemoteBroker::resubmit(const QString&, const QList<qint64>&) {
-    return onlyWhenHosted(QStringLiteral("Resubmitting in one step"));
-}
-
 Result<EntityFlow> RemoteBroker::flow(const QString&) const {
     return onlyWhenHosted(QStringLiteral("The flow count"));
 }

@@ -64,6 +64,18 @@ struct RemoteBroker::State {
     void sent(const QString& path);
     void taken(const QString& path);
 
+    // Operator steps (RemoteBrokerOperator.cpp). The chosen messages of `path` as a peek reads
+    // them, in the order given (unique numbers); MessageNotFound naming how many are missing.
+    Result<QList<MessageView>> peekChosen(const QString& path, const QList<qint64>& numbers);
+    // Sends (or, for a scheduled message, schedules) transferCopy of `message` to `target`.
+    Result<SendResult> sendCopy(const MessageView& message, const QString& target);
+    // Settles each chosen message of `source` on its own: its copy sent to `target` (none:
+    // deleted), then the original completed. The copies' results, in the order sent.
+    Result<QList<SendResult>> settleChosen(const QString& source, const QList<qint64>& numbers,
+                                           const std::optional<QString>& target);
+    // Set once the namespace answered that it has no batch delete: purges receive and delete.
+    std::atomic_bool noBatchDelete{false};
+
     // Sessions (RemoteBrokerSessions.cpp): accept (read-only refused) and remember, forget and
     // release, and every session id of an entity in id order.
     Result<AcceptedSession> accept(const QString& path, const SessionAcceptOptions& accept,

@@ -1,6 +1,6 @@
 // The explorer's operator tools over stored messages (Broker::deleteMessages, transferMessages,
-// resubmit): what they keep and what they drop, that each is all or nothing, and that the result
-// survives a restart (D2). Every test runs on a paused VirtualClock.
+// resubmit, purge): what they keep and what they drop, that each is all or nothing, and that the
+// result survives a restart (D2). Every test runs on a paused VirtualClock.
 #include "BrokerSnapshot.h"
 #include "EngineChecks.h"
 #include "TestBroker.h"
@@ -49,6 +49,8 @@ private slots:
     void delete_lockedMessageLosesItsLock();
     void delete_refusesUnknownSequenceNumbersAndChangesNothing();
     void delete_survivesRestart();
+    void purge_deletesInStepsOfItsCountAndSurvivesRestart();
+    void purge_refusesACountOutsideItsBoundsAndChangesNothing();
     void resubmit_returnsMessageWithoutReasonProperties();
     void resubmit_subscriptionGetsItsOwnMessagesBack();
     void resubmit_refusesPathsThatAreNotDeadLetterQueues();
@@ -128,6 +130,36 @@ void TestEngineOperator::delete_survivesRestart() {
     const auto dead = tb->listMessages(kDeadLetters, 0, 10);
     HG_VERIFY_OK(dead);
     QVERIFY(dead->isEmpty());
+}
+
+void TestEngineOperator::purge_deletesInStepsOfItsCountAndSurvivesRestart() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(kQueue, {}));
+    sendSome(tb.broker(), kQueue, 5);
+    PurgeOptions options;
+    options.maxCount = 2;
+    QCOMPARE(*tb->purge(kQueue, options), qint64(2));
+    QCOMPARE(*tb->purge(kQueue, options), qint64(2));
+    tb.reopen();
+    const auto left = tb->listMessages(kQueue, 0, 10);
+    HG_VERIFY_OK(left);
+    QCOMPARE(messageIds(*left), QStringList{QStringLiteral("m5")});
+    QCOMPARE(*tb->purge(kQueue, options), qint64(1));
+    QCOMPARE(*tb->purge(kQueue, options), qint64(0));
+}
+
+void TestEngineOperator::purge_refusesACountOutsideItsBoundsAndChangesNothing() {
+    TestBroker tb;
+    HG_VERIFY_OK(tb->createQueue(kQueue, {}));
+    sendSome(tb.broker(), kQueue, 2);
+    PurgeOptions none;
+    none.maxCount = 0;
+    HG_VERIFY_REFUSED(tb.broker(), tb->purge(kQueue, none), ErrorCode::InvalidArgument);
+    PurgeOptions tooMany;
+    tooMany.maxCount = kMaxPurgeCount + 1;
+    HG_VERIFY_REFUSED(tb.broker(), tb->purge(kQueue, tooMany), ErrorCode::InvalidArgument);
+    HG_VERIFY_REFUSED(tb.broker(), tb->purge(QStringLiteral("nowhere"), {}),
+                      ErrorCode::MessagingEntityNotFound);
 }
 
 void TestEngineOperator::resubmit_returnsMessageWithoutReasonProperties() {

@@ -7,8 +7,8 @@
 // Two kinds of namespace answer these calls. Broker::open gives the embedded one, with SQLite as
 // its store of record (EmbeddedBroker, inside the engine). A namespace the process does not host
 // (engine/remote) answers them over the wire; what it cannot do (a virtual clock, reads without a
-// peek, one-step moves) it refuses with an error and says so in capabilities(), so that the
-// explorer can disable the control rather than fail.
+// peek) it refuses with an error and says so in capabilities(), so that the explorer can disable
+// the control rather than fail; the explorer operations it does message by message.
 //
 // Paths. An entity is addressed by its path inside a namespace: "jobs", "events",
 // "events/Subscriptions/audit", and a dead-letter queue as "<entity>/$deadletterqueue". A path
@@ -197,6 +197,16 @@ struct SessionInfo {
 // caller's, never under the broker's lock: it may call the broker).
 using SessionAcceptCallback = std::function<void(const Result<AcceptedSession>& result)>;
 
+// What one purge step deletes (Broker::purge): Service Bus's batch delete.
+inline constexpr int kMaxPurgeCount = 4000; // the service's bound on one batch delete
+struct PurgeOptions {
+    int maxCount = kMaxPurgeCount; // 1..kMaxPurgeCount
+    // Only messages enqueued before this instant (kNever: every one).
+    Instant enqueuedBefore = kNever;
+    // Only this session's messages (an entity that requires sessions).
+    std::optional<QString> sessionId;
+};
+
 class OperationObserver;
 
 // What a namespace offers beyond the calls every namespace answers.
@@ -371,9 +381,13 @@ public:
                                          const std::optional<QByteArray>& state) = 0;
 
     // ---- Explorer operations: what an operator does to stored messages, beyond what a Service
-    // Bus client can do. Each is all or nothing (a missing sequence number is refused with
-    // MessageNotFound and nothing changes) and acknowledged once durable. A lock held on a message
-    // that goes away is lost (the receiver's settlement then fails with MessageLockLost).
+    // Bus client can do. On a hosted namespace each is all or nothing (a missing sequence number
+    // is refused with MessageNotFound and nothing changes) and acknowledged once durable. A lock
+    // held on a message that goes away is lost (the receiver's settlement then fails with
+    // MessageLockLost). On a remote namespace (engine/remote) they are never all or nothing:
+    // each message is settled on its own, as a client can (the copy sent, then the original
+    // completed), so a failure part way leaves the messages before it done, and a crash between
+    // sending a copy and completing its original may duplicate that message, never lose it.
 
     // Removes the given messages of a path (main or "/$deadletterqueue"), whatever their state.
     virtual Result<void> deleteMessages(const QString& path,
@@ -393,6 +407,17 @@ public:
     // with Move from "<entity>/$deadletterqueue" to "<entity>".
     virtual Result<QList<SendResult>> resubmit(const QString& deadLetterPath,
                                                const QList<qint64>& sequenceNumbers) = 0;
+
+    // Empties a path (main or "/$deadletterqueue") a step at a time, as Service Bus's batch
+    // delete (com.microsoft:batch-delete-messages) does: deletes up to options.maxCount messages
+    // enqueued before options.enqueuedBefore (of options.sessionId only, when given), lowest
+    // sequence number first, and returns how many went. Active and deferred messages go;
+    // scheduled ones and those under a lock stay. Call it until it returns fewer than maxCount
+    // to empty the path. A count outside 1..kMaxPurgeCount is refused with InvalidArgument.
+    // Hosted: each call is one durable step (deleteMessages of the messages it chose). Remote:
+    // the service's batch delete where the namespace answers it, else receive-and-delete,
+    // which takes active messages only (no deferred ones) and refuses a cutoff or a session.
+    virtual Result<qint64> purge(const QString& path, const PurgeOptions& options = {}) = 0;
 
     // ---- Explorer reads: paged, without side effects and without activity (not a peek)
     // Up to maxCount messages of the path (main or "/$deadletterqueue") from fromSequenceNumber

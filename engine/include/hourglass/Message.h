@@ -35,6 +35,13 @@ struct OutgoingMessage : SystemProperties {
 // MaxMessageSizeInKilobytes and MaxSizeInMegabytes, and what sys.Size reads before a send.
 qint64 messageSize(const OutgoingMessage& message);
 
+// What a copy or a move of a stored message sends to its target (Broker::transferMessages, on
+// a hosted namespace and on a remote one alike): the message as its sender gave it, without the
+// DeadLetterReason and DeadLetterErrorDescription application properties, scheduled for
+// `scheduledAt` when given (a scheduled message stays scheduled for the same instant).
+OutgoingMessage transferCopy(OutgoingMessage message,
+                             std::optional<Instant> scheduledAt = std::nullopt);
+
 // Where a message is: its entity's active sub-queue, or the entity's dead-letter queue.
 enum class SubQueue { Main = 0, DeadLetter = 1 };
 

@@ -109,6 +109,14 @@ public:
     // com.microsoft:cancel-scheduled-message.
     Result<void> cancelScheduled(const QString& entityPath, qint64 sequenceNumber);
 
+    // com.microsoft:batch-delete-messages: deletes up to maxCount (1..kMaxPurgeCount) messages
+    // of the entity (or "<entity>/$deadletterqueue") enqueued before `enqueuedBefore` (kNever:
+    // every one), of `sessionId` only when given, and answers how many the service deleted.
+    // None when the namespace does not offer the operation (it answers 501 not-implemented).
+    Result<std::optional<qint64>> batchDelete(const QString& entityPath, int maxCount,
+                                              Instant enqueuedBefore = kNever,
+                                              const std::optional<QString>& sessionId = {});
+
     // Sessions, on an entity that requires them. A session receiver link takes the named
     // session or, without one, the next available within `waitMs` (ServiceTimeout when none
     // came; SessionCannotBeLocked when the named one is locked). Its messages are received and

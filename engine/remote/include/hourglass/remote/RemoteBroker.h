@@ -41,9 +41,24 @@
 // - clock() is the system clock; runDue() does nothing (0) and nextDueAt() is kNever: the
 //   service keeps its own time.
 // - Refused with InvalidArgument ("... is only available on a namespace this window hosts"):
-//   createNamespace, deleteNamespace, setSetting, advanceClock, flow, sequenceIndex,
-//   deleteMessages, transferMessages and resubmit (the one-step operator moves: the window sends
-//   the copy and settles the original instead).
+//   createNamespace, deleteNamespace, setSetting, advanceClock, flow, sequenceIndex.
+// - deleteMessages, transferMessages, resubmit: message by message, never all or nothing
+//   (Broker.h). The chosen messages are peeked first: a missing one is refused with
+//   MessageNotFound before anything changes. A copy keeps every property but the dead-letter
+//   reason and description (transferCopy); a scheduled message's copy is scheduled for the
+//   same instant; the service's duplicate detection on the target may drop a copy whose
+//   MessageId it saw. Copy sends the copies. Move and resubmit send each copy, then complete the
+//   original (a crash between the two may duplicate, never lose); delete completes it. The
+//   originals are received peek-locked on a receiver of the broker's own, in sequence order:
+//   every other message received on the way is held until the scan ends, then abandoned (its
+//   delivery count goes up by one). A scan stops once every chosen message was found, or when
+//   the source runs dry, hands back a message already passed over (its lock ran out) or 10,000
+//   others were passed over: then MessageNotFound says how many were not received (locked by
+//   another receiver, or gone). Deferred messages are taken by sequence number; scheduled ones
+//   are cancelled (a move schedules the copy first).
+// - purge: the service's batch delete (AmqpClient::batchDelete) where the namespace answers
+//   it; once it answered that it does not, receive-and-delete pages on the broker's receiver
+//   (active messages only), which refuse a cutoff or a session.
 // - send, sendBatch, sendEach, schedule, cancelScheduled: through the AMQP client's sender link
 //   for the entity (schedule and cancel through its $management node). A plain send does not
 //   learn its sequence number (0); a message without a MessageId is given one first, so every
@@ -70,8 +85,8 @@
 //   order); they give ids only, no counts and no lock, and refuse stateSetSince. session() reads
 //   the state only of a session this broker holds (only the holder may read it).
 // - readOnly: every call that changes anything (create, update, delete, rules, sends, receives
-//   in either mode, settlements, session accepts and state) is refused with InvalidArgument
-//   "This connection is read-only." before anything is sent.
+//   in either mode, settlements, session accepts and state, the operator steps and purge) is
+//   refused with InvalidArgument "This connection is read-only." before anything is sent.
 // - Destroying the broker stops the poll, ends the asynchronous accepts without calling them
 //   back, and closes the AMQP connection: its links end, so the locks it holds are abandoned.
 
@@ -188,6 +203,7 @@ public:
                                                const QString& targetPath, Transfer mode) override;
     Result<QList<SendResult>> resubmit(const QString& deadLetterPath,
                                        const QList<qint64>& sequenceNumbers) override;
+    Result<qint64> purge(const QString& path, const PurgeOptions& options) override;
     Result<QList<MessageView>> listMessages(const QString& path, qint64 fromSequenceNumber,
                                             int maxCount, Bodies bodies) const override;
     Result<MessageView> message(const QString& path, qint64 sequenceNumber,

@@ -196,7 +196,7 @@ Result<QList<SendResult>> RemoteBroker::State::settleChosen(const QString& sourc
     for (const LockRef& lock : passedOver)
         (void)amqp->abandon(lock); // a lock that ran out meanwhile went back by itself
     if (!passedOver.isEmpty())
-        feed.markCounts(entityOf(source));
+        feed.markCounts(qualified(entityOf(source)));
     if (failure)
         return *failure;
     if (!toReceive.isEmpty())
@@ -209,8 +209,9 @@ Result<QList<SendResult>> RemoteBroker::State::settleChosen(const QString& sourc
     return results;
 }
 
-Result<void> RemoteBroker::deleteMessages(const QString& path,
+Result<void> RemoteBroker::deleteMessages(const QString& pathIn,
                                           const QList<qint64>& sequenceNumbers) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused;
     const auto done = m_state->settleChosen(path, sequenceNumbers, std::nullopt);
@@ -219,9 +220,12 @@ Result<void> RemoteBroker::deleteMessages(const QString& path,
     return {};
 }
 
-Result<QList<SendResult>> RemoteBroker::transferMessages(const QString& sourcePath,
+Result<QList<SendResult>> RemoteBroker::transferMessages(const QString& sourcePathIn,
                                                          const QList<qint64>& sequenceNumbers,
-                                                         const QString& targetPath, Transfer mode) {
+                                                         const QString& targetPathIn,
+                                                         Transfer mode) {
+    const QString sourcePath = unqualified(sourcePathIn);
+    const QString targetPath = unqualified(targetPathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     if (targetPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
@@ -247,8 +251,9 @@ Result<QList<SendResult>> RemoteBroker::transferMessages(const QString& sourcePa
     return results;
 }
 
-Result<QList<SendResult>> RemoteBroker::resubmit(const QString& deadLetterPath,
+Result<QList<SendResult>> RemoteBroker::resubmit(const QString& deadLetterPathIn,
                                                  const QList<qint64>& sequenceNumbers) {
+    const QString deadLetterPath = unqualified(deadLetterPathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     if (!deadLetterPath.endsWith(kDeadLetterSuffix, Qt::CaseInsensitive))
@@ -259,7 +264,8 @@ Result<QList<SendResult>> RemoteBroker::resubmit(const QString& deadLetterPath,
     return m_state->settleChosen(deadLetterPath, sequenceNumbers, entityOf(deadLetterPath));
 }
 
-Result<qint64> RemoteBroker::purge(const QString& path, const PurgeOptions& purge) {
+Result<qint64> RemoteBroker::purge(const QString& pathIn, const PurgeOptions& purge) {
+    const QString path = unqualified(pathIn);
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
     if (purge.maxCount < 1 || purge.maxCount > kMaxPurgeCount)

@@ -34,14 +34,19 @@ Result<int> deletePresentMessages(Broker& broker, const QString& path, const QLi
     if (deleted.error().code != ErrorCode::MessageNotFound)
         return deleted.error();
     // Some left since they were listed: delete the ones still there. Each pass finds fewer (a
-    // message cannot come back under its sequence number), so this ends.
+    // message cannot come back under its sequence number), so this ends. On a remote namespace
+    // a message another receiver holds locked is still there but cannot be taken: a pass that
+    // finds as many as the last one gives up with the service's word.
     QList<qint64> present = chunk;
     for (;;) {
+        const qsizetype tried = present.size(); // what the refused delete asked for
         present.removeIf([&](qint64 sequenceNumber) {
             return !broker.message(path, sequenceNumber, Broker::Bodies::Without);
         });
         if (present.isEmpty())
             return 0;
+        if (present.size() == tried)
+            return deleted.error(); // none had left: the service will not take what remains
         deleted = broker.deleteMessages(path, present);
         if (deleted)
             return int(present.size());

@@ -59,7 +59,7 @@ RemoteNamespaceView::RemoteNamespaceView(const SavedNamespace& saved, QWidget* d
 }
 
 RemoteNamespaceView::~RemoteNamespaceView() {
-    detach();
+    detach(Closing::Now);
 }
 
 QString RemoteNamespaceView::title() const {
@@ -107,7 +107,7 @@ void RemoteNamespaceView::attach(std::shared_ptr<Broker> broker) {
     emit attached();
 }
 
-void RemoteNamespaceView::detach() {
+void RemoteNamespaceView::detach(Closing closing) {
     if (!m_client)
         return;
     emit detaching();
@@ -122,7 +122,10 @@ void RemoteNamespaceView::detach() {
     m_remote = nullptr;
     m_selectedPath.clear();
     m_selectedKind = NodeKind::Namespace;
-    BrokerClient::retire(std::move(m_client));
+    if (closing == Closing::Now)
+        m_client.reset(); // waits for its calls, then closes the broker here
+    else
+        BrokerClient::retire(std::move(m_client));
     m_body->setCurrentWidget(m_placeholder);
     m_body->hide();
     m_header->setState(NamespaceHeader::State::Disconnected);

@@ -42,7 +42,7 @@ public:
     // `dialogParent`: where the entity actions' dialogs open (the main window).
     RemoteNamespaceView(const SavedNamespace& saved, QWidget* dialogParent,
                         QWidget* parent = nullptr);
-    // Lets go of the connection (detach()).
+    // Closes the connection now (detach(Closing::Now)).
     ~RemoteNamespaceView() override;
 
     const SavedNamespace& saved() const { return m_saved; }
@@ -62,9 +62,11 @@ public:
 
     // Shows the namespace behind `broker` (a RemoteBroker); attached() follows.
     void attach(std::shared_ptr<Broker> broker);
-    // Closes the connection: the panels go at once, the broker closes off the GUI thread (its
-    // locks are abandoned); detached() follows.
-    void detach();
+    // Closes the connection: the panels go at once and the broker closes (its connection ends,
+    // abandoning the locks it holds); detached() follows. In the background by default, off the
+    // GUI thread; Now waits for it (the window is closing: nothing would run a background close).
+    enum class Closing { InBackground, Now };
+    void detach(Closing closing = Closing::InBackground);
 
 signals:
     void attached();

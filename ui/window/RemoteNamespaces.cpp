@@ -86,7 +86,7 @@ void RemoteNamespaces::closeAll() {
     const QList<RemoteNamespaceView*> views = std::exchange(m_views, {});
     for (RemoteNamespaceView* shown : views) {
         m_opener->drop(shown->saved().id);
-        delete shown; // detaches first
+        delete shown; // closes its connection now: the window is closing
     }
 }
 
@@ -132,7 +132,8 @@ void RemoteNamespaces::askToForget(RemoteNamespaceView* shown) {
             return;
         m_views.removeAll(guard.data());
         m_saved->remove(guard->saved().id);
-        delete guard.data(); // detaches first
+        guard->detach(); // closes in the background; the window goes on
+        delete guard.data();
     });
     box->open();
 }

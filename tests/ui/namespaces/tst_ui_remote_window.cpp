@@ -17,6 +17,8 @@
 #include "demo/TimeControlBar.h"
 #include "entities/EntityActions.h"
 #include "hourglass/remote/RemoteBroker.h"
+#include "messages/MessageListActions.h"
+#include "messages/MessageListPanel.h"
 #include "namespaces/NamespaceHeader.h"
 #include "namespaces/SavedNamespaces.h"
 #include "tree/NamespaceTreeModel.h"
@@ -74,6 +76,7 @@ private slots:
     void keyIsAskedWhenTheKeychainHasNone();
     void wrongKeyAndUnreachableHostAreSaidInTheHeader();
     void destructiveStepsNameTheNamespaceAndAskFirst();
+    void purgeEndsWhenAnotherReceiverHoldsAMessage();
 
 private:
     // The window, its database open, and a served namespace with a queue of two messages.
@@ -170,6 +173,17 @@ void TestRemoteWindow::connectOpensTheNamespaceBesideTheDatabase() {
                               qint64(3), 10000);
     QTRY_COMPARE_WITH_TIMEOUT(treeActive(view->tree(), orders), qint64(3), 5000);
     send->close();
+
+    // The Charts tab samples the counts over real time; the service gives no throughput, so
+    // that chart is not there (and nothing complains about it).
+    view->workspace()->showTab(EntityWorkspace::ChartsTab);
+    auto* counts = view->workspace()->findChild<QWidget*>(QStringLiteral("countsChart"));
+    QTRY_VERIFY(counts && counts->isVisible());
+    QVERIFY(
+        !view->workspace()->findChild<QWidget*>(QStringLiteral("throughputChart"))->isVisible());
+    QTest::qWait(1500); // a sample or two
+    auto* bar = m_window->findChild<QLabel*>(QStringLiteral("messageBarText"));
+    QVERIFY2(!bar->isVisible(), qPrintable(bar->text()));
 
     // A click in the database's tree brings it back, clock and title included.
     QTest::mouseClick(m_window->tree()->view()->viewport(), Qt::LeftButton, {}, QPoint(10, 10));
@@ -340,6 +354,40 @@ void TestRemoteWindow::destructiveStepsNameTheNamespaceAndAskFirst() {
              qPrintable(remove->text()));
     remove->button(QMessageBox::Cancel)->click();
     QVERIFY(m_served->broker().entity(QStringLiteral("orders")).ok());
+}
+
+// Purge on a remote namespace takes every message it can (asked first, naming the namespace) and
+// ends, with the service's word, on one another receiver holds locked: no endless retry.
+void TestRemoteWindow::purgeEndsWhenAnotherReceiverHoldsAMessage() {
+    ReceiveOptions other;
+    other.receiver = QStringLiteral("elsewhere");
+    const auto held = m_served->broker().receive(QStringLiteral("orders"), other);
+    QVERIFY(held && held->size() == 1);
+    openWindow();
+    RemoteNamespaceView* view = connectThroughDialog(*m_window, m_served->connectionText(),
+                                                     m_served->caFile(), QStringLiteral("Served"));
+    QVERIFY(view);
+    const QString orders = QStringLiteral("localhost:orders");
+    QTRY_VERIFY(findPath(view->tree()->view()->model(), orders).isValid());
+    view->tree()->view()->setCurrentIndex(findPath(view->tree()->view()->model(), orders));
+    QTRY_COMPARE(m_window->activeRemote(), view);
+    QAction* purge = view->workspace()->messages()->listActions()->purgeAction();
+    QTRY_VERIFY(purge->isEnabled());
+    purge->trigger();
+    QMessageBox* ask = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (ask = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmPurge")))), 10000);
+    QVERIFY2(ask->informativeText().contains(QStringLiteral("\"Served\"")),
+             qPrintable(ask->informativeText()));
+    for (QAbstractButton* button : ask->buttons())
+        if (ask->buttonRole(button) == QMessageBox::AcceptRole)
+            button->click();
+    // The free message goes; the held one stays, and the window says why it stopped.
+    auto* bar = m_window->findChild<QLabel*>(QStringLiteral("messageBarText"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        bar->isVisible() && bar->text().contains(QStringLiteral("MessageNotFound")), 30000);
+    QCOMPARE(m_served->broker().counts(QStringLiteral("orders"))->active, qint64(0));
+    QCOMPARE(m_served->broker().counts(QStringLiteral("orders"))->locked, qint64(1));
 }
 
 QTEST_MAIN(TestRemoteWindow)

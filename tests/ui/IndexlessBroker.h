@@ -187,6 +187,9 @@ public:
                                                const QString& targetPath, Transfer mode) override {
         return m_inner->transferMessages(sourcePath, sequenceNumbers, targetPath, mode);
     }
+    Result<qint64> purge(const QString& path, const PurgeOptions& options) override {
+        return m_inner->purge(path, options);
+    }
     Result<QList<SendResult>> resubmit(const QString& deadLetterPath,
                                        const QList<qint64>& sequenceNumbers) override {
         return m_inner->resubmit(deadLetterPath, sequenceNumbers);

@@ -14,6 +14,7 @@
 #include "entities/EntityActions.h"
 #include "tree/EntityPanel.h"
 #include "tree/NamespaceTreePanel.h"
+#include "tree/SelectedNodeKind.h"
 #include "window/ElidingStatusBar.h"
 #include "window/EmptyDatabaseState.h"
 #include "window/EntityWorkspace.h"
@@ -243,15 +244,7 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
     reportNamespace(*m_workspace, *m_entityActions, *m_tree, QString());
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
             [this](const QString& path, EntityKind kind, bool deadLetter) {
-                using NodeKind = NamespaceTreeModel::NodeKind;
-                NodeKind node = NodeKind::Queue;
-                if (deadLetter)
-                    node = NodeKind::DeadLetterQueue;
-                else if (kind == EntityKind::Topic)
-                    node = NodeKind::Topic;
-                else if (kind == EntityKind::Subscription)
-                    node = NodeKind::Subscription;
-                select(path, node);
+                select(path, selectedNodeKind(kind, deadLetter));
             });
     m_presentation->clientReady();
     updateForActive();

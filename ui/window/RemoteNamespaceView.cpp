@@ -4,6 +4,7 @@
 #include "entities/EntityActions.h"
 #include "hourglass/remote/RemoteBroker.h"
 #include "tree/NamespaceTreePanel.h"
+#include "tree/SelectedNodeKind.h"
 #include "window/EntityWorkspace.h"
 
 #include <QEvent>
@@ -84,14 +85,7 @@ void RemoteNamespaceView::attach(std::shared_ptr<Broker> broker) {
     connect(m_actions, &EntityActions::created, m_tree, &NamespaceTreePanel::selectWhenShown);
     connect(m_tree, &NamespaceTreePanel::entitySelected, this,
             [this](const QString& path, EntityKind kind, bool deadLetter) {
-                NodeKind node = NodeKind::Queue;
-                if (deadLetter)
-                    node = NodeKind::DeadLetterQueue;
-                else if (kind == EntityKind::Topic)
-                    node = NodeKind::Topic;
-                else if (kind == EntityKind::Subscription)
-                    node = NodeKind::Subscription;
-                select(path, node);
+                select(path, selectedNodeKind(kind, deadLetter));
             });
     connect(m_tree, &NamespaceTreePanel::noEntitySelected, this, [this] {
         const QModelIndex current = m_tree->view()->currentIndex();

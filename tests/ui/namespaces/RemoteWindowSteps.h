@@ -3,6 +3,7 @@
 // the dialog a step opened, connecting through File > Connect to namespace…, answering the key
 // prompt.
 
+#include "WidgetSteps.h"
 #include "namespaces/NamespaceHeader.h"
 #include "tree/NamespaceTreeModel.h"
 #include "tree/NamespaceTreePanel.h"
@@ -22,6 +23,7 @@
 
 namespace namespaces_test {
 
+using hourglass::testing::openDialog;
 using hourglass::ui::MainWindow;
 using hourglass::ui::NamespaceTreeModel;
 using hourglass::ui::NamespaceTreePanel;
@@ -42,14 +44,6 @@ inline qint64 treeActive(NamespaceTreePanel* tree, const QString& path) {
     return model->index(row.row(), NamespaceTreeModel::ActiveColumn, row.parent())
         .data()
         .toLongLong();
-}
-
-inline QDialog* openDialog(const QString& name) {
-    for (QWidget* widget : QApplication::topLevelWidgets())
-        if (auto* dialog = qobject_cast<QDialog*>(widget);
-            dialog && dialog->objectName() == name && dialog->isVisible())
-            return dialog;
-    return nullptr;
 }
 
 // Connects `view` (its key not in the keychain) and answers the key prompt with `key`.
@@ -100,6 +94,16 @@ inline RemoteNamespaceView* connectThroughDialog(MainWindow& window, const QStri
         },
         30000);
     return view;
+}
+
+// Selects `path` ("localhost:orders") in `view`'s tree once it is there; true once the window
+// shows that namespace's workspace.
+inline bool selectInRemote(MainWindow& window, RemoteNamespaceView* view, const QString& path) {
+    QTreeView* tree = view->tree()->view();
+    if (!QTest::qWaitFor([&] { return findPath(tree->model(), path).isValid(); }, 15000))
+        return false;
+    tree->setCurrentIndex(findPath(tree->model(), path));
+    return QTest::qWaitFor([&] { return window.activeRemote() == view; }, 5000);
 }
 
 } // namespace namespaces_test

@@ -30,21 +30,8 @@ using namespace namespaces_test;
 namespace {
 
 // Clicks the control named `name` under `root` once it is enabled.
-bool press(QObject* root, const QString& name) {
-    return QTest::qWaitFor(
-        [&] {
-            if (auto* button = root->findChild<QAbstractButton*>(name);
-                button && button->isEnabled()) {
-                button->click();
-                return true;
-            }
-            if (auto* action = root->findChild<QAction*>(name); action && action->isEnabled()) {
-                action->trigger();
-                return true;
-            }
-            return false;
-        },
-        10000);
+bool pressWhenReady(QObject* root, const QString& name) {
+    return QTest::qWaitFor([&] { return hourglass::testing::press(root, name); }, 10000);
 }
 
 } // namespace
@@ -75,7 +62,7 @@ void TestRemoteServe::workOn(MainWindow& window, RemoteNamespaceView* view) {
     QDialog* create = nullptr;
     QTRY_VERIFY((create = openDialog(QStringLiteral("entityDialog"))));
     create->findChild<QLineEdit*>(QStringLiteral("entityName"))->setText(QStringLiteral("tasks"));
-    QVERIFY(press(create, QStringLiteral("entityDialogOk")));
+    QVERIFY(pressWhenReady(create, QStringLiteral("entityDialogOk")));
     const QString tasks = QStringLiteral("localhost:tasks");
     QTRY_VERIFY_WITH_TIMEOUT(findPath(tree->model(), tasks).isValid(), 15000);
 
@@ -97,11 +84,11 @@ void TestRemoteServe::workOn(MainWindow& window, RemoteNamespaceView* view) {
     workspace->findChild<QComboBox*>(QStringLiteral("lockReceiver"))
         ->setEditText(QStringLiteral("alice"));
     workspace->findChild<QSpinBox*>(QStringLiteral("lockCount"))->setValue(1);
-    QVERIFY(press(workspace, QStringLiteral("lockReceive")));
+    QVERIFY(pressWhenReady(workspace, QStringLiteral("lockReceive")));
     auto* locks = workspace->findChild<QTableView*>(QStringLiteral("lockList"));
     QTRY_COMPARE_WITH_TIMEOUT(locks->model()->rowCount(), 1, 15000);
     locks->selectRow(0);
-    QVERIFY(press(workspace, QStringLiteral("lockComplete")));
+    QVERIFY(pressWhenReady(workspace, QStringLiteral("lockComplete")));
     QTRY_COMPARE_WITH_TIMEOUT(locks->model()->rowCount(), 0, 15000);
     QTRY_COMPARE_WITH_TIMEOUT(treeActive(view->tree(), tasks), qint64(1), 15000);
 }

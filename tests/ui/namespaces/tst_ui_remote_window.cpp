@@ -14,6 +14,7 @@
 #include "ServedNamespace.h"
 
 #include "common/BrokerClient.h"
+#include "common/BulkJob.h"
 #include "demo/TimeControlBar.h"
 #include "entities/EntityActions.h"
 #include "hourglass/remote/RemoteBroker.h"
@@ -314,10 +315,7 @@ void TestRemoteWindow::destructiveStepsNameTheNamespaceAndAskFirst() {
     RemoteNamespaceView* view = connectThroughDialog(*m_window, m_served->connectionText(),
                                                      m_served->caFile(), QStringLiteral("Served"));
     QVERIFY(view);
-    const QString orders = QStringLiteral("localhost:orders");
-    QTRY_VERIFY(findPath(view->tree()->view()->model(), orders).isValid());
-    view->tree()->view()->setCurrentIndex(findPath(view->tree()->view()->model(), orders));
-    QTRY_COMPARE(m_window->activeRemote(), view);
+    QVERIFY(selectInRemote(*m_window, view, QStringLiteral("localhost:orders")));
     auto servedActive = [this] {
         return m_served->broker().counts(QStringLiteral("orders"))->active;
     };
@@ -367,10 +365,7 @@ void TestRemoteWindow::purgeEndsWhenAnotherReceiverHoldsAMessage() {
     RemoteNamespaceView* view = connectThroughDialog(*m_window, m_served->connectionText(),
                                                      m_served->caFile(), QStringLiteral("Served"));
     QVERIFY(view);
-    const QString orders = QStringLiteral("localhost:orders");
-    QTRY_VERIFY(findPath(view->tree()->view()->model(), orders).isValid());
-    view->tree()->view()->setCurrentIndex(findPath(view->tree()->view()->model(), orders));
-    QTRY_COMPARE(m_window->activeRemote(), view);
+    QVERIFY(selectInRemote(*m_window, view, QStringLiteral("localhost:orders")));
     QAction* purge = view->workspace()->messages()->listActions()->purgeAction();
     QTRY_VERIFY(purge->isEnabled());
     purge->trigger();

@@ -6,6 +6,7 @@
 #include "ClientCall.h"
 #include "TestBroker.h"
 #include "UiTestBroker.h"
+#include "WidgetSteps.h"
 #include "common/BrokerClient.h"
 #include "entities/EntityActions.h"
 #include "messages/MessageListModel.h"
@@ -30,6 +31,9 @@
 using namespace hourglass;
 using namespace hourglass::ui;
 using hourglass::testing::callAndWait;
+using hourglass::testing::openDialog;
+using hourglass::testing::press;
+using hourglass::testing::pressable;
 
 namespace {
 const QString kQueue = QStringLiteral("flow:orders");
@@ -38,37 +42,6 @@ QModelIndex findPath(QAbstractItemModel* model, const QString& path) {
     const QModelIndexList hits = model->match(model->index(0, 0), NamespaceTreeModel::PathRole,
                                               path, 1, Qt::MatchExactly | Qt::MatchRecursive);
     return hits.isEmpty() ? QModelIndex() : hits.first();
-}
-
-// Whether the control named `name` under `root` can be pressed now.
-bool pressable(QObject* root, const QString& name) {
-    if (auto* button = root->findChild<QAbstractButton*>(name))
-        return button->isEnabled();
-    if (auto* action = root->findChild<QAction*>(name))
-        return action->isEnabled();
-    return false;
-}
-
-// Presses the control named `name` under `root`: an action is triggered, a button clicked.
-bool press(QObject* root, const QString& name) {
-    if (auto* button = root->findChild<QAbstractButton*>(name); button && button->isEnabled()) {
-        button->click();
-        return true;
-    }
-    if (auto* action = root->findChild<QAction*>(name); action && action->isEnabled()) {
-        action->trigger();
-        return true;
-    }
-    return false;
-}
-
-// The visible top-level dialog with this object name (dialogs open non-blocking).
-QDialog* openDialog(const QString& name) {
-    for (QWidget* widget : QApplication::topLevelWidgets())
-        if (auto* dialog = qobject_cast<QDialog*>(widget);
-            dialog && dialog->objectName() == name && dialog->isVisible())
-            return dialog;
-    return nullptr;
 }
 
 // Selects every row of `view` whose model column `column` displays `text`.

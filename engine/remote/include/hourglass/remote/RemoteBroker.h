@@ -18,6 +18,14 @@
 //   nothing; lastListError() says why. entity(path) reads one entity, a
 //   subscription with its rules; counts(path) its counts ("<entity>/$deadletterqueue": the
 //   entity's dead-lettered count as active).
+// - A key without the Manage right (Listen- or Send-only, or a signature for one entity): the
+//   administration API answers 401. When the options name entities (namedEntities), a listing
+//   that gets 401 proves the key on the AMQP side instead (a wrong key still fails there) and
+//   gives the named entities, each as the API reads it where it will (a signature for one
+//   entity reads that entity), else with its counts unknown (countsKnown false, zeros);
+//   listsNamedOnly() says so. entity(), counts() and the receive checks answer a named entity the
+//   same way, so that peek, receive, settle and send work on it; what needs the API (create,
+//   update, delete, rules, the routing preview) answers the 401.
 // - createQueue, createTopic, createSubscription, updateEntity, deleteEntity, addRule,
 //   removeRule, replaceRule: through the administration API; each success marks the change feed
 //   at once (created, updated, deleted) and tells the poll, which then does not report it again.
@@ -94,6 +102,7 @@
 #include "hourglass/remote/AdminClient.h"
 #include "hourglass/remote/AmqpClient.h"
 #include "hourglass/remote/ConnectionString.h"
+#include "hourglass/remote/NamedEntities.h"
 
 #include <chrono>
 #include <memory>
@@ -114,6 +123,9 @@ struct RemoteBrokerOptions {
     bool readOnly = false;
     // How often the change feed's poll lists the runtime counts.
     std::chrono::milliseconds pollInterval{5000};
+    // The entities to browse when the administration API refuses the key (it lacks the Manage
+    // right): forConnection names the string's EntityPath; the user may name more.
+    QList<NamedEntity> namedEntities;
 
     // The options for `connection` as it stands.
     static RemoteBrokerOptions forConnection(const ConnectionString& connection);
@@ -135,6 +147,9 @@ public:
     Instant lastPollAt() const;
     // Why the last listing of entities (entities() or the poll) failed; empty after a success.
     QString lastListError() const;
+    // Whether the last listing gave the named entities (options().namedEntities) because the
+    // administration API refused the key while the AMQP side accepted it.
+    bool listsNamedOnly() const;
 
     void describeOwner(const QString& detail) override;
     Result<void> createNamespace(const NamespaceInfo& info) override;

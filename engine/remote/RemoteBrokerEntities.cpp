@@ -50,11 +50,15 @@ Result<QList<EntityInfo>> RemoteBroker::State::listEntities() {
         return entities;
     }();
     namedOnly = false;
-    if (!listed && listed.error().code == ErrorCode::Unauthorized &&
-        !options.namedEntities.isEmpty()) {
+    if (!listed && listed.error().code == ErrorCode::Unauthorized) {
         // A key without the Manage right: the AMQP side says whether it is a key at all.
         if (auto proven = amqp->connect(); !proven) {
             listed = proven.error();
+        } else if (options.namedEntities.isEmpty()) {
+            listed = makeError(ErrorCode::Unauthorized,
+                               QStringLiteral("This key cannot list the namespace (listing "
+                                              "needs the Manage right); name the entities to "
+                                              "browse."));
         } else {
             // A key scoped to an entity may still read that entity: its counts where it can.
             QList<EntityInfo> named = namedEntityInfos(options.namedEntities, namespaceName());

@@ -23,7 +23,8 @@
 //   that gets 401 proves the key on the AMQP side instead (a wrong key still fails there) and
 //   gives the named entities, each as the API reads it where it will (a signature for one
 //   entity reads that entity), else with its counts unknown (countsKnown false, zeros);
-//   listsNamedOnly() says so. entity(), counts() and the receive checks answer a named entity the
+//   listsNamedOnly() says so; without names, the listing's error says the key cannot list and
+//   to name the entities. entity(), counts() and the receive checks answer a named entity the
 //   same way, so that peek, receive, settle and send work on it; what needs the API (create,
 //   update, delete, rules, the routing preview) answers the 401.
 // - createQueue, createTopic, createSubscription, updateEntity, deleteEntity, addRule,

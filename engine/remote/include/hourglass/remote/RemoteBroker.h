@@ -86,13 +86,13 @@
 //   broker's, waiting at most the timeout (bounded by the AMQP call time-out), and calls back
 //   there; cancelAcceptSession drops the callback (a session granted after it is released). The
 //   link takes messages peek-locked: receiveFromSession in receive-and-delete completes each at
-//   once. receiveDeferredFromSession is refused (InvalidArgument): the service needs the session
-//   named on the session's link, which the AMQP client's receive by sequence number does not
-//   do yet. holdsSession and releaseSessionsOf know the sessions this broker accepted
-//   (holdsSession: until the lock's LockedUntilUtc on the system clock). listSessions and
-//   sessionPages page through the service's get-message-sessions (at most 10,000 ids, in id
-//   order); they give ids only, no counts and no lock, and refuse stateSetSince. session() reads
-//   the state only of a session this broker holds (only the holder may read it).
+//   once. receiveDeferredFromSession takes a deferred message of a session this broker holds
+//   (SessionLockLost otherwise) by sequence number, the session named; it settles through
+//   $management like any deferred message. holdsSession and releaseSessionsOf know the sessions
+//   this broker accepted (holdsSession: until the lock's LockedUntilUtc on the system clock).
+//   listSessions and sessionPages page through the service's get-message-sessions (at most 10,000
+//   ids, in id order); they give ids only, no counts and no lock, and refuse stateSetSince.
+//   session() reads the state only of a session this broker holds (only the holder may read it).
 // - readOnly: every call that changes anything (create, update, delete, rules, sends, receives
 //   in either mode, settlements, session accepts and state, the operator steps and purge) is
 //   refused with InvalidArgument "This connection is read-only." before anything is sent.

@@ -3,6 +3,8 @@
 #include "BenchSupport.h"
 
 #include <QEventLoop>
+#include <QMetaEnum>
+#include <QThread>
 
 #include <ctime>
 
@@ -18,6 +20,39 @@ qint64 threadCpuNs() {
 
 } // namespace
 
+TimedApplication::TimedApplication(int& argc, char** argv)
+    : QApplication(argc, argv) {}
+
+bool TimedApplication::notify(QObject* receiver, QEvent* event) {
+    if (m_depth > 0 || QThread::currentThread() != thread())
+        return QApplication::notify(receiver, event);
+    const QEvent::Type type = event->type(); // the event may be gone once handled
+    const QString name = receiver ? QString::fromLatin1(receiver->metaObject()->className()) +
+                                        QLatin1Char(' ') + receiver->objectName()
+                                  : QString();
+    QElapsedTimer timer;
+    timer.start();
+    ++m_depth;
+    const bool handled = QApplication::notify(receiver, event);
+    --m_depth;
+    const double ms = double(timer.nsecsElapsed()) / 1e6;
+    if (ms > m_longestMs) {
+        m_longestMs = ms;
+        const char* typeName = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
+        m_longest = QStringLiteral("%1 to %2")
+                        .arg(typeName ? QLatin1String(typeName) : QString::number(int(type)),
+                             name.trimmed());
+    }
+    return handled;
+}
+
+std::pair<double, QString> TimedApplication::takeLongest() {
+    std::pair<double, QString> longest{m_longestMs, m_longest};
+    m_longestMs = 0;
+    m_longest.clear();
+    return longest;
+}
+
 GuiThreadProbe::GuiThreadProbe() {
     m_timer.setTimerType(Qt::PreciseTimer);
     m_timer.setInterval(1);
@@ -29,6 +64,18 @@ GuiThreadProbe::GuiThreadProbe() {
 void GuiThreadProbe::reset() {
     m_stretch = {};
     m_lastWallNs = -1;
+    if (auto* application = dynamic_cast<TimedApplication*>(QCoreApplication::instance()))
+        application->takeLongest();
+}
+
+GuiThreadProbe::Stretch GuiThreadProbe::stretch() const {
+    Stretch stretch = m_stretch;
+    if (auto* application = dynamic_cast<TimedApplication*>(QCoreApplication::instance())) {
+        auto [ms, what] = application->takeLongest();
+        stretch.longestEventMs = ms;
+        stretch.longestEvent = what;
+    }
+    return stretch;
 }
 
 void GuiThreadProbe::tick() {

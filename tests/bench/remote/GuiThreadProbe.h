@@ -10,6 +10,7 @@
 // holds, checking it on the same millisecond ticks, so that waiting adds no busy time of its own.
 // Threads: GUI thread only.
 
+#include <QApplication>
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
@@ -19,6 +20,22 @@
 
 namespace hourglass::bench {
 
+// The application, timing each event it hands out on the GUI thread (the outermost only: an
+// event handled inside another's handler is part of that one), so that a long stretch can be
+// named. Make it in place of QApplication.
+class TimedApplication : public QApplication {
+public:
+    TimedApplication(int& argc, char** argv);
+    bool notify(QObject* receiver, QEvent* event) override;
+    // The longest event since the last take, and what it was; then starts again.
+    std::pair<double, QString> takeLongest();
+
+private:
+    int m_depth = 0;
+    double m_longestMs = 0;
+    QString m_longest;
+};
+
 class GuiThreadProbe : public QObject {
 public:
     struct Stretch {
@@ -26,13 +43,18 @@ public:
         double cpuMs = 0;    // the GUI thread's CPU time within that gap
         double maxCpuMs = 0; // the most CPU time the thread used between any two ticks
         int ticks = 0;
+        // The longest single event the GUI thread handled (TimedApplication), and what it was:
+        // the receiver's class and name and the event's type.
+        double longestEventMs = 0;
+        QString longestEvent;
     };
 
     GuiThreadProbe();
 
     // Starts a phase: the figures so far are forgotten.
     void reset();
-    Stretch stretch() const { return m_stretch; }
+    // The figures since reset() (taking the longest event: call it once a phase).
+    Stretch stretch() const;
 
     // Turns the event loop until `done` holds; gives up (the benchmark stops, saying `what`)
     // after `limitSeconds`. Returns the milliseconds waited.

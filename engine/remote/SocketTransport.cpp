@@ -54,6 +54,11 @@ void SocketTransport::open(TransportCallbacks callbacks) {
                          });
         m_socket = std::move(socket);
     }
+    // Every write at once (TCP_NODELAY): a call is a few small frames each way, and Nagle's
+    // algorithm would hold one back until the peer acknowledged the last, which the peer's
+    // delayed acknowledgement puts off by 40 ms: every peek and settlement took 40 ms more.
+    QObject::connect(m_socket.get(), &QAbstractSocket::connected, m_socket.get(),
+                     [this] { m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
     QObject::connect(m_socket.get(), &QTcpSocket::readyRead, m_socket.get(), [this] {
         while (!m_done && m_socket->bytesAvailable() > 0)
             m_callbacks.arrived(m_socket->read(64 * 1024));

@@ -69,6 +69,7 @@ void MessageListModel::setPath(const QString& qualifiedPath) {
     m_pages.clear();
     m_pageUse.clear();
     m_pageRequests.clear();
+    m_ahead = {};
     m_refresh.reset();
     endResetModel();
     emit indexRefreshed();
@@ -168,6 +169,7 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
     m_refresh.finish();
     ++m_generation; // page replies asked under the old index may hold shifted rows
     m_pageRequests.clear();
+    m_ahead = {};
 
     const int oldRows = rowCount();
     const int shifted = firstShiftedRow(snapshot);
@@ -206,6 +208,7 @@ void MessageListModel::applySnapshot(Snapshot snapshot) {
         emit rowsShifted(shifted);
     emit indexRefreshed();
 
+    startReadAhead();
     if (m_refresh.takeQueued())
         refresh();
 }
@@ -290,6 +293,15 @@ void MessageListModel::fetchMore(const QModelIndex& parent) {
         return;
     m_pageRequests.insert(page);
     const qint64 from = nextForwardSequenceNumber();
+    if (m_ahead.page == page && m_ahead.from == from) {
+        if (m_ahead.rows) {
+            auto rows = std::move(*m_ahead.rows);
+            m_ahead = {};
+            appendPage(page, from, std::move(rows));
+        }
+        // Else it is on its way: its answer appends it (startReadAhead).
+        return;
+    }
     m_client.call(
         this,
         [path = m_path, from](Broker& broker) {
@@ -304,6 +316,32 @@ void MessageListModel::fetchMore(const QModelIndex& parent) {
 qint64 MessageListModel::nextForwardSequenceNumber() const {
     const auto last = m_pages.constFind(int(m_pages.size()) - 1);
     return last == m_pages.constEnd() || last->isEmpty() ? 0 : last->last().sequenceNumber + 1;
+}
+
+void MessageListModel::startReadAhead() {
+    if (!m_forward || !m_more || !m_lastError.isEmpty() || m_path.isEmpty())
+        return;
+    const int page = int(m_pages.size());
+    const qint64 from = nextForwardSequenceNumber();
+    // Already asked for: by the view (fetchMore) or ahead.
+    if (m_pageRequests.contains(page) || (m_ahead.page == page && m_ahead.from == from))
+        return;
+    m_ahead = {page, from, std::nullopt};
+    m_client.call(
+        this,
+        [path = m_path, from](Broker& broker) {
+            return readMessagesForward(broker, path, from, kPageSize);
+        },
+        [this, page, from, generation = m_generation](Result<QList<MessageView>> rows) {
+            if (generation != m_generation || m_ahead.page != page || m_ahead.from != from)
+                return;
+            if (!m_pageRequests.contains(page)) {
+                m_ahead.rows = std::move(rows); // the view has not asked yet
+                return;
+            }
+            m_ahead = {}; // the view asked meanwhile and waits for it
+            appendPage(page, from, std::move(rows));
+        });
 }
 
 void MessageListModel::appendPage(int page, qint64 from, Result<QList<MessageView>> rows) {
@@ -335,6 +373,7 @@ void MessageListModel::appendPage(int page, qint64 from, Result<QList<MessageVie
     m_pageRequests.remove(page);
     m_total = m_more ? std::max<qint64>(m_total, m_forwardRows) : m_forwardRows;
     emit indexRefreshed();
+    startReadAhead();
 }
 
 void MessageListModel::applyPage(int page, QList<MessageView> rows) {

@@ -14,10 +14,12 @@
 // read the only way it can be, through peek: the list pages forward from the lowest sequence
 // number. The first page comes with the refresh; the next one, from the last row's sequence
 // number on, when the view scrolls near the end (canFetchMore/fetchMore), and the row count grows
-// as pages arrive. Every page read stays in hand (rows are never evicted: the list holds what the
-// user scrolled through). total() is what the path's counts say it holds (or the rows read, once
-// the end was reached). A refresh re-reads as many rows as were read, from the start, so the
-// view keeps its place.
+// as pages arrive. One page is read ahead: once a page is in, the one after it is read in the
+// background, so that the next fetchMore appends it at once rather than wait for the wire (a
+// remote peek is a round trip); a refresh or another path drops it. Every page read stays in hand
+// (rows are never evicted: the list holds what the user scrolled through). total() is what the
+// path's counts say it holds (or the rows read, once the end was reached). A refresh re-reads as
+// many rows as were read, from the start, so the view keeps its place.
 //
 // Countdown cells (Time to live, Lock) are computed in data() from the engine's clock, so a view
 // that repaints them (CountdownTicker) sees them run without asking the engine.
@@ -31,6 +33,8 @@
 #include <QHash>
 #include <QList>
 #include <QSet>
+
+#include <optional>
 
 namespace hourglass::ui {
 
@@ -91,6 +95,9 @@ public:
     // Repaints the countdown columns of rows first..last (CountdownTicker drives this).
     void refreshCountdowns(int firstRow, int lastRow);
 
+    // Forward paging only: the page after the rows read is in hand (read ahead), so that the next
+    // fetchMore appends it at once.
+    bool isNextPageReadAhead() const { return m_ahead.page >= 0 && m_ahead.rows.has_value(); }
     // Forward paging only: another page may follow the rows read.
     bool canFetchMore(const QModelIndex& parent = {}) const override;
     void fetchMore(const QModelIndex& parent = {}) override;
@@ -126,6 +133,8 @@ private:
     void appendPage(int page, qint64 from, Result<QList<MessageView>> rows);
     // Forward paging: where the page after the rows read starts.
     qint64 nextForwardSequenceNumber() const;
+    // Forward paging: reads the page after the rows read in the background (readAhead below).
+    void startReadAhead();
     // How many rows a snapshot makes: its total, or the rows it read when paging forward.
     int rowsOf(const Snapshot& snapshot) const;
     // The row's message, or null when its page is not loaded (and then asks for the page).
@@ -149,6 +158,14 @@ private:
     CoalescedRefresh m_refresh; // one index read at a time, one more queued
     // The window: loaded pages, their use order (most recent last), and pages asked for. Mutable
     // because data() loads pages on demand.
+    // Forward paging: the page after the rows read, asked for before the view asks (page -1:
+    // none); `rows` once it came. Bound to the generation it was asked under.
+    struct ReadAhead {
+        int page = -1;
+        qint64 from = 0;
+        std::optional<Result<QList<MessageView>>> rows;
+    };
+    ReadAhead m_ahead;
     mutable QHash<int, QList<MessageView>> m_pages;
     mutable QList<int> m_pageUse;
     mutable QSet<int> m_pageRequests;

@@ -1,6 +1,7 @@
 // The Messages tab on a namespace without a sequence index (a remote one: peek is all it has),
 // over IndexlessBroker: the list pages forward from the first message as the view scrolls, every
-// row keeps its countdown, a refresh keeps the rows read, and select all, purge and the body
+// row keeps its countdown, the page after the rows read is read ahead and appended at once when
+// the view asks for it, a refresh keeps the rows read, and select all, purge and the body
 // search reach every message, with sequenceIndex never asked.
 
 #include "ClientCall.h"
@@ -96,6 +97,7 @@ class TestUiIndexlessList : public QObject {
     Q_OBJECT
 private slots:
     void firstPageThenScrollingLoadsEveryRowInOrder();
+    void theNextPageIsReadAheadAndAppendedAtOnce();
     void refreshKeepsTheRowsRead();
     void selectAllAndPurgeReachEveryMessage();
     void bodySearchScansEveryMessage();
@@ -153,6 +155,38 @@ void TestUiIndexlessList::firstPageThenScrollingLoadsEveryRowInOrder() {
     QCOMPARE(model->index(last + 1, Model::TimeToLiveColumn).data().toString(),
              QStringLiteral("never"));
     QCOMPARE(env.indexless->indexRequests(), 0);
+}
+
+void TestUiIndexlessList::theNextPageIsReadAheadAndAppendedAtOnce() {
+    Env env;
+    Model model(*env.client);
+    model.setPath(QStringLiteral("test:q"));
+    QTRY_COMPARE(model.rowCount(), Model::kPageSize);
+    // Nothing asked for more, yet the page after the first is read and kept.
+    QTRY_VERIFY(model.isNextPageReadAhead());
+    QCOMPARE(model.rowCount(), Model::kPageSize);
+    QVERIFY(model.canFetchMore());
+    // The view asks: the rows are there at once, in order, without waiting for a read.
+    model.fetchMore();
+    QCOMPARE(model.rowCount(), 2 * Model::kPageSize);
+    for (int row = Model::kPageSize - 1; row <= Model::kPageSize; ++row)
+        QCOMPARE(model.index(row, Model::MessageIdColumn).data().toString(),
+                 QStringLiteral("m%1").arg(row));
+    // And the last (short) page after them, then nothing more to read.
+    QTRY_VERIFY(model.isNextPageReadAhead());
+    model.fetchMore();
+    QCOMPARE(model.rowCount(), kMessages);
+    QCOMPARE(model.index(kMessages - 1, Model::MessageIdColumn).data().toString(),
+             QStringLiteral("m%1").arg(kMessages - 1));
+    QVERIFY(!model.canFetchMore());
+    QVERIFY(!model.isNextPageReadAhead());
+
+    // Another path drops what was read ahead for this one.
+    model.setPath(QStringLiteral("test:q"));
+    QTRY_VERIFY(model.isNextPageReadAhead());
+    model.setPath({});
+    QVERIFY(!model.isNextPageReadAhead());
+    QCOMPARE(model.rowCount(), 0);
 }
 
 void TestUiIndexlessList::refreshKeepsTheRowsRead() {

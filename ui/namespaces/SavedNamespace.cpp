@@ -133,6 +133,7 @@ void writeSavedNamespace(QSettings& settings, const SavedNamespace& saved) {
     settings.setValue(QStringLiteral("webSockets"), saved.webSockets);
     settings.setValue(QStringLiteral("readOnly"), saved.readOnly);
     settings.setValue(QStringLiteral("caFile"), saved.caFile);
+    writeEntraChoice(settings, saved.entra);
     settings.endGroup();
     settings.endGroup();
 }
@@ -152,6 +153,7 @@ std::optional<SavedNamespace> readSavedNamespace(QSettings& settings, const QStr
         saved.webSockets = settings.value(QStringLiteral("webSockets")).toBool();
         saved.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
         saved.caFile = settings.value(QStringLiteral("caFile")).toString();
+        saved.entra = readEntraChoice(settings);
         result = saved;
     }
     settings.endGroup();

@@ -4,6 +4,7 @@
 // key or the signature). The two meet again when the namespace is opened (`withSecret`).
 
 #include "hourglass/remote/ConnectionString.h"
+#include "namespaces/EntraChoice.h"
 
 #include <QByteArray>
 #include <QMetaType>
@@ -41,6 +42,7 @@ struct SavedNamespace {
     bool webSockets = false; // AMQP over WebSockets (port 443 unless the string names one)
     bool readOnly = false;   // peek and browse only
     QString caFile;          // an extra certificate authority to trust, PEM
+    EntraChoice entra;       // Microsoft Entra ID sign-in, for a string without a key
 
     // The parts of `secret` put back into the strings: what opening the namespace uses.
     SavedNamespace withSecret(const NamespaceSecret& secret) const;

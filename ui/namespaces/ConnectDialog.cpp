@@ -123,7 +123,7 @@ ConnectDialog::ConnectDialog(SavedNamespaces* namespaces, QWidget* parent)
     form->addRow(tr("Opens with:"), m_plan);
     form->addRow(QString(), m_webSockets);
     form->addRow(QString(), m_readOnly);
-    form->addRow(m_entra);
+    m_entra->addRows(form);
     form->addRow(tr("Extra CA file:"), caRow);
     form->addRow(QString(), m_caError);
     form->addRow(tr("Name:"), m_name);

@@ -75,15 +75,14 @@ private slots:
     void theChoiceIsOfferedOnlyForAStringWithoutAKey() {
         QDialog* dialog = openConnect();
         QVERIFY(dialog);
-        auto* choice = dialog->findChild<QWidget*>(QStringLiteral("entraChoice"));
+        auto* signIn = dialog->findChild<QCheckBox*>(QStringLiteral("entraSignIn"));
         auto* save = dialog->findChild<QAbstractButton*>(QStringLiteral("save"));
         dialog->findChild<QLineEdit*>(QStringLiteral("connectionString"))
             ->setText(m_served->connectionText());
-        QVERIFY(!choice->isVisible());
+        QVERIFY(!signIn->isVisible());
         dialog->findChild<QLineEdit*>(QStringLiteral("connectionString"))
             ->setText(m_served->connectionText(false));
-        QVERIFY(choice->isVisible());
-        auto* signIn = dialog->findChild<QCheckBox*>(QStringLiteral("entraSignIn"));
+        QVERIFY(signIn->isVisible());
         auto* clientId = dialog->findChild<QLineEdit*>(QStringLiteral("entraClientId"));
         QVERIFY(!clientId->isEnabled());
         QVERIFY(save->isEnabled());

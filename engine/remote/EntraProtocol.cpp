@@ -30,8 +30,8 @@ bool isLoopback(const QString& host) {
 
 // Ids and domains: letters, digits, '-', '.', '_'. Anything else would change the address.
 bool isIdText(const QString& text) {
-    if (text.isEmpty() || text.size() > 256)
-        return false;
+    if (text.isEmpty() || text.size() > 256 || text.startsWith(u'.') || text.contains(u".."))
+        return false; // "." and ".." would step out of the tenant's path
     for (const QChar c : text)
         if (!(c.isLetterOrNumber() && c.unicode() < 0x80) && c != u'-' && c != u'.' && c != u'_')
             return false;

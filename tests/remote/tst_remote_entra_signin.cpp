@@ -128,6 +128,9 @@ private slots:
         QCOMPARE(result.error().code, ErrorCode::Unauthorized);
         QVERIFY2(result.error().description.contains(QStringLiteral("invalid_grant")),
                  qPrintable(result.error().description));
+        // Only a short prefix of the provider's description.
+        QVERIFY(result.error().description.contains(QStringLiteral("AADSTS501481")));
+        QVERIFY(!result.error().description.contains(QStringLiteral("authorization request")));
         QVERIFY(!signIn.isSignedIn());
         QCOMPARE(signIn.accessToken().error().code, ErrorCode::Unauthorized);
     }
@@ -294,6 +297,7 @@ private slots:
         };
         QVERIFY(refused([](EntraSettings& s) { s.clientId.clear(); }));
         QVERIFY(refused([](EntraSettings& s) { s.tenant = QStringLiteral("a/b?c"); }));
+        QVERIFY(refused([](EntraSettings& s) { s.tenant = QStringLiteral(".."); }));
         QVERIFY(
             refused([](EntraSettings& s) { s.authority = QStringLiteral("http://example.com"); }));
         QVERIFY(refused([](EntraSettings& s) { s.authority = QStringLiteral("ftp://localhost"); }));

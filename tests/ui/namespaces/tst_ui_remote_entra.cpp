@@ -3,7 +3,8 @@
 // served namespace trusting a stand-in identity provider (tests/remote/StandInIdentityProvider.h).
 // The browser flow goes through QDesktopServices::openUrl, which the test hands to its browser
 // (QDesktopServices::setUrlHandler); the device code is shown in a small dialog with Cancel.
-// A sign-in serves the session: connecting again after Disconnect asks nothing.
+// A sign-in serves the session: connecting again after Disconnect asks nothing; a declined one is
+// said in the namespace's header.
 
 #include "PrivateHome.h"
 #include "RemoteWindowSteps.h"
@@ -163,6 +164,19 @@ private slots:
         const int polls = m_provider->devicePollTimes.size();
         QTest::qWait(1500);
         QVERIFY(m_provider->devicePollTimes.size() <= polls + 1);
+    }
+
+    void aDeclinedSignInIsSaidInTheHeader() {
+        m_provider->behaviour = StandInIdentityProvider::Behaviour::Deny;
+        QVERIFY(saveWithEntra(QStringLiteral("Entra (declined)"), {}));
+        RemoteNamespaceView* view = nullptr;
+        QTRY_VERIFY((view = viewNamed(QStringLiteral("Entra (declined)"))));
+        QTRY_COMPARE_WITH_TIMEOUT(view->header()->state(), NamespaceHeader::State::Failed, 20000);
+        QVERIFY(view->findChild<QLabel*>(QStringLiteral("namespaceStatus"))
+                    ->text()
+                    .contains(QStringLiteral("declined")));
+        QVERIFY(!view->isConnected());
+        QTRY_VERIFY(!openDialog(QStringLiteral("entraSignInDialog")));
     }
 
 private:

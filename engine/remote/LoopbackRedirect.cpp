@@ -9,6 +9,9 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <optional>
+#include <utility>
+
 namespace hourglass::remote {
 
 namespace {
@@ -42,6 +45,7 @@ struct LoopbackRedirect::State {
     QObject* context = nullptr; // lives on `thread`; parent of the server and its sockets
     QTcpServer* server = nullptr;
     quint16 port = 0;
+    std::optional<Result<QString>> outcome; // set by respond(), on `thread`
 
     // On `thread`.
     void accept() {
@@ -65,8 +69,13 @@ struct LoopbackRedirect::State {
                 }
                 socket->setProperty("head", head);
                 const qsizetype lineEnd = head.indexOf("\r\n");
-                if (lineEnd >= 0 && head.contains("\r\n\r\n"))
+                if (lineEnd >= 0 && head.contains("\r\n\r\n")) {
                     answer(socket, respond(head.left(lineEnd)));
+                    // The sign-in hears of it once the page is on its way: it may end at once
+                    // and take this listener down with it.
+                    if (outcome)
+                        wait->deliver(std::move(*std::exchange(outcome, std::nullopt)));
+                }
             });
         }
     }
@@ -75,10 +84,11 @@ struct LoopbackRedirect::State {
         socket->disconnect(); // one answer per connection
         QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         socket->write(response);
+        socket->flush(); // into the system's buffer now, not on a later turn of the loop
         socket->disconnectFromHost();
     }
 
-    // The page for a request line, and the sign-in's answer when it is the redirect.
+    // The page for a request line; the sign-in's answer in `outcome` when it is the redirect.
     QByteArray respond(const QByteArray& requestLine) {
         const QList<QByteArray> parts = requestLine.split(' ');
         if (parts.size() != 3 || parts[0] != "GET")
@@ -97,25 +107,25 @@ struct LoopbackRedirect::State {
                         QStringLiteral("This address only takes the sign-in's redirect."));
         const QString closeTab = QStringLiteral("You can close this tab and return to Hourglass.");
         if (state != expectedState) {
-            wait->deliver(makeError(ErrorCode::Unauthorized,
-                                    QStringLiteral("The browser came back with an answer that is "
-                                                   "not this sign-in's (its state differs). "
-                                                   "Sign in again.")));
+            outcome.emplace(makeError(ErrorCode::Unauthorized,
+                                      QStringLiteral("The browser came back with an answer that is "
+                                                     "not this sign-in's (its state differs). "
+                                                     "Sign in again.")));
             return page("400 Bad Request", QStringLiteral("Sign-in failed"), closeTab);
         }
         if (!error.isEmpty()) {
             const QJsonObject reply{{QStringLiteral("error"), error},
                                     {QStringLiteral("error_description"),
                                      value(query, QStringLiteral("error_description"))}};
-            wait->deliver(entra::refusalOf(reply));
+            outcome.emplace(entra::refusalOf(reply));
             return page("200 OK", QStringLiteral("Sign-in failed"), closeTab);
         }
         if (code.isEmpty() || code.size() > entra::kMaxTokenChars) {
-            wait->deliver(entra::problem(
+            outcome.emplace(entra::problem(
                 QStringLiteral("The browser came back from the sign-in without a code.")));
             return page("400 Bad Request", QStringLiteral("Sign-in failed"), closeTab);
         }
-        wait->deliver(code);
+        outcome.emplace(code);
         return page("200 OK", QStringLiteral("Signed in"), closeTab);
     }
 };

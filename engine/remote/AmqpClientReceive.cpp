@@ -87,13 +87,29 @@ Result<QList<MessageView>> AmqpClient::receive(const QString& entityPath,
 }
 
 Result<MessageView> AmqpClient::receiveDeferred(const QString& entityPath, qint64 sequenceNumber,
-                                                const QString& receiver) {
-    const QVariantMap body{{QStringLiteral("sequence-numbers"), longArray(sequenceNumber)},
-                           {QStringLiteral("receiver-settle-mode"), QVariant::fromValue(1u)}};
+                                                const QString& receiver, const QString& sessionId) {
+    QVariantMap body{{QStringLiteral("sequence-numbers"), longArray(sequenceNumber)},
+                     {QStringLiteral("receiver-settle-mode"), QVariant::fromValue(1u)}};
+    if (!sessionId.isEmpty())
+        body.insert(QStringLiteral("session-id"), sessionId);
     const auto answer = m_thread->run<QVariant>(
-        [entityPath, body](ClientConnection& connection, BodyAnswer done) {
+        [entityPath, receiver, sessionId, body](ClientConnection& connection, BodyAnswer done) {
+            // A session's: for the link that holds the session (associated-link-name).
+            QString linkName;
+            if (!sessionId.isEmpty()) {
+                const ReceiverLink* holder =
+                    connection.sessionHolder(entityPath, receiver, sessionId);
+                if (!holder) {
+                    done(Error::make(ErrorCode::SessionLockLost,
+                                     QStringLiteral("This client holds no session '%1' for '%2'.")
+                                         .arg(sessionId, receiver)));
+                    return;
+                }
+                linkName = holder->linkName();
+            }
             manage(connection, entityPath,
-                   QStringLiteral("com.microsoft:receive-by-sequence-number"), body, done);
+                   QStringLiteral("com.microsoft:receive-by-sequence-number"), body, done,
+                   linkName);
         },
         waitLimit());
     if (!answer)

@@ -10,6 +10,8 @@ RemoteBrokerOptions RemoteBrokerOptions::forConnection(const ConnectionString& c
     RemoteBrokerOptions options;
     options.connection = connection;
     options.admin = AdminClientOptions::forConnection(connection);
+    if (!connection.entityPath.isEmpty())
+        options.namedEntities.append(namedEntityOf(connection.entityPath));
     return options;
 }
 
@@ -117,6 +119,10 @@ Instant RemoteBroker::lastPollAt() const {
 QString RemoteBroker::lastListError() const {
     std::lock_guard lock(m_state->listErrorMutex);
     return m_state->listError;
+}
+
+bool RemoteBroker::listsNamedOnly() const {
+    return m_state->namedOnly;
 }
 
 void RemoteBroker::describeOwner(const QString&) {}

@@ -49,6 +49,29 @@ Result<QList<EntityInfo>> RemoteBroker::State::listEntities() {
             entity.namespaceName = namespaceName();
         return entities;
     }();
+    namedOnly = false;
+    if (!listed && listed.error().code == ErrorCode::Unauthorized) {
+        // A key without the Manage right: the AMQP side says whether it is a key at all.
+        if (auto proven = amqp->connect(); !proven) {
+            listed = proven.error();
+        } else if (options.namedEntities.isEmpty()) {
+            listed = makeError(ErrorCode::Unauthorized,
+                               QStringLiteral("This key cannot list the namespace (listing "
+                                              "needs the Manage right); name the entities to "
+                                              "browse."));
+        } else {
+            // A key scoped to an entity may still read that entity: its counts where it can.
+            QList<EntityInfo> named = namedEntityInfos(options.namedEntities, namespaceName());
+            for (EntityInfo& entity : named) {
+                if (auto read = admin.entity(entity.path)) {
+                    entity = *std::move(read);
+                    entity.namespaceName = namespaceName();
+                }
+            }
+            listed = std::move(named);
+            namedOnly = true;
+        }
+    }
     std::lock_guard lock(listErrorMutex);
     listError = listed ? QString() : listed.error().toString();
     return listed;
@@ -61,18 +84,28 @@ QList<EntityInfo> RemoteBroker::entities(const QString& namespaceName) const {
     return listed ? *listed : QList<EntityInfo>{};
 }
 
-Result<EntityInfo> RemoteBroker::entity(const QString& pathIn) const {
-    const QString path = unqualified(pathIn);
-    auto found = m_state->admin.entity(path);
-    if (found)
-        found->namespaceName = m_state->namespaceName();
+Result<EntityInfo> RemoteBroker::State::describe(const QString& path) {
+    auto found = admin.entity(path);
+    if (found) {
+        found->namespaceName = namespaceName();
+        return found;
+    }
+    if (found.error().code != ErrorCode::Unauthorized)
+        return found;
+    for (const EntityInfo& named : namedEntityInfos(options.namedEntities, namespaceName()))
+        if (named.path.compare(path, Qt::CaseInsensitive) == 0)
+            return named;
     return found;
+}
+
+Result<EntityInfo> RemoteBroker::entity(const QString& pathIn) const {
+    return m_state->describe(unqualified(pathIn));
 }
 
 Result<EntityCounts> RemoteBroker::counts(const QString& pathIn) const {
     const QString path = unqualified(pathIn);
     const auto [entityPath, deadLetter] = withoutDeadLetterSuffix(path);
-    const auto found = m_state->admin.entity(entityPath);
+    const auto found = m_state->describe(entityPath);
     if (!found)
         return found.error();
     if (!deadLetter)
@@ -85,7 +118,7 @@ Result<EntityCounts> RemoteBroker::counts(const QString& pathIn) const {
 Result<void> RemoteBroker::checkReceiver(const QString& pathIn) const {
     const QString path = unqualified(pathIn);
     const auto [entityPath, deadLetter] = withoutDeadLetterSuffix(path);
-    const auto found = m_state->admin.entity(entityPath);
+    const auto found = m_state->describe(entityPath);
     if (!found)
         return found.error();
     if (found->kind == EntityKind::Topic)

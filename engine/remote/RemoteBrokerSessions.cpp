@@ -173,14 +173,21 @@ Result<QList<MessageView>> RemoteBroker::receiveFromSession(const SessionRef& se
     return received;
 }
 
-Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef&, qint64) {
+Result<MessageView> RemoteBroker::receiveDeferredFromSession(const SessionRef& sessionIn,
+                                                             qint64 sequenceNumber) {
     if (auto refused = m_state->refuseWhenReadOnly(); !refused)
         return refused.error();
-    // The service takes a session's deferred message by sequence number only with the session
-    // named, on the session's link; the AMQP client's receive-by-sequence-number names neither.
-    return makeError(ErrorCode::InvalidArgument,
-                     QStringLiteral("Receiving a session's deferred message is not available on "
-                                    "a remote namespace yet."));
+    const SessionRef session = unqualified(sessionIn);
+    // The service takes it only for the session's holder: one this broker accepted.
+    if (!holdsSession(session))
+        return makeError(ErrorCode::SessionLockLost,
+                         QStringLiteral("Session '%1' of '%2' is not held here: accept it first.")
+                             .arg(session.sessionId, session.entityPath));
+    auto received = m_state->amqp->receiveDeferred(session.entityPath, sequenceNumber,
+                                                   session.receiver, session.sessionId);
+    if (received)
+        m_state->taken(session.entityPath);
+    return received;
 }
 
 Result<std::optional<QByteArray>> RemoteBroker::sessionState(const SessionRef& sessionIn) {

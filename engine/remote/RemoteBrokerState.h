@@ -53,8 +53,13 @@ struct RemoteBroker::State {
     // the feed marks ("contoso:orders").
     QString namespaceName() const;
     QString qualified(const QString& path) const;
-    // Every entity with its counts (RemoteBroker::entities' order); keeps the failure.
+    // Every entity with its counts (RemoteBroker::entities' order); keeps the failure. When
+    // the API refuses the key and entities are named: the named ones, once AMQP took the key.
     Result<QList<EntityInfo>> listEntities();
+    std::atomic_bool namedOnly{false};
+    // The entity at `path` (unqualified, without a dead-letter suffix) from the API, or, when
+    // the API refuses the key, as named (counts unknown); the API's answer otherwise.
+    Result<EntityInfo> describe(const QString& path);
     // InvalidArgument "This connection is read-only." when it is; nothing otherwise.
     Result<void> refuseWhenReadOnly() const;
     // A change the broker made: marked at once and remembered by the poll.

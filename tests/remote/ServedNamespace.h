@@ -46,6 +46,8 @@ public:
 
     Broker& broker() { return m_broker.broker(); }
     TestBroker& testBroker() { return m_broker; }
+    // The port clients reach (the TLS port when served over TLS).
+    quint16 port() const { return m_port; }
     // The CA file a client trusts for the TLS port; empty for plain.
     QString caFile() const { return m_caFile; }
 

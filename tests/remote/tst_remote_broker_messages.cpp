@@ -311,12 +311,20 @@ private slots:
             onWorker([&] { return remote().receiveFromSession(ref, ReceiveMode::PeekLock, 1); });
         QCOMPARE(idsOf(*first), QStringList{QStringLiteral("d1")});
         QVERIFY(onWorker([&] { return remote().defer(LockRef::of(first->first()), {}); }).ok());
-        // Not offered yet: the message stays deferred, and says why.
+        // Taken back by its sequence number on the session held, locked, then completed.
         const auto deferred = onWorker([&] {
             return remote().receiveDeferredFromSession(ref, first->first().sequenceNumber);
         });
-        QCOMPARE(deferred.error().code, ErrorCode::InvalidArgument);
-        QVERIFY(deferred.error().description.contains(QStringLiteral("not available")));
+        QVERIFY2(deferred, qPrintable(deferred ? QString() : deferred.error().toString()));
+        QCOMPARE(deferred->messageId, QStringLiteral("d1"));
+        QVERIFY(!deferred->lockToken.isNull());
+        QVERIFY(onWorker([&] { return remote().complete(LockRef::of(*deferred)); }).ok());
+        // A session this broker no longer holds: its deferred message stays where it is.
+        const auto notHeld = onWorker([&] {
+            return remote().receiveDeferredFromSession(SessionRef::of(*e),
+                                                       eMessages->first().sequenceNumber);
+        });
+        QCOMPARE(notHeld.error().code, ErrorCode::SessionLockLost);
 
         const auto deleted = onWorker(
             [&] { return remote().receiveFromSession(ref, ReceiveMode::ReceiveAndDelete, 5); });
@@ -325,7 +333,7 @@ private slots:
         QVERIFY(onWorker([&] { return remote().releaseSession(ref); }).ok());
         const EntityCounts counts = *served().counts(q);
         QCOMPARE(counts.active + counts.locked, qint64(0));
-        QCOMPARE(counts.deferred, qint64(2)); // d1 and e1, each still deferred in its session
+        QCOMPARE(counts.deferred, qint64(1)); // e1, still deferred in its session
     }
 
     void overTls() {

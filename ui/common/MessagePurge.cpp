@@ -149,9 +149,32 @@ void MessagePurge::run(const QString& path, const QList<qint64>& sequenceNumbers
         m_job->deleteLater(); // the last purge's strip text goes with it
     // Counted on the workers, read on the GUI thread once each chunk has reported.
     auto deleted = std::make_shared<std::atomic<qint64>>(0);
+    // A remote namespace deletes a chunk's worth in one call (Broker::purge: the service's
+    // batch delete, oldest first) of the messages enqueued before the user agreed (on this
+    // machine's clock), rather than message by message (a receive and a settlement each). Once
+    // a call deletes fewer than a chunk (what is left is scheduled, locked by another receiver,
+    // or gone), or the namespace has no batch delete, the rest goes message by message, which
+    // cancels scheduled ones and says when another receiver holds one.
+    const bool remote = !m_client.capabilities().hostsDatabase;
+    auto inBatches = std::make_shared<std::atomic_bool>(remote);
+    const Instant agreedAt = m_client.clock().now();
     auto* job = new BulkJob(
         m_client, tr("Purging %1").arg(describe(path)), sequenceNumbers,
-        [path, deleted](Broker& broker, const QList<qint64>& chunk) -> Result<void> {
+        [path, deleted, inBatches, agreedAt](Broker& broker,
+                                             const QList<qint64>& chunk) -> Result<void> {
+            if (*inBatches) {
+                PurgeOptions options;
+                options.maxCount = int(std::min<qsizetype>(chunk.size(), kMaxPurgeCount));
+                options.enqueuedBefore = agreedAt + 1;
+                auto done = broker.purge(path, options);
+                if (!done && done.error().code != ErrorCode::InvalidArgument)
+                    return done.error();
+                if (done)
+                    *deleted += *done;
+                if (done && *done == options.maxCount)
+                    return {};
+                *inBatches = false;
+            }
             auto done = deletePresentMessages(broker, path, chunk);
             if (!done)
                 return done.error();
@@ -162,14 +185,19 @@ void MessagePurge::run(const QString& path, const QList<qint64>& sequenceNumbers
     m_job = job;
     const QString what = describe(path);
     connect(job, &BulkJob::finished, this,
-            [this, path, what, deleted](int done, int total, bool cancelled) {
+            [this, path, what, deleted, remote](int done, int total, bool cancelled) {
                 const qint64 gone = done - deleted->load();
                 QString text =
                     cancelled ? tr("Purge of %1 cancelled: deleted %2 of %3")
                                     .arg(what, count(deleted->load()), messages(total))
                               : tr("Purged %1: deleted %2").arg(what, messages(deleted->load()));
+                // A batch delete does not say which messages it took: on a remote namespace
+                // one not deleted may have left, or be held by another receiver.
                 if (gone > 0)
-                    text += tr(" (%1 had already left)").arg(count(gone));
+                    text += remote ? tr(" (%1 not deleted: received meanwhile, expired, or held "
+                                        "by another receiver)")
+                                         .arg(count(gone))
+                                   : tr(" (%1 had already left)").arg(count(gone));
                 emit statusMessage(text);
                 emit finished(path, deleted->load());
                 emit busyChanged();

@@ -252,7 +252,9 @@ void DeadLetterPanel::applySnapshot(Snapshot snapshot) {
         return;
     }
     const QList<qint64> selected = selectedSequenceNumbers();
-    m_total = snapshot.total;
+    // A remote namespace's count may lag behind its messages, or be unknown (zeros for a key
+    // without the Manage right): never fewer than were read.
+    m_total = std::max<qint64>(snapshot.total, snapshot.rows.size());
     m_model->setMessages(std::move(snapshot.rows));
     selectSequenceNumbers(selected);
     if (m_total == 0)

@@ -71,7 +71,7 @@ NamespaceHeader::NamespaceHeader(const SavedNamespace& saved, QWidget* parent)
 
     m_menuButton->setObjectName(QStringLiteral("namespaceMenu"));
     m_menuButton->setText(QStringLiteral("⋯"));
-    m_menuButton->setToolTip(tr("Poll interval, refresh, forget"));
+    m_menuButton->setToolTip(tr("Poll interval, refresh, entities to browse, forget"));
     m_menuButton->setPopupMode(QToolButton::InstantPopup);
     m_menuButton->setMenu(m_menu);
     QMenu* every = m_menu->addMenu(tr("Read counts &every"));
@@ -90,6 +90,11 @@ NamespaceHeader::NamespaceHeader(const SavedNamespace& saved, QWidget* parent)
     m_refresh =
         m_menu->addAction(tr("&Refresh counts now"), this, &NamespaceHeader::refreshRequested);
     m_refresh->setObjectName(QStringLiteral("refreshCounts"));
+    QAction* name = m_menu->addAction(tr("Entities to &browse…"), this,
+                                      &NamespaceHeader::namedEntitiesRequested);
+    name->setObjectName(QStringLiteral("nameEntities"));
+    name->setToolTip(tr("For a key that cannot list the namespace (Listen or Send only): the "
+                        "queues, topics and subscriptions to show"));
     m_menu->addSeparator();
     QAction* forget =
         m_menu->addAction(tr("&Forget this namespace…"), this, &NamespaceHeader::forgetRequested);
@@ -143,6 +148,13 @@ void NamespaceHeader::setLastPoll(qint64 lastPollAtMs, const QString& listProble
     updateStatus();
 }
 
+void NamespaceHeader::setNamedOnly(bool namedOnly) {
+    if (m_namedOnly == namedOnly)
+        return;
+    m_namedOnly = namedOnly;
+    updateStatus();
+}
+
 void NamespaceHeader::updateStatus() {
     QString text;
     bool problem = false;
@@ -166,6 +178,8 @@ void NamespaceHeader::updateStatus() {
                                                         .toString(QStringLiteral("HH:mm:ss"))
                                                   : tr("not yet");
             text = tr("%1 · counts every %2, last %3").arg(m_where, secondsText(m_interval), last);
+            if (m_namedOnly)
+                text += tr(" · the entities named (this key cannot list the namespace)");
         }
         break;
     }

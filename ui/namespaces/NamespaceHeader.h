@@ -7,7 +7,7 @@
 //
 // Test handles: "namespaceHeader", "namespaceName", "remoteMark", "readOnlyMark",
 // "namespaceStatus" (QLabel), "namespaceConnect" (QToolButton), "namespaceMenu" (QToolButton),
-// "pollInterval-<seconds>" and "refreshCounts", "forgetNamespace" (QAction).
+// "pollInterval-<seconds>" and "refreshCounts", "nameEntities", "forgetNamespace" (QAction).
 
 #include <QFrame>
 
@@ -34,6 +34,8 @@ public:
     // What the status line says while connected.
     void setPollInterval(std::chrono::milliseconds interval);
     void setLastPoll(qint64 lastPollAtMs, const QString& listProblem);
+    // The key cannot list the namespace: the tree holds the entities the user named.
+    void setNamedOnly(bool namedOnly);
     // The poll intervals offered, in seconds.
     static QList<int> pollChoices();
 
@@ -42,6 +44,8 @@ signals:
     void disconnectRequested();
     void forgetRequested();
     void refreshRequested();
+    // The user asks to name the entities to browse (a key without the Manage right).
+    void namedEntitiesRequested();
     void pollIntervalChosen(std::chrono::milliseconds interval);
 
 private:
@@ -58,6 +62,7 @@ private:
     QString m_problem;
     QString m_where;
     std::chrono::milliseconds m_interval{5000};
+    bool m_namedOnly = false;
     qint64 m_lastPollAt = 0;
     QString m_listProblem;
 };

@@ -10,6 +10,9 @@ remote::RemoteBrokerOptions remoteOptionsFor(const SavedNamespace& saved) {
     options.amqp.extraCaFile = saved.caFile;
     options.amqp.webSockets = saved.webSockets;
     options.readOnly = saved.readOnly;
+    // Checked when the user wrote them; a text edited by hand that no longer reads adds nothing.
+    if (const auto named = remote::parseNamedEntities(saved.namedEntities))
+        options.namedEntities += *named;
     return options;
 }
 

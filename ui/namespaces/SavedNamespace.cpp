@@ -133,6 +133,8 @@ void writeSavedNamespace(QSettings& settings, const SavedNamespace& saved) {
     settings.setValue(QStringLiteral("webSockets"), saved.webSockets);
     settings.setValue(QStringLiteral("readOnly"), saved.readOnly);
     settings.setValue(QStringLiteral("caFile"), saved.caFile);
+    if (!saved.namedEntities.isEmpty())
+        settings.setValue(QStringLiteral("namedEntities"), saved.namedEntities);
     writeEntraChoice(settings, saved.entra);
     settings.endGroup();
     settings.endGroup();
@@ -153,6 +155,7 @@ std::optional<SavedNamespace> readSavedNamespace(QSettings& settings, const QStr
         saved.webSockets = settings.value(QStringLiteral("webSockets")).toBool();
         saved.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
         saved.caFile = settings.value(QStringLiteral("caFile")).toString();
+        saved.namedEntities = settings.value(QStringLiteral("namedEntities")).toString();
         saved.entra = readEntraChoice(settings);
         result = saved;
     }

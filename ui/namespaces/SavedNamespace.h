@@ -42,7 +42,10 @@ struct SavedNamespace {
     bool webSockets = false; // AMQP over WebSockets (port 443 unless the string names one)
     bool readOnly = false;   // peek and browse only
     QString caFile;          // an extra certificate authority to trust, PEM
-    EntraChoice entra;       // Microsoft Entra ID sign-in, for a string without a key
+    // The entities to browse when the key cannot list the namespace (no Manage right), in the
+    // text remote::parseNamedEntities reads; the string's EntityPath is named besides.
+    QString namedEntities;
+    EntraChoice entra; // Microsoft Entra ID sign-in, for a string without a key
 
     // The parts of `secret` put back into the strings: what opening the namespace uses.
     SavedNamespace withSecret(const NamespaceSecret& secret) const;

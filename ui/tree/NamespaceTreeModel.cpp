@@ -387,6 +387,8 @@ QVariant NamespaceTreeModel::raw(const Node& node, int column) const {
     if (node.kind == NodeKind::Namespace)
         return {};
     const EntityCounts& counts = node.info.counts;
+    if (!node.info.countsKnown && column != DeletesInColumn)
+        return {};
     if (node.kind == NodeKind::DeadLetterQueue)
         return column == DeadLetteredColumn ? QVariant(counts.deadLettered) : QVariant();
     // A topic holds no messages (its subscriptions do): zeros there would only be noise.
@@ -412,6 +414,17 @@ QVariant NamespaceTreeModel::raw(const Node& node, int column) const {
     }
 }
 
+namespace {
+
+bool isCountColumn(int column) {
+    using Model = NamespaceTreeModel;
+    return column == Model::ActiveColumn || column == Model::ScheduledColumn ||
+           column == Model::DeferredColumn || column == Model::LockedColumn ||
+           column == Model::DeadLetteredColumn;
+}
+
+} // namespace
+
 QVariant NamespaceTreeModel::display(const Node& node, int column) const {
     if (column == NameColumn && node.kind == NodeKind::DeadLetterQueue &&
         node.info.counts.deadLettered > 0)
@@ -430,6 +443,11 @@ QVariant NamespaceTreeModel::display(const Node& node, int column) const {
     }
     if (column == NameColumn && !sessions.isEmpty())
         return node.name + sessions;
+    // Counts the namespace would not give (a key without the Manage right): a dash, not a 0.
+    if (!node.info.countsKnown && isCountColumn(column) &&
+        (node.kind == NodeKind::Queue || node.kind == NodeKind::Subscription ||
+         (node.kind == NodeKind::DeadLetterQueue && column == DeadLetteredColumn)))
+        return QStringLiteral("—");
     const QVariant value = raw(node, column);
     if (column == DeletesInColumn && value.isValid())
         return shortDuration(value.toLongLong());
@@ -442,6 +460,12 @@ QString NamespaceTreeModel::toolTip(const Node& node) const {
             .arg(node.name, tierName(node.ns.tier));
     }
     const EntityCounts& counts = node.info.counts;
+    if (!node.info.countsKnown && node.kind != NodeKind::Topic)
+        return tr("%1 %2\nCounts unknown: this key cannot read the namespace's counts (that "
+                  "needs the Manage right); peek to see its messages")
+            .arg(node.kind == NodeKind::DeadLetterQueue ? tr("Dead-letter queue of")
+                                                        : entityKindName(node.info.kind),
+                 node.kind == NodeKind::DeadLetterQueue ? node.parent->key : node.key);
     if (node.kind == NodeKind::DeadLetterQueue)
         return tr("Dead-letter queue of %1: %n message(s)", nullptr, int(counts.deadLettered))
             .arg(node.parent->key);

@@ -135,8 +135,10 @@ void RemoteNamespaceView::select(const QString& path, NodeKind kind) {
 }
 
 void RemoteNamespaceView::showPollState() {
-    if (m_remote)
+    if (m_remote) {
         m_header->setLastPoll(m_remote->lastPollAt(), m_remote->lastListError());
+        m_header->setNamedOnly(m_remote->listsNamedOnly());
+    }
 }
 
 bool RemoteNamespaceView::eventFilter(QObject* watched, QEvent* event) {

@@ -46,6 +46,8 @@ public:
     ~RemoteNamespaceView() override;
 
     const SavedNamespace& saved() const { return m_saved; }
+    // The entities to browse changed (saved already): the next opening uses them.
+    void setNamedEntities(const QString& text) { m_saved.namedEntities = text; }
     NamespaceHeader* header() const { return m_header; }
     bool isConnected() const { return m_client != nullptr; }
     // Null unless connected. The workspace is not a child of this widget: the main window shows

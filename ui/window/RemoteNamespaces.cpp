@@ -1,6 +1,7 @@
 #include "window/RemoteNamespaces.h"
 
 #include "namespaces/ConnectDialog.h"
+#include "namespaces/NamedEntitiesDialog.h"
 #include "namespaces/RemoteOpener.h"
 #include "namespaces/SavedNamespaces.h"
 #include "window/RemoteNamespaceView.h"
@@ -103,6 +104,8 @@ RemoteNamespaceView* RemoteNamespaces::addView(const SavedNamespace& saved) {
     });
     connect(shown->header(), &NamespaceHeader::forgetRequested, this,
             [this, shown] { askToForget(shown); });
+    connect(shown->header(), &NamespaceHeader::namedEntitiesRequested, this,
+            [this, shown] { askForNames(shown); });
     // A connected namespace shares the column's height with the database's tree; one not
     // connected keeps only its header's.
     connect(shown, &RemoteNamespaceView::attached, this,
@@ -113,6 +116,29 @@ RemoteNamespaceView* RemoteNamespaces::addView(const SavedNamespace& saved) {
     m_views.append(shown);
     emit viewAdded(shown);
     return shown;
+}
+
+void RemoteNamespaces::askForNames(RemoteNamespaceView* shown) {
+    auto* dialog = new NamedEntitiesDialog(shown->saved(), &m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QPointer<RemoteNamespaceView> guard(shown);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, guard] {
+        if (!guard)
+            return;
+        const QString id = guard->saved().id;
+        std::optional<SavedNamespace> kept = m_saved->find(id);
+        if (!kept)
+            return;
+        kept->namedEntities = dialog->text();
+        m_saved->save(*kept);
+        guard->setNamedEntities(dialog->text());
+        // The names are the broker's options: open it again with them.
+        m_opener->drop(id);
+        if (guard->isConnected())
+            guard->detach();
+        connectTo(id);
+    });
+    dialog->open();
 }
 
 void RemoteNamespaces::askToForget(RemoteNamespaceView* shown) {

@@ -50,6 +50,8 @@ signals:
 private:
     RemoteNamespaceView* addView(const SavedNamespace& saved);
     void askToForget(RemoteNamespaceView* view);
+    // The entities to browse for a key that cannot list the namespace: saved, then reopened.
+    void askForNames(RemoteNamespaceView* view);
 
     QVBoxLayout& m_column;
     QWidget& m_window;

@@ -102,6 +102,9 @@ struct EntityInfo {
     Instant lastActivityAt = 0;
     // When auto-delete-on-idle will remove the entity if nothing happens; kNever when it can't.
     Instant autoDeleteAt = kNever;
+    // False when the namespace would not say (a remote key without the Manage right reads no
+    // runtime counts): `counts` is zeros then, not a count.
+    bool countsKnown = true;
 };
 
 enum class ReceiveMode { PeekLock, ReceiveAndDelete };

@@ -17,6 +17,7 @@
 #include "common/BulkJob.h"
 #include "demo/TimeControlBar.h"
 #include "entities/EntityActions.h"
+#include "hourglass/OperationObserver.h"
 #include "hourglass/remote/RemoteBroker.h"
 #include "messages/MessageListActions.h"
 #include "messages/MessageListPanel.h"
@@ -78,6 +79,7 @@ private slots:
     void wrongKeyAndUnreachableHostAreSaidInTheHeader();
     void destructiveStepsNameTheNamespaceAndAskFirst();
     void purgeEndsWhenAnotherReceiverHoldsAMessage();
+    void purgeDeletesInBatchesWithoutReceiving();
 
 private:
     // The window, its database open, and a served namespace with a queue of two messages.
@@ -383,6 +385,47 @@ void TestRemoteWindow::purgeEndsWhenAnotherReceiverHoldsAMessage() {
         bar->isVisible() && bar->text().contains(QStringLiteral("MessageNotFound")), 30000);
     QCOMPARE(m_served->broker().counts(QStringLiteral("orders"))->active, qint64(0));
     QCOMPARE(m_served->broker().counts(QStringLiteral("orders"))->locked, qint64(1));
+}
+
+// Purge on a remote namespace goes through the service's batch delete, a chunk at a time: every
+// message goes, none of them received on the way (a receive each would be the slow way).
+void TestRemoteWindow::purgeDeletesInBatchesWithoutReceiving() {
+    struct CountReceives : OperationObserver {
+        std::atomic<int> receives{0};
+        std::atomic<int> peeks{0};
+        void operationDone(const BrokerOperation& operation) override {
+            if (operation.kind == BrokerOperation::Kind::Peek)
+                ++peeks;
+            if (operation.kind == BrokerOperation::Kind::Receive ||
+                operation.kind == BrokerOperation::Kind::ReceiveDeferred)
+                ++receives;
+        }
+    };
+    QList<OutgoingMessage> batch;
+    for (int i = 0; i < 1200; ++i)
+        batch.append(TestBroker::message(QStringLiteral("m%1").arg(i)));
+    QVERIFY(m_served->broker().sendBatch(QStringLiteral("orders"), batch).ok());
+    auto observer = std::make_shared<CountReceives>();
+    m_served->broker().setOperationObserver(observer);
+    openWindow();
+    RemoteNamespaceView* view = connectThroughDialog(*m_window, m_served->connectionText(),
+                                                     m_served->caFile(), QStringLiteral("Served"));
+    QVERIFY(view);
+    QVERIFY(selectInRemote(*m_window, view, QStringLiteral("localhost:orders")));
+    QAction* purge = view->workspace()->messages()->listActions()->purgeAction();
+    QTRY_VERIFY(purge->isEnabled());
+    purge->trigger();
+    QMessageBox* ask = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (ask = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmPurge")))), 30000);
+    QVERIFY2(ask->text().contains(QLocale().toString(1202)), qPrintable(ask->text()));
+    for (QAbstractButton* button : ask->buttons())
+        if (ask->buttonRole(button) == QMessageBox::AcceptRole)
+            button->click();
+    QTRY_COMPARE_WITH_TIMEOUT(m_served->broker().counts(QStringLiteral("orders"))->active,
+                              qint64(0), 30000);
+    QVERIFY(observer->peeks.load() > 0); // the observer hears the served broker's calls
+    QCOMPARE(observer->receives.load(), 0);
 }
 
 QTEST_MAIN(TestRemoteWindow)

@@ -90,9 +90,11 @@ public:
     Result<QList<MessageView>> receive(const QString& entityPath, const ReceiveOptions& options,
                                        int waitMs = 1000);
     // A deferred message by its sequence number, locked for `receiver`
-    // (com.microsoft:receive-by-sequence-number); it settles through $management.
+    // (com.microsoft:receive-by-sequence-number); it settles through $management. A session's
+    // deferred message names its session (`sessionId`), whose lock the caller holds.
     Result<MessageView> receiveDeferred(const QString& entityPath, qint64 sequenceNumber,
-                                        const QString& receiver = {});
+                                        const QString& receiver = {},
+                                        const QString& sessionId = {});
 
     // Settle a locked message: on the receiver link that got it, else (a deferred message taken
     // by sequence number) through com.microsoft:update-disposition. MessageLockLost when the

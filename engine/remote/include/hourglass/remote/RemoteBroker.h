@@ -18,6 +18,15 @@
 //   nothing; lastListError() says why. entity(path) reads one entity, a
 //   subscription with its rules; counts(path) its counts ("<entity>/$deadletterqueue": the
 //   entity's dead-lettered count as active).
+// - A key without the Manage right (Listen- or Send-only, or a signature for one entity): the
+//   administration API answers 401. When the options name entities (namedEntities), a listing
+//   that gets 401 proves the key on the AMQP side instead (a wrong key still fails there) and
+//   gives the named entities, each as the API reads it where it will (a signature for one
+//   entity reads that entity), else with its counts unknown (countsKnown false, zeros);
+//   listsNamedOnly() says so; without names, the listing's error says the key cannot list and
+//   to name the entities. entity(), counts() and the receive checks answer a named entity the
+//   same way, so that peek, receive, settle and send work on it; what needs the API (create,
+//   update, delete, rules, the routing preview) answers the 401.
 // - createQueue, createTopic, createSubscription, updateEntity, deleteEntity, addRule,
 //   removeRule, replaceRule: through the administration API; each success marks the change feed
 //   at once (created, updated, deleted) and tells the poll, which then does not report it again.
@@ -77,13 +86,13 @@
 //   broker's, waiting at most the timeout (bounded by the AMQP call time-out), and calls back
 //   there; cancelAcceptSession drops the callback (a session granted after it is released). The
 //   link takes messages peek-locked: receiveFromSession in receive-and-delete completes each at
-//   once. receiveDeferredFromSession is refused (InvalidArgument): the service needs the session
-//   named on the session's link, which the AMQP client's receive by sequence number does not
-//   do yet. holdsSession and releaseSessionsOf know the sessions this broker accepted
-//   (holdsSession: until the lock's LockedUntilUtc on the system clock). listSessions and
-//   sessionPages page through the service's get-message-sessions (at most 10,000 ids, in id
-//   order); they give ids only, no counts and no lock, and refuse stateSetSince. session() reads
-//   the state only of a session this broker holds (only the holder may read it).
+//   once. receiveDeferredFromSession takes a deferred message of a session this broker holds
+//   (SessionLockLost otherwise) by sequence number, the session named; it settles through
+//   $management like any deferred message. holdsSession and releaseSessionsOf know the sessions
+//   this broker accepted (holdsSession: until the lock's LockedUntilUtc on the system clock).
+//   listSessions and sessionPages page through the service's get-message-sessions (at most 10,000
+//   ids, in id order); they give ids only, no counts and no lock, and refuse stateSetSince.
+//   session() reads the state only of a session this broker holds (only the holder may read it).
 // - readOnly: every call that changes anything (create, update, delete, rules, sends, receives
 //   in either mode, settlements, session accepts and state, the operator steps and purge) is
 //   refused with InvalidArgument "This connection is read-only." before anything is sent.
@@ -94,6 +103,7 @@
 #include "hourglass/remote/AdminClient.h"
 #include "hourglass/remote/AmqpClient.h"
 #include "hourglass/remote/ConnectionString.h"
+#include "hourglass/remote/NamedEntities.h"
 
 #include <chrono>
 #include <memory>
@@ -114,6 +124,9 @@ struct RemoteBrokerOptions {
     bool readOnly = false;
     // How often the change feed's poll lists the runtime counts.
     std::chrono::milliseconds pollInterval{5000};
+    // The entities to browse when the administration API refuses the key (it lacks the Manage
+    // right): forConnection names the string's EntityPath; the user may name more.
+    QList<NamedEntity> namedEntities;
 
     // The options for `connection` as it stands.
     static RemoteBrokerOptions forConnection(const ConnectionString& connection);
@@ -135,6 +148,9 @@ public:
     Instant lastPollAt() const;
     // Why the last listing of entities (entities() or the poll) failed; empty after a success.
     QString lastListError() const;
+    // Whether the last listing gave the named entities (options().namedEntities) because the
+    // administration API refused the key while the AMQP side accepted it.
+    bool listsNamedOnly() const;
 
     void describeOwner(const QString& detail) override;
     Result<void> createNamespace(const NamespaceInfo& info) override;

@@ -187,6 +187,11 @@ struct EntraSignIn::Core {
         }
     }
 
+    void signOut() {
+        std::lock_guard lock(tokenMutex);
+        grant = {};
+    }
+
     Result<AccessToken> accessToken() {
         std::lock_guard renewing(renewMutex);
         entra::Grant held;
@@ -205,6 +210,7 @@ struct EntraSignIn::Core {
         if (held.refreshToken.isEmpty()) {
             if (usable)
                 return current;
+            signOut();
             return makeError(ErrorCode::Unauthorized,
                              QStringLiteral("The Microsoft Entra ID sign-in has expired. Sign in "
                                             "again."));
@@ -217,6 +223,10 @@ struct EntraSignIn::Core {
         if (!renewed) {
             if (usable)
                 return current; // the next call tries again
+            // Refused (the refresh token expired or was revoked): a new sign-in is needed, and
+            // isSignedIn() says so. A provider that could not be reached may answer later.
+            if (renewed.error().code == ErrorCode::Unauthorized)
+                signOut();
             Error error = renewed.error();
             error.description =
                 QStringLiteral("The Microsoft Entra ID sign-in could not be renewed: ") +

@@ -71,6 +71,8 @@ public:
     // The interval and lifetime a device code announces (seconds; the client's own unit).
     int deviceInterval = 1;
     int deviceLifetime = 900;
+    // Refresh tokens are refused from now on (invalid_grant), as after a revocation.
+    bool revokeRefreshTokens = false;
 
     // What it saw.
     QList<QUrlQuery> authorizeRequests;
@@ -211,7 +213,8 @@ private:
         if (grant == QLatin1String("urn:ietf:params:oauth:grant-type:device_code"))
             return devicePoll(field(form, QStringLiteral("device_code")));
         if (grant == QLatin1String("refresh_token")) {
-            if (!m_refreshTokens.contains(field(form, QStringLiteral("refresh_token"))))
+            if (revokeRefreshTokens ||
+                !m_refreshTokens.contains(field(form, QStringLiteral("refresh_token"))))
                 return oauthError(QStringLiteral("invalid_grant"), QStringLiteral("revoked"));
             ++refreshGrants;
             return tokens();

@@ -345,6 +345,24 @@ private slots:
         QCOMPARE(QSet<QString>(presented.begin(), presented.end()).size(), 8);
     }
 
+    void aRevokedRefreshTokenEndsTheSignIn() {
+        m_provider->tokenLifetime = 60; // at its end at once: no longer handed out unrenewed
+        EntraSignIn signIn(settingsFor(*m_provider));
+        QVERIFY(onWorker([&] { return signIn.signInWithDeviceCode({}); }).ok());
+        QVERIFY(signIn.isSignedIn());
+        m_provider->revokeRefreshTokens = true;
+        const auto token = onWorker([&] { return signIn.accessToken(); });
+        QVERIFY(!token.ok());
+        QCOMPARE(token.error().code, ErrorCode::Unauthorized);
+        QVERIFY2(token.error().description.contains(QStringLiteral("renewed")),
+                 qPrintable(token.error().description));
+        // The window signs in again rather than reusing it.
+        QVERIFY(!signIn.isSignedIn());
+        m_provider->revokeRefreshTokens = false;
+        QVERIFY(onWorker([&] { return signIn.signInWithDeviceCode({}); }).ok());
+        QVERIFY(signIn.isSignedIn());
+    }
+
     void theProvidersOutliveTheSignIn() {
         m_provider->tokenLifetime = 120; // the provider's call renews it
         TokenProvider provider;

@@ -87,6 +87,7 @@ public:
     // Ends the sign-in under way, if any (from any thread): it returns GeneralError at once.
     void cancel();
 
+    // False before a sign-in, and again once the provider refused to renew its token.
     bool isSignedIn() const;
     // An access token with more than `renewBefore` left: the one held, or a new one through the
     // refresh token. Unauthorized when not signed in or the provider no longer renews.

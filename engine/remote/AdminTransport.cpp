@@ -28,6 +28,11 @@ Error problem(const QString& description) {
     return makeError(ErrorCode::ServiceCommunicationProblem, description);
 }
 
+QString sizeText(qint64 bytes) {
+    return bytes >= 1024 * 1024 ? QStringLiteral("%1 MiB").arg(bytes / (1024 * 1024))
+                                : QStringLiteral("%1 KiB").arg(bytes / 1024);
+}
+
 // One exchange's answer, handed from the transport's thread to the caller's.
 struct Pending {
     std::mutex mutex;
@@ -51,6 +56,8 @@ struct AdminTransport::State {
     QObject* context = nullptr;               // lives on `thread`; parent of the manager
     QNetworkAccessManager* manager = nullptr; // made on `thread` at its first exchange
     std::chrono::milliseconds timeout;
+    QString peer;
+    qint64 maxReplyBytes = kMaxAdminReplyBytes;
     QSslConfiguration ssl;
     QString caProblem; // why the extra CA file cannot be used; empty when it can
     QList<std::shared_ptr<Pending>> inFlight; // touched on `thread` only
@@ -78,26 +85,27 @@ struct AdminTransport::State {
         deadline->setSingleShot(true);
         QObject::connect(deadline, &QTimer::timeout, reply, [this, reply, pending] {
             end(reply, pending,
-                problem(QStringLiteral("The namespace did not answer within %1 s.")
+                problem(QStringLiteral("The %1 did not answer within %2 s.")
+                            .arg(peer)
                             .arg(timeout.count() / 1000.0)));
         });
         deadline->start(timeout);
         QObject::connect(reply, &QNetworkReply::readyRead, reply, [this, reply, pending] {
-            if (reply->bytesAvailable() > kMaxAdminReplyBytes)
+            if (reply->bytesAvailable() > maxReplyBytes)
                 end(reply, pending,
-                    problem(QStringLiteral("The namespace's answer is larger than %1 MiB.")
-                                .arg(kMaxAdminReplyBytes / (1024 * 1024))));
+                    problem(QStringLiteral("The %1's answer is larger than %2.")
+                                .arg(peer, sizeText(maxReplyBytes))));
         });
         QObject::connect(reply, &QNetworkReply::finished, reply,
                          [this, reply, pending] { end(reply, pending, answerOf(reply)); });
     }
 
-    static Result<HttpAnswer> answerOf(QNetworkReply* reply) {
+    Result<HttpAnswer> answerOf(QNetworkReply* reply) const {
         const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
         if (!status.isValid())
             // No HTTP answer: refused, unreachable, TLS not verified, not HTTP at all.
-            return problem(QStringLiteral("The namespace could not be reached: %1")
-                               .arg(admin::quotedReply(reply->errorString())));
+            return problem(QStringLiteral("The %1 could not be reached: %2")
+                               .arg(peer, admin::quotedReply(reply->errorString())));
         return HttpAnswer{status.toInt(), reply->readAll()};
     }
 
@@ -115,9 +123,12 @@ struct AdminTransport::State {
     }
 };
 
-AdminTransport::AdminTransport(const QString& extraCaFile, std::chrono::milliseconds timeout)
+AdminTransport::AdminTransport(const QString& extraCaFile, std::chrono::milliseconds timeout,
+                               QString peer, qint64 maxReplyBytes)
     : m_state(std::make_unique<State>()) {
     m_state->timeout = timeout;
+    m_state->peer = std::move(peer);
+    m_state->maxReplyBytes = maxReplyBytes;
     m_state->ssl = QSslConfiguration::defaultConfiguration();
     if (!extraCaFile.isEmpty()) {
         const QList<QSslCertificate> extra = QSslCertificate::fromPath(
@@ -161,7 +172,7 @@ Result<HttpAnswer> AdminTransport::exchange(const HttpExchange& request) {
     std::unique_lock lock(pending->mutex);
     if (!pending->done.wait_for(lock, m_state->timeout + kGrace,
                                 [&pending] { return pending->result.has_value(); }))
-        return problem(QStringLiteral("The namespace did not answer in time."));
+        return problem(QStringLiteral("The %1 did not answer in time.").arg(m_state->peer));
     return std::move(*pending->result);
 }
 

@@ -42,8 +42,12 @@ struct HttpAnswer {
 class AdminTransport {
 public:
     // `extraCaFile`: PEM certificates trusted besides the system's (empty: none). An unreadable
-    // or empty file is reported by every exchange, so that the window says why.
-    AdminTransport(const QString& extraCaFile, std::chrono::milliseconds timeout);
+    // or empty file is reported by every exchange, so that the window says why. `peer` names the
+    // server in errors ("The namespace did not answer..."); the Entra ID sign-in uses the same
+    // transport for the identity provider, whose answers are far smaller (`maxReplyBytes`).
+    AdminTransport(const QString& extraCaFile, std::chrono::milliseconds timeout,
+                   QString peer = QStringLiteral("namespace"),
+                   qint64 maxReplyBytes = kMaxAdminReplyBytes);
     // Ends the thread; exchanges still waiting are answered ServiceCommunicationProblem.
     ~AdminTransport();
     AdminTransport(const AdminTransport&) = delete;

@@ -3,13 +3,15 @@
 // database in a temporary folder) served by the AMQP endpoint with the administration API's
 // stream services, on a plain port (reached by an emulator-style string) and, when asked, a TLS
 // port with a certificate from a LocalCertificates authority (reached by a plain string naming
-// that port, trusting the authority's CA file).
+// that port, trusting the authority's CA file). It can trust an identity provider's bearer
+// tokens, as `serve --trust-issuer` does (reached by a string without a key).
 
 #include "TestBroker.h"
 
 #include "hourglass/admin/AdminStreamServices.h"
 #include "hourglass/amqp/AmqpEndpoint.h"
 #include "hourglass/remote/ConnectionString.h"
+#include "hourglass/tls/JwtValidator.h"
 #include "hourglass/tls/LocalCertificates.h"
 
 #include <QTemporaryDir>
@@ -49,16 +51,23 @@ public:
     // The CA file a client trusts for the TLS port; empty for plain.
     QString caFile() const { return m_caFile; }
 
-    QString connectionText() const {
-        QString text = QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessKeyName="
-                                      "RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE")
-                           .arg(m_port);
+    // Bearer tokens of `issuer` are taken on both planes besides the keys' signatures.
+    void trustIssuer(std::shared_ptr<const tls::JwtValidator> issuer) {
+        m_endpoint->keys()->trustIssuer(std::move(issuer));
+    }
+
+    // With the namespace's key, or without one (Credential::None: a sign-in's tokens).
+    QString connectionText(bool withKey = true) const {
+        QString text = QStringLiteral("Endpoint=sb://localhost:%1").arg(m_port);
+        if (withKey)
+            text += QStringLiteral(
+                ";SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE");
         if (m_transport == Transport::Plain)
             text += QStringLiteral(";UseDevelopmentEmulator=true");
         return text;
     }
-    remote::ConnectionString connection() const {
-        const auto parsed = remote::parseConnectionString(connectionText());
+    remote::ConnectionString connection(bool withKey = true) const {
+        const auto parsed = remote::parseConnectionString(connectionText(withKey));
         if (!parsed)
             qFatal("bad connection string in a test");
         return *parsed;

@@ -2,6 +2,7 @@
 
 #include "common/InlineError.h"
 #include "namespaces/ConnectionPlan.h"
+#include "namespaces/EntraChoiceBox.h"
 #include "namespaces/SavedNamespaces.h"
 
 #include <QCheckBox>
@@ -83,6 +84,7 @@ ConnectDialog::ConnectDialog(SavedNamespaces* namespaces, QWidget* parent)
     m_webSockets->setObjectName(QStringLiteral("webSockets"));
     m_readOnly = new QCheckBox(tr("Read-only: peek and browse, never change anything"), this);
     m_readOnly->setObjectName(QStringLiteral("readOnly"));
+    m_entra = new EntraChoiceBox(this);
 
     m_caFile = new QLineEdit(this);
     m_caFile->setObjectName(QStringLiteral("caFile"));
@@ -121,6 +123,7 @@ ConnectDialog::ConnectDialog(SavedNamespaces* namespaces, QWidget* parent)
     form->addRow(tr("Opens with:"), m_plan);
     form->addRow(QString(), m_webSockets);
     form->addRow(QString(), m_readOnly);
+    m_entra->addRows(form);
     form->addRow(tr("Extra CA file:"), caRow);
     form->addRow(QString(), m_caError);
     form->addRow(tr("Name:"), m_name);
@@ -135,6 +138,7 @@ ConnectDialog::ConnectDialog(SavedNamespaces* namespaces, QWidget* parent)
     connect(m_admin, &QLineEdit::textChanged, this, &ConnectDialog::update);
     connect(m_webSockets, &QCheckBox::toggled, this, &ConnectDialog::update);
     connect(m_caFile, &QLineEdit::textChanged, this, &ConnectDialog::update);
+    connect(m_entra, &EntraChoiceBox::changed, this, &ConnectDialog::update);
     connect(m_showSecret, &QCheckBox::toggled, this, [this](bool shown) {
         const auto mode = shown ? QLineEdit::Normal : QLineEdit::Password;
         m_connection->setEchoMode(mode);
@@ -178,7 +182,9 @@ void ConnectDialog::update() {
     m_caError->setVisible(!m_caValid);
     markInvalid(m_caFile, !m_caValid);
 
-    m_save->setEnabled(!m_saving && m_parsed && m_adminValid && m_caValid);
+    m_entra->setAvailable(m_parsed &&
+                          m_parsed->credential == remote::ConnectionString::Credential::None);
+    m_save->setEnabled(!m_saving && m_parsed && m_adminValid && m_caValid && m_entra->isComplete());
 }
 
 void ConnectDialog::updateKeychainNote() {
@@ -204,6 +210,7 @@ std::optional<SavedNamespace> ConnectDialog::current() const {
     saved.webSockets = m_webSockets->isChecked();
     saved.readOnly = m_readOnly->isChecked();
     saved.caFile = m_caFile->text().trimmed();
+    saved.entra = m_entra->choice();
     return saved;
 }
 

@@ -3,7 +3,8 @@
 // type with the remote library's parser (its problem inline, never the string itself), and one
 // line saying what opening it will do; a second, optional administration-only string for
 // Microsoft's emulator (administration on port 5300); the options (AMQP over WebSockets,
-// read-only, an extra certificate authority file); a name; Save. Saving keeps the namespace in
+// read-only, an extra certificate authority file); Microsoft Entra ID sign-in for a string without
+// a key (EntraChoiceBox); a name; Save. Saving keeps the namespace in
 // SavedNamespaces: the settings without the key, the key in the system keychain, or nowhere
 // (asked for each time) when there is none, which the dialog says in one line.
 
@@ -20,6 +21,7 @@ class QPushButton;
 
 namespace hourglass::ui {
 
+class EntraChoiceBox;
 class SavedNamespaces;
 struct SavedNamespace;
 
@@ -50,6 +52,7 @@ private:
     QLabel* m_plan;
     QCheckBox* m_webSockets;
     QCheckBox* m_readOnly;
+    EntraChoiceBox* m_entra; // for a string without a key
     QLineEdit* m_caFile;
     QLabel* m_caError;
     QLineEdit* m_name;

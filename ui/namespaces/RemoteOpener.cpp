@@ -1,6 +1,7 @@
 #include "namespaces/RemoteOpener.h"
 
 #include "hourglass/remote/RemoteBroker.h"
+#include "namespaces/EntraSignIns.h"
 #include "namespaces/KeyPrompt.h"
 #include "namespaces/RemoteOptions.h"
 #include "namespaces/SavedNamespaces.h"
@@ -15,7 +16,8 @@ namespace hourglass::ui {
 RemoteOpener::RemoteOpener(SavedNamespaces& namespaces, QWidget* promptParent, QObject* parent)
     : QObject(parent)
     , m_namespaces(namespaces)
-    , m_promptParent(promptParent) {
+    , m_promptParent(promptParent)
+    , m_entra(new EntraSignIns(promptParent, this)) {
     connect(&m_namespaces, &SavedNamespaces::secretRead, this, &RemoteOpener::onSecretRead);
 }
 
@@ -23,7 +25,7 @@ void RemoteOpener::open(const SavedNamespace& saved) {
     if (m_opening.contains(saved.id))
         return;
     m_opening.insert(saved.id, saved.withoutSecret());
-    // A string that carries no credential (Entra ID comes later) needs no secret.
+    // A string that carries no credential (Microsoft Entra ID, or none) needs no secret.
     if (saved.connection.credential == remote::ConnectionString::Credential::None) {
         connectNow(saved);
         return;
@@ -70,8 +72,35 @@ void RemoteOpener::askForKey(const QString& id, const QString& why) {
 }
 
 void RemoteOpener::connectNow(const SavedNamespace& withSecret) {
+    if (!withSecret.entra.signIn ||
+        withSecret.connection.credential != remote::ConnectionString::Credential::None) {
+        connectWith(withSecret, remoteOptionsFor(withSecret));
+        return;
+    }
+    // One sign-in gives both planes their tokens.
+    QPointer<RemoteOpener> self(this);
+    m_entra->signIn(withSecret, [self, withSecret](std::optional<EntraSignIns::Providers> given,
+                                                   const QString& problem, bool cancelled) {
+        if (!self || !self->m_opening.contains(withSecret.id))
+            return;
+        if (!given) {
+            self->m_opening.remove(withSecret.id);
+            if (cancelled)
+                emit self->cancelled(withSecret.id);
+            else
+                emit self->failed(withSecret.id, problem);
+            return;
+        }
+        remote::RemoteBrokerOptions options = remoteOptionsFor(withSecret);
+        options.amqp.tokenProvider = given->amqp;
+        options.admin.tokenProvider = given->admin;
+        self->connectWith(withSecret, std::move(options));
+    });
+}
+
+void RemoteOpener::connectWith(const SavedNamespace& withSecret,
+                               remote::RemoteBrokerOptions options) {
     const QString id = withSecret.id;
-    const remote::RemoteBrokerOptions options = remoteOptionsFor(withSecret);
     QPointer<RemoteOpener> self(this);
     QThread* gui = thread();
     // Making the broker starts its poll; listing the entities waits for the wire (at most the

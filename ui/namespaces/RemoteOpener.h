@@ -6,6 +6,7 @@
 // time; each ends in exactly one of opened, failed or cancelled.
 
 #include "hourglass/Broker.h"
+#include "hourglass/remote/RemoteBroker.h"
 #include "namespaces/SavedNamespace.h"
 
 #include <QHash>
@@ -18,6 +19,7 @@ class QWidget;
 
 namespace hourglass::ui {
 
+class EntraSignIns;
 class SavedNamespaces;
 
 class RemoteOpener : public QObject {
@@ -46,10 +48,13 @@ signals:
 private:
     void onSecretRead(const QString& id, const NamespaceSecret& secret, const QString& problem);
     void askForKey(const QString& id, const QString& why);
+    // Signs in first when the namespace uses Microsoft Entra ID (EntraSignIns).
     void connectNow(const SavedNamespace& withSecret);
+    void connectWith(const SavedNamespace& withSecret, remote::RemoteBrokerOptions options);
 
     SavedNamespaces& m_namespaces;
     QPointer<QWidget> m_promptParent;
+    EntraSignIns* m_entra;
     // The namespaces being opened, without their secrets.
     QHash<QString, SavedNamespace> m_opening;
 };

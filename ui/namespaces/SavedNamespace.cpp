@@ -135,6 +135,7 @@ void writeSavedNamespace(QSettings& settings, const SavedNamespace& saved) {
     settings.setValue(QStringLiteral("caFile"), saved.caFile);
     if (!saved.namedEntities.isEmpty())
         settings.setValue(QStringLiteral("namedEntities"), saved.namedEntities);
+    writeEntraChoice(settings, saved.entra);
     settings.endGroup();
     settings.endGroup();
 }
@@ -155,6 +156,7 @@ std::optional<SavedNamespace> readSavedNamespace(QSettings& settings, const QStr
         saved.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
         saved.caFile = settings.value(QStringLiteral("caFile")).toString();
         saved.namedEntities = settings.value(QStringLiteral("namedEntities")).toString();
+        saved.entra = readEntraChoice(settings);
         result = saved;
     }
     settings.endGroup();

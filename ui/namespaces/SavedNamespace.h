@@ -4,6 +4,7 @@
 // key or the signature). The two meet again when the namespace is opened (`withSecret`).
 
 #include "hourglass/remote/ConnectionString.h"
+#include "namespaces/EntraChoice.h"
 
 #include <QByteArray>
 #include <QMetaType>
@@ -44,6 +45,7 @@ struct SavedNamespace {
     // The entities to browse when the key cannot list the namespace (no Manage right), in the
     // text remote::parseNamedEntities reads; the string's EntityPath is named besides.
     QString namedEntities;
+    EntraChoice entra; // Microsoft Entra ID sign-in, for a string without a key
 
     // The parts of `secret` put back into the strings: what opening the namespace uses.
     SavedNamespace withSecret(const NamespaceSecret& secret) const;

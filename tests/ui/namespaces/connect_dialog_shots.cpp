@@ -2,10 +2,13 @@
 // size (offscreen), to look at before calling it done. Not a test: nothing is asserted. Run it
 // through secret-service.sh (with: the keychain answers; without: the dialog's note shows).
 // Writes connect-empty.png, connect-azure.png (a string parsed, the plan line, options),
-// connect-error.png (a refused string) and connect-emulator.png (both emulator strings).
+// connect-error.png (a refused string), connect-emulator.png (both emulator strings),
+// connect-entra.png (a string without a key, signing in with Microsoft Entra ID) and
+// entra-device-code.png (the device code shown while the sign-in waits).
 
 #include "common/Theme.h"
 #include "namespaces/ConnectDialog.h"
+#include "namespaces/EntraSignInDialog.h"
 #include "namespaces/SavedNamespaces.h"
 
 #include <QApplication>
@@ -74,5 +77,21 @@ int main(int argc, char** argv) {
             "SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true;"));
     dialog.findChild<QLineEdit*>(QStringLiteral("name"))->setText(QStringLiteral("Emulator"));
     save(&dialog, directory, QStringLiteral("connect-emulator%1.png").arg(suffix));
+
+    dialog.findChild<QLineEdit*>(QStringLiteral("adminConnectionString"))->clear();
+    connection->setText(QStringLiteral("Endpoint=sb://contoso-orders.servicebus.windows.net/"));
+    dialog.findChild<QLineEdit*>(QStringLiteral("name"))->setText(QStringLiteral("Contoso"));
+    dialog.findChild<QCheckBox*>(QStringLiteral("entraSignIn"))->setChecked(true);
+    dialog.findChild<QLineEdit*>(QStringLiteral("entraTenant"))
+        ->setText(QStringLiteral("contoso.onmicrosoft.com"));
+    dialog.findChild<QLineEdit*>(QStringLiteral("entraClientId"))
+        ->setText(QStringLiteral("0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9"));
+    save(&dialog, directory, QStringLiteral("connect-entra%1.png").arg(suffix));
+
+    EntraSignInDialog signIn(QStringLiteral("Contoso"), true);
+    signIn.show();
+    signIn.showDeviceCode({QStringLiteral("HGLS7Q2KX"),
+                           QUrl(QStringLiteral("https://microsoft.com/devicelogin")), 900});
+    save(&signIn, directory, QStringLiteral("entra-device-code%1.png").arg(suffix));
     return 0;
 }

@@ -119,6 +119,14 @@ QString RemoteBroker::lastListError() const {
     return m_state->listError;
 }
 
+Instant RemoteBroker::connectionLostAt() const {
+    return m_state->amqp->connectionLostAt();
+}
+
+QString RemoteBroker::connectionProblem() const {
+    return m_state->amqp->connectionProblem();
+}
+
 void RemoteBroker::describeOwner(const QString&) {}
 
 Result<void> RemoteBroker::createNamespace(const NamespaceInfo&) {

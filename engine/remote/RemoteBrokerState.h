@@ -32,6 +32,11 @@ struct RemoteBroker::State {
     // The sessions this broker accepted and has not released (holdsSession, releaseSessionsOf).
     mutable std::mutex sessionsMutex;
     QList<AcceptedSession> heldSessions; // guarded by sessionsMutex
+    // The AMQP connection they were accepted on (AmqpClient::connectionEpoch): once it broke,
+    // they went with it. Guarded by sessionsMutex.
+    quint64 sessionsEpoch = 0;
+    // Forgets the held sessions of a connection that broke. Under sessionsMutex.
+    void dropSessionsOfBrokenConnection();
 
     // acceptSessionAsync's waits: each on a thread of its own, called back only while pending.
     struct WaitThread {

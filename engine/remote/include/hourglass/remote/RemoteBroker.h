@@ -87,6 +87,8 @@
 // - readOnly: every call that changes anything (create, update, delete, rules, sends, receives
 //   in either mode, settlements, session accepts and state, the operator steps and purge) is
 //   refused with InvalidArgument "This connection is read-only." before anything is sent.
+// - A broken AMQP connection (connectionLostAt) is made again at once, then with a back-off;
+//   the locks and sessions taken on it are gone and say so when settled or renewed.
 // - Destroying the broker stops the poll, ends the asynchronous accepts without calling them
 //   back, and closes the AMQP connection: its links end, so the locks it holds are abandoned.
 
@@ -135,6 +137,12 @@ public:
     Instant lastPollAt() const;
     // Why the last listing of entities (entities() or the poll) failed; empty after a success.
     QString lastListError() const;
+    // The AMQP connection broke and is not back yet: since when (system time), 0 while it is up
+    // (AmqpClient::connectionLostAt), and why. It is made again in the background; the locks and
+    // sessions taken before the break are lost (holdsSession is false for them). Never waits on
+    // the wire: the window reads it from its own thread as it reads lastPollAt().
+    Instant connectionLostAt() const;
+    QString connectionProblem() const;
 
     void describeOwner(const QString& detail) override;
     Result<void> createNamespace(const NamespaceInfo& info) override;

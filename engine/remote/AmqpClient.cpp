@@ -49,6 +49,10 @@ QString AmqpClient::connectionProblem() const {
     return m_thread->connection().lostWhy();
 }
 
+Instant AmqpClient::lastConnectionBreakAt() const {
+    return m_thread->connection().lastBreakAt();
+}
+
 quint64 AmqpClient::connectionEpoch() const {
     return m_thread->connection().epoch();
 }

@@ -551,6 +551,7 @@ void ClientConnection::broke(const Error& why) {
         m_lostWhy = why.description;
     }
     m_lostAt = QDateTime::currentMSecsSinceEpoch();
+    m_lastBreakAt = m_lostAt.load();
 }
 
 void ClientConnection::scheduleRetry(int delayMs) {

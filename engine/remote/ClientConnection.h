@@ -54,6 +54,8 @@ public:
     // again, 0 while it is up, before it first opened and after close(); why it broke (or why
     // the last attempt to make it again failed); how many times it has opened.
     qint64 lostAt() const { return m_lostAt.load(); }
+    // When it last broke, kept once it is made again; 0 when it never broke.
+    qint64 lastBreakAt() const { return m_lastBreakAt.load(); }
     QString lostWhy() const;
     quint64 epoch() const { return m_epoch.load(); }
 
@@ -150,6 +152,7 @@ private:
     qint64 m_retryDueMs = 0;    // steady clock
     qint64 m_lastAttemptMs = 0; // steady clock
     std::atomic<qint64> m_lostAt{0};
+    std::atomic<qint64> m_lastBreakAt{0};
     std::atomic<quint64> m_epoch{0};
     mutable std::mutex m_whyMutex;
     QString m_lostWhy; // guarded by m_whyMutex

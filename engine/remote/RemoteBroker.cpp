@@ -127,6 +127,10 @@ QString RemoteBroker::connectionProblem() const {
     return m_state->amqp->connectionProblem();
 }
 
+Instant RemoteBroker::lastConnectionBreakAt() const {
+    return m_state->amqp->lastConnectionBreakAt();
+}
+
 void RemoteBroker::describeOwner(const QString&) {}
 
 Result<void> RemoteBroker::createNamespace(const NamespaceInfo&) {

@@ -16,6 +16,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace hourglass::remote {
@@ -50,6 +51,10 @@ struct RemoteBroker::State {
 
     mutable std::mutex listErrorMutex;
     QString listError; // guarded by listErrorMutex
+    // The last listing that worked: what entities() answers while the namespace cannot be
+    // reached, so that the window's tree (and what is selected in it) stays. Guarded by
+    // listErrorMutex.
+    std::optional<QList<EntityInfo>> lastListed;
 
     // Last: destroyed first, so that no poll runs on what is gone.
     std::unique_ptr<CountsPoll> poll;

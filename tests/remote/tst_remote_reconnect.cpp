@@ -93,6 +93,7 @@ private slots:
         m_relay->cut();
         QTRY_VERIFY_WITH_TIMEOUT(remote.connectionLostAt() != 0, 5000);
         QVERIFY(remote.connectionLostAt() >= before);
+        QCOMPARE(remote.lastConnectionBreakAt(), remote.connectionLostAt());
         QVERIFY(!remote.connectionProblem().isEmpty());
 
         // A lock from the broken connection: lost, and the message says why.
@@ -117,11 +118,18 @@ private slots:
         // The poll (administration over the same address) fails meanwhile.
         QTRY_VERIFY_WITH_TIMEOUT(!remote.lastListError().isEmpty(), 10000);
         QVERIFY(remote.connectionLostAt() != 0);
+        // A listing that fails answers the last one that worked: the window's tree stays.
+        QStringList paths;
+        for (const EntityInfo& entity : onWorker([&] { return remote.entities({}); }))
+            paths.append(entity.path);
+        QCOMPARE(paths, (QStringList{"chats", "jobs"}));
+        QVERIFY(!remote.lastListError().isEmpty());
 
         // Reachable again: made again without a call, then every call works.
         m_relay->setDown(false);
         QTRY_COMPARE_WITH_TIMEOUT(remote.connectionLostAt(), Instant(0), 10000);
         QVERIFY(remote.connectionProblem().isEmpty());
+        QVERIFY(remote.lastConnectionBreakAt() >= before); // kept: what was taken before is gone
         const auto sentAgain =
             onWorker([&] { return remote.send(QStringLiteral("jobs"), TestBroker::message("d")); });
         QVERIFY2(sentAgain, qPrintable(sentAgain ? QString() : sentAgain.error().toString()));
@@ -201,7 +209,7 @@ private slots:
         timer.start();
         m_relay->cut();
         // The first attempt at once, then after 200, 400 and 800 ms.
-        QTRY_VERIFY_WITH_TIMEOUT(m_relay->attempts >= 4, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_relay->attempts() >= 4, 10000);
         QVERIFY2(timer.elapsed() >= 1300, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(client.connectionLostAt() != 0);
         m_relay->setDown(false);

@@ -34,6 +34,9 @@ public:
     // What the status line says while connected.
     void setPollInterval(std::chrono::milliseconds interval);
     void setLastPoll(qint64 lastPollAtMs, const QString& listProblem);
+    // The connection broke at `lostAtMs` and is being made again (0: it is up); `problem` why,
+    // shown as the line's tooltip.
+    void setConnectionLost(qint64 lostAtMs, const QString& problem);
     // The poll intervals offered, in seconds.
     static QList<int> pollChoices();
 
@@ -60,6 +63,8 @@ private:
     std::chrono::milliseconds m_interval{5000};
     qint64 m_lastPollAt = 0;
     QString m_listProblem;
+    qint64 m_lostAt = 0;
+    QString m_lostProblem;
 };
 
 } // namespace hourglass::ui

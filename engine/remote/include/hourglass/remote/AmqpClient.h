@@ -81,6 +81,9 @@ public:
     Instant connectionLostAt() const;
     // Why it broke, or why the last attempt to make it again failed; empty while it is up.
     QString connectionProblem() const;
+    // When it last broke (system time), kept once it is made again; 0 when it never broke. A
+    // lock or session taken before then is gone.
+    Instant lastConnectionBreakAt() const;
     // How many times the connection has opened: a session or lock taken under one number is
     // gone once it changed.
     quint64 connectionEpoch() const;

@@ -15,9 +15,10 @@
 //   then subscriptions, each in path order), with the runtime counts the service gives: active,
 //   scheduled, dead-lettered and the size. The service reports no `locked` and no `deferred`
 //   count (it counts those messages as active), so both stay 0. A list that fails returns
-//   nothing; lastListError() says why. entity(path) reads one entity, a
-//   subscription with its rules; counts(path) its counts ("<entity>/$deadletterqueue": the
-//   entity's dead-lettered count as active).
+//   the last listing that worked (nothing before the first: the window's tree keeps its rows
+//   while the namespace cannot be reached); lastListError() says why. entity(path) reads one
+//   entity, a subscription with its rules; counts(path) its counts
+//   ("<entity>/$deadletterqueue": the entity's dead-lettered count as active).
 // - createQueue, createTopic, createSubscription, updateEntity, deleteEntity, addRule,
 //   removeRule, replaceRule: through the administration API; each success marks the change feed
 //   at once (created, updated, deleted) and tells the poll, which then does not report it again.
@@ -143,6 +144,8 @@ public:
     // the wire: the window reads it from its own thread as it reads lastPollAt().
     Instant connectionLostAt() const;
     QString connectionProblem() const;
+    // When it last broke, kept once it is back (0: never): what was taken before is gone.
+    Instant lastConnectionBreakAt() const;
 
     void describeOwner(const QString& detail) override;
     Result<void> createNamespace(const NamespaceInfo& info) override;

@@ -3,7 +3,8 @@
 // (tests/remote/CuttableRelay.h). Two messages received peek-locked in Receive & settle; the
 // break: the namespace's header says when the connection was lost and that it is reconnecting,
 // in the error colour; the held locks are shown lost with a one-line note, not counting down;
-// the relay up again: the header is back to its counts line, and a send from the window works.
+// the relay up again: the header is back to its counts line, a send from the window works, and
+// a lock taken on the new connection settles.
 // With SHOT_DIR set, the header and the window in the lost state are saved there.
 
 #include "CuttableRelay.h"
@@ -132,8 +133,31 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(served.broker().counts(QStringLiteral("orders"))->active,
                                   qint64(3), 15000);
         send->close();
-        // The lost locks stay lost (they settle nowhere); the new connection's are fine.
+        // The lost locks stay lost (they settle nowhere); one taken on the new connection is
+        // held, and completes.
         QCOMPARE(stateOf(0), QStringLiteral("Lock lost"));
+        workspace->findChild<QSpinBox*>(QStringLiteral("lockCount"))->setValue(1);
+        QVERIFY(QTest::qWaitFor([&] { return press(workspace, QStringLiteral("lockReceive")); },
+                                10000));
+        // The first message again (its row, lost, is replaced by the one now held).
+        int held = -1;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                for (int row = 0; row < locks->model()->rowCount(); ++row)
+                    if (stateOf(row) != QStringLiteral("Lock lost"))
+                        held = row;
+                return held >= 0;
+            },
+            15000));
+        QCOMPARE(locks->model()->rowCount(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(served.broker().counts(QStringLiteral("orders"))->locked,
+                                  qint64(1), 10000);
+        locks->selectRow(held);
+        QVERIFY(QTest::qWaitFor([&] { return press(workspace, QStringLiteral("lockComplete")); },
+                                10000));
+        QTRY_COMPARE_WITH_TIMEOUT(served.broker().counts(QStringLiteral("orders"))->active,
+                                  qint64(2), 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(locks->model()->rowCount(), 1, 10000);
     }
 };
 

@@ -522,7 +522,7 @@ void ClientConnection::lose(const Error& why) {
             ++m_failures;
             {
                 std::lock_guard lock(m_whyMutex);
-                m_lostWhy = why.description;
+                m_lostWhy = amqp::quotedDescription(why.description); // it may quote the peer
             }
             const qint64 delay = qint64(std::max(1, m_options.reconnectFirstDelayMs))
                                  << std::min(m_failures - 1, 20);
@@ -548,7 +548,7 @@ void ClientConnection::broke(const Error& why) {
     m_brokeAt = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
     {
         std::lock_guard lock(m_whyMutex);
-        m_lostWhy = why.description;
+        m_lostWhy = amqp::quotedDescription(why.description); // it may quote the peer
     }
     m_lostAt = QDateTime::currentMSecsSinceEpoch();
     m_lastBreakAt = m_lostAt.load();

@@ -41,6 +41,22 @@ bool AmqpClient::isConnected() const {
     return m_thread->isOpen();
 }
 
+Instant AmqpClient::connectionLostAt() const {
+    return m_thread->connection().lostAt();
+}
+
+QString AmqpClient::connectionProblem() const {
+    return m_thread->connection().lostWhy();
+}
+
+Instant AmqpClient::lastConnectionBreakAt() const {
+    return m_thread->connection().lastBreakAt();
+}
+
+quint64 AmqpClient::connectionEpoch() const {
+    return m_thread->connection().epoch();
+}
+
 namespace {
 // Sends `encoded` on the entity's sender once its audience has a token.
 void sendEncoded(ClientConnection& connection, const QString& entityPath, const QByteArray& encoded,

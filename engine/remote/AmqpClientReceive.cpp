@@ -133,6 +133,11 @@ Result<void> AmqpClient::settle(const LockRef& lock, const Settle& how) {
                 link->settle(lock.lockToken, how.settlement, done);
                 return;
             }
+            // Held on a connection that broke: the service let it go with that connection.
+            if (auto lost = connection.lockLostWith(lock.lockToken)) {
+                done(*lost);
+                return;
+            }
             // Not delivered on a link of ours: a deferred message taken by sequence number
             // settles through $management (and a lock that is gone fails there).
             QVariantMap body{{QStringLiteral("lock-tokens"), uuidArray(lock.lockToken)},
@@ -181,6 +186,12 @@ Result<Instant> AmqpClient::renewLock(const LockRef& lock) {
         [lock, body](ClientConnection& connection, BodyAnswer done) {
             const ReceiverLink* link =
                 connection.holder(lock.entityPath, lock.receiver, lock.lockToken);
+            if (!link) {
+                if (auto lost = connection.lockLostWith(lock.lockToken)) {
+                    done(*lost);
+                    return;
+                }
+            }
             manage(connection, lock.entityPath, QStringLiteral("com.microsoft:renew-lock"), body,
                    done, link ? link->linkName() : QString());
         },

@@ -15,7 +15,10 @@
 namespace hourglass::remote {
 
 namespace {
-Error notHeld(const SessionRef& session) {
+Error notHeld(const ClientConnection& connection, const SessionRef& session) {
+    if (auto lost =
+            connection.sessionLostWith(session.entityPath, session.receiver, session.sessionId))
+        return *lost;
     return Error::make(ErrorCode::SessionLockLost,
                        QStringLiteral("This client holds no session '%1' for '%2'.")
                            .arg(session.sessionId, session.receiver));
@@ -27,7 +30,7 @@ void manageSession(ClientConnection& connection, const SessionRef& session,
     const ReceiverLink* link =
         connection.sessionHolder(session.entityPath, session.receiver, session.sessionId);
     if (!link) {
-        done(notHeld(session));
+        done(notHeld(connection, session));
         return;
     }
     body.insert(QStringLiteral("session-id"), session.sessionId);
@@ -66,7 +69,7 @@ Result<QList<MessageView>> AmqpClient::receiveFromSession(const SessionRef& sess
             ReceiverLink* link =
                 connection.sessionHolder(session.entityPath, session.receiver, session.sessionId);
             if (!link)
-                done(notHeld(session));
+                done(notHeld(connection, session));
             else
                 link->receive(maxCount, waitMs, done);
         },
@@ -125,7 +128,7 @@ Result<void> AmqpClient::releaseSession(const SessionRef& session) {
             ReceiverLink* link =
                 connection.sessionHolder(session.entityPath, session.receiver, session.sessionId);
             if (!link) {
-                done(notHeld(session));
+                done(notHeld(connection, session));
                 return;
             }
             link->detach();

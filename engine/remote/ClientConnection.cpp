@@ -53,6 +53,17 @@ Error conditionError(pn_condition_t* condition, const Error& otherwise) {
 // Our own idle time-out: a peer silent this long is taken for gone. Proton also sends empty
 // frames often enough for the peer's own.
 constexpr pn_millis_t kIdleTimeoutMs = 60000;
+
+// While the connection is being made again, a call tries at once only if the last attempt is
+// this old: the window's own calls cannot hammer a host that is gone either.
+constexpr qint64 kCallAttemptGapMs = 1000;
+// How many lost lock tokens are remembered (each a settlement that would say why).
+constexpr qsizetype kLostLocksKept = 100'000;
+
+QString sessionKey(const QString& entityPath, const QString& receiverName,
+                   const QString& sessionId) {
+    return entityPath.toLower() + QLatin1Char('\n') + receiverName + QLatin1Char('\n') + sessionId;
+}
 } // namespace
 
 ClientConnection::ClientConnection(ConnectionString where, AmqpClientOptions options)
@@ -66,6 +77,11 @@ ClientConnection::ClientConnection(ConnectionString where, AmqpClientOptions opt
                 communication(QStringLiteral("%1 did not complete the AMQP handshake within %2 ms.")
                                   .arg(m_where.displayName())
                                   .arg(m_options.callTimeoutMs)));
+    });
+    m_retry.setSingleShot(true);
+    QObject::connect(&m_retry, &QTimer::timeout, [this] {
+        if (m_state == State::Closed && m_lostAt.load() != 0)
+            startAttempt();
     });
     m_ticks.setInterval(1000);
     QObject::connect(&m_ticks, &QTimer::timeout, [this] {
@@ -85,12 +101,57 @@ void ClientConnection::open(Done done) {
         done({});
         return;
     }
+    if (m_state == State::Closed && m_retry.isActive()) {
+        if (steadyMs() - m_lastAttemptMs < kCallAttemptGapMs) {
+            done(retryPending());
+            return;
+        }
+        m_retry.stop();
+    }
     m_opening.append(std::move(done));
     if (m_state == State::Opening)
         return;
+    startAttempt();
+}
+
+void ClientConnection::startAttempt() {
     m_state = State::Opening;
+    m_lastAttemptMs = qint64(steadyMs());
     m_openDeadline.start(m_options.callTimeoutMs);
     startTransport();
+}
+
+QString ClientConnection::lostWhy() const {
+    std::lock_guard lock(m_whyMutex);
+    return m_lostWhy;
+}
+
+Error ClientConnection::retryPending() const {
+    const qint64 dueIn = std::max<qint64>(0, m_retryDueMs - qint64(steadyMs()));
+    return communication(
+        QStringLiteral("The connection to %1 broke at %2 and is not back yet (%3); "
+                       "the next attempt is in %4 s.")
+            .arg(m_where.displayName(), m_brokeAt, lostWhy())
+            .arg((dueIn + 999) / 1000));
+}
+
+std::optional<Error> ClientConnection::lockLostWith(const QUuid& token) const {
+    if (!m_lostLocks.contains(token))
+        return std::nullopt;
+    return Error::make(ErrorCode::MessageLockLost,
+                       QStringLiteral("The connection to %1 broke at %2; the lock was released.")
+                           .arg(m_where.displayName(), m_brokeAt));
+}
+
+std::optional<Error> ClientConnection::sessionLostWith(const QString& entityPath,
+                                                       const QString& receiverName,
+                                                       const QString& sessionId) const {
+    if (!m_lostSessions.contains(sessionKey(entityPath, receiverName, sessionId)))
+        return std::nullopt;
+    return Error::make(
+        ErrorCode::SessionLockLost,
+        QStringLiteral("The connection to %1 broke at %2; the session lock was released.")
+            .arg(m_where.displayName(), m_brokeAt));
 }
 
 void ClientConnection::startTransport() {
@@ -185,6 +246,14 @@ void ClientConnection::handle(pn_event_t* event) {
                 m_state = State::Open;
                 m_open = true;
                 m_openDeadline.stop();
+                // Made (again): a break is over.
+                m_failures = 0;
+                m_lostAt = 0;
+                ++m_epoch;
+                {
+                    std::lock_guard lock(m_whyMutex);
+                    m_lostWhy.clear();
+                }
                 const QList<Done> waiting = std::exchange(m_opening, {});
                 for (const Done& done : waiting)
                     done({});
@@ -393,8 +462,13 @@ QByteArray ClientConnection::linkName(const QString& prefix) {
 }
 
 void ClientConnection::close() {
+    // Closed on purpose: no longer broken, nothing to make again.
+    m_retry.stop();
+    m_lostAt = 0;
+    m_failures = 0;
     if (m_state == State::Closed)
         return;
+    m_closing = true;
     if (m_driverUp) {
         // The locks we hold go back to the entity now rather than when they run out.
         for (const auto& receiver : std::as_const(m_receivers))
@@ -403,6 +477,7 @@ void ClientConnection::close() {
         pump();
     }
     lose(communication(QStringLiteral("The connection was closed.")));
+    m_closing = false;
 }
 
 void ClientConnection::lose(const Error& why) {
@@ -410,6 +485,9 @@ void ClientConnection::lose(const Error& why) {
         m_lost = why;
         return;
     }
+    const State was = m_state;
+    if (was == State::Open && !m_closing)
+        broke(why);
     m_state = State::Closed;
     m_open = false;
     m_openDeadline.stop();
@@ -436,9 +514,49 @@ void ClientConnection::lose(const Error& why) {
         m_session = nullptr;
         pn_connection_driver_destroy(&m_driver);
     }
+    if (!m_closing && m_lostAt.load() != 0) {
+        if (was == State::Open) {
+            scheduleRetry(0);
+        } else if (was == State::Opening) {
+            // An attempt to make it again failed: wait longer before the next.
+            ++m_failures;
+            {
+                std::lock_guard lock(m_whyMutex);
+                m_lostWhy = amqp::quotedDescription(why.description); // it may quote the peer
+            }
+            const qint64 delay = qint64(std::max(1, m_options.reconnectFirstDelayMs))
+                                 << std::min(m_failures - 1, 20);
+            scheduleRetry(int(std::min<qint64>(delay, std::max(1, m_options.reconnectMaxDelayMs))));
+        }
+    }
     const QList<Done> waiting = std::exchange(m_opening, {});
     for (const Done& done : waiting)
         done(why);
+}
+
+void ClientConnection::broke(const Error& why) {
+    if (m_lostLocks.size() > kLostLocksKept)
+        m_lostLocks.clear();
+    for (const auto& receiver : std::as_const(m_receivers)) {
+        for (const QUuid& token : receiver->heldTokens())
+            m_lostLocks.insert(token);
+        if (receiver->isSessionLink() && !receiver->sessionId().isEmpty())
+            m_lostSessions.insert(sessionKey(receiver->entityPath(), receiver->receiverName(),
+                                             receiver->sessionId()));
+    }
+    m_failures = 0;
+    m_brokeAt = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+    {
+        std::lock_guard lock(m_whyMutex);
+        m_lostWhy = amqp::quotedDescription(why.description); // it may quote the peer
+    }
+    m_lostAt = QDateTime::currentMSecsSinceEpoch();
+    m_lastBreakAt = m_lostAt.load();
+}
+
+void ClientConnection::scheduleRetry(int delayMs) {
+    m_retryDueMs = qint64(steadyMs()) + delayMs;
+    m_retry.start(delayMs);
 }
 
 } // namespace hourglass::remote

@@ -3,6 +3,12 @@
 // driver over a ByteTransport, SASL ANONYMOUS, tokens on `$cbs` for each audience before its
 // first link (renewed before they expire), and the links the calls use: a sender per entity,
 // a request channel per `$management` node. Everything here runs on that one thread.
+//
+// A connection that breaks (rather than being closed) is made again: at once, then after a
+// back-off that doubles up to AmqpClientOptions::reconnectMaxDelayMs, until one attempt opens
+// or close() is called; a call made meanwhile tries at once if the last attempt is a second
+// old, else fails at once. The locks and sessions held on the broken connection are remembered
+// as lost, so that settling one says why.
 
 #include "ByteTransport.h"
 #include "CbsTokens.h"
@@ -13,6 +19,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QTimer>
 
 #include <proton/connection_driver.h>
@@ -21,6 +28,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace hourglass::remote {
@@ -42,6 +50,20 @@ public:
     void close();
     // Read from any thread.
     bool isOpen() const { return m_open.load(); }
+    // Read from any thread: since when (system time, ms) the connection is broken and not made
+    // again, 0 while it is up, before it first opened and after close(); why it broke (or why
+    // the last attempt to make it again failed); how many times it has opened.
+    qint64 lostAt() const { return m_lostAt.load(); }
+    // When it last broke, kept once it is made again; 0 when it never broke.
+    qint64 lastBreakAt() const { return m_lastBreakAt.load(); }
+    QString lostWhy() const;
+    quint64 epoch() const { return m_epoch.load(); }
+
+    // MessageLockLost when `token` was held on a connection that broke; none otherwise.
+    std::optional<Error> lockLostWith(const QUuid& token) const;
+    // SessionLockLost when the session was held on a connection that broke; none otherwise.
+    std::optional<Error> sessionLostWith(const QString& entityPath, const QString& receiverName,
+                                         const QString& sessionId) const;
 
     // `whenReady` runs once the connection is open and `audience` has a token, or gets why not.
     void authorize(const QString& audience, Done whenReady);
@@ -84,7 +106,12 @@ private:
         std::unique_ptr<QTimer> renewal;
     };
 
+    void startAttempt();
     void startTransport();
+    // After a break: what the receivers held is lost; the next attempt is due after `delayMs`.
+    void broke(const Error& why);
+    void scheduleRetry(int delayMs);
+    Error retryPending() const;
     void opened();
     void arrived(const QByteArray& bytes);
     void handle(pn_event_t* event);
@@ -117,6 +144,21 @@ private:
     QHash<pn_link_t*, LinkEnd*> m_handlers;
     quint64 m_linkCount = 0;
     bool m_pumping = false;
+
+    // Making it again after a break.
+    bool m_closing = false; // close() is running: what it loses is not a break
+    int m_failures = 0;     // attempts failed since the break
+    QTimer m_retry;
+    qint64 m_retryDueMs = 0;    // steady clock
+    qint64 m_lastAttemptMs = 0; // steady clock
+    std::atomic<qint64> m_lostAt{0};
+    std::atomic<qint64> m_lastBreakAt{0};
+    std::atomic<quint64> m_epoch{0};
+    mutable std::mutex m_whyMutex;
+    QString m_lostWhy; // guarded by m_whyMutex
+    QString m_brokeAt; // "HH:mm:ss" of the break, for messages
+    QSet<QUuid> m_lostLocks;
+    QSet<QString> m_lostSessions; // sessionKey()
 };
 
 } // namespace hourglass::remote

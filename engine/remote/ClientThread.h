@@ -20,6 +20,9 @@ public:
     ~ClientThread();
 
     bool isOpen() const;
+    // For what the connection lets any thread read (its health); there from construction to
+    // destruction.
+    const ClientConnection& connection() const { return *m_connection; }
 
     // Runs `start` on the thread with the connection and a function that answers the call, and
     // waits for that answer up to `timeoutMs` (ServiceTimeout past it). Never from the client's

@@ -65,6 +65,8 @@ public:
     void receive(int maxCount, int waitMs, Received done);
     // Whether this link holds the unsettled delivery of `token`.
     bool holds(const QUuid& token) const { return m_held.contains(token); }
+    // The lock tokens of the deliveries it holds.
+    QList<QUuid> heldTokens() const { return m_held.keys(); }
     void settle(const QUuid& token, const Settlement& settlement, Done done);
     // Abandons every delivery it holds, without waiting for the answers (the connection is
     // closing).

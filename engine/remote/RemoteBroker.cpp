@@ -125,6 +125,18 @@ bool RemoteBroker::listsNamedOnly() const {
     return m_state->namedOnly;
 }
 
+Instant RemoteBroker::connectionLostAt() const {
+    return m_state->amqp->connectionLostAt();
+}
+
+QString RemoteBroker::connectionProblem() const {
+    return m_state->amqp->connectionProblem();
+}
+
+Instant RemoteBroker::lastConnectionBreakAt() const {
+    return m_state->amqp->lastConnectionBreakAt();
+}
+
 void RemoteBroker::describeOwner(const QString&) {}
 
 Result<void> RemoteBroker::createNamespace(const NamespaceInfo&) {

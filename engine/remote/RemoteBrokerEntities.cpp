@@ -74,6 +74,8 @@ Result<QList<EntityInfo>> RemoteBroker::State::listEntities() {
     }
     std::lock_guard lock(listErrorMutex);
     listError = listed ? QString() : listed.error().toString();
+    if (listed)
+        lastListed = *listed;
     return listed;
 }
 
@@ -81,7 +83,10 @@ QList<EntityInfo> RemoteBroker::entities(const QString& namespaceName) const {
     if (!namespaceName.isEmpty() && namespaceName != m_state->namespaceName())
         return {};
     auto listed = m_state->listEntities();
-    return listed ? *listed : QList<EntityInfo>{};
+    if (listed)
+        return *listed;
+    std::lock_guard lock(m_state->listErrorMutex);
+    return m_state->lastListed.value_or(QList<EntityInfo>{});
 }
 
 Result<EntityInfo> RemoteBroker::State::describe(const QString& path) {

@@ -19,8 +19,16 @@ bool sameSession(const AcceptedSession& held, const SessionRef& session) {
 }
 } // namespace
 
+void RemoteBroker::State::dropSessionsOfBrokenConnection() {
+    const quint64 epoch = amqp->connectionEpoch();
+    if (amqp->connectionLostAt() != 0 || epoch != sessionsEpoch)
+        heldSessions.clear();
+    sessionsEpoch = epoch;
+}
+
 void RemoteBroker::State::hold(const AcceptedSession& session) {
     std::lock_guard lock(sessionsMutex);
+    dropSessionsOfBrokenConnection();
     heldSessions.append(session);
     feed.markSessions(qualified(session.entityPath));
 }
@@ -199,6 +207,7 @@ bool RemoteBroker::holdsSession(const SessionRef& sessionIn) const {
     const SessionRef session = unqualified(sessionIn);
     const Instant now = m_state->clock.now();
     std::lock_guard lock(m_state->sessionsMutex);
+    m_state->dropSessionsOfBrokenConnection();
     return std::any_of(m_state->heldSessions.begin(), m_state->heldSessions.end(),
                        [&](const AcceptedSession& held) {
                            return sameSession(held, session) && held.lockedUntil > now;

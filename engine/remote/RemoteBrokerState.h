@@ -16,6 +16,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace hourglass::remote {
@@ -32,6 +33,11 @@ struct RemoteBroker::State {
     // The sessions this broker accepted and has not released (holdsSession, releaseSessionsOf).
     mutable std::mutex sessionsMutex;
     QList<AcceptedSession> heldSessions; // guarded by sessionsMutex
+    // The AMQP connection they were accepted on (AmqpClient::connectionEpoch): once it broke,
+    // they went with it. Guarded by sessionsMutex.
+    quint64 sessionsEpoch = 0;
+    // Forgets the held sessions of a connection that broke. Under sessionsMutex.
+    void dropSessionsOfBrokenConnection();
 
     // acceptSessionAsync's waits: each on a thread of its own, called back only while pending.
     struct WaitThread {
@@ -45,6 +51,10 @@ struct RemoteBroker::State {
 
     mutable std::mutex listErrorMutex;
     QString listError; // guarded by listErrorMutex
+    // The last listing that worked: what entities() answers while the namespace cannot be
+    // reached, so that the window's tree (and what is selected in it) stays. Guarded by
+    // listErrorMutex.
+    std::optional<QList<EntityInfo>> lastListed;
 
     // Last: destroyed first, so that no poll runs on what is gone.
     std::unique_ptr<CountsPoll> poll;

@@ -75,10 +75,18 @@ public:
     // let go on a worker thread, where closing it (a remote one closes its connection, which
     // abandons the locks it holds) may take its time.
     static void retire(std::unique_ptr<BrokerClient> client);
+    // A remote namespace's connection broke at `brokeAtMs` (system time): whoever opened it
+    // says so (connectionLost follows), so that panels holding its locks let them go.
+    void reportConnectionLost(qint64 brokeAtMs, const QString& reason) {
+        emit connectionLost(brokeAtMs, reason);
+    }
 
 signals:
     // The engine's coalesced change notifications.
     void changed(const hourglass::ChangeBatch& batch);
+    // The connection to the namespace broke at `brokeAtMs`: the locks and sessions taken before
+    // are gone (`reason` says so in a line).
+    void connectionLost(qint64 brokeAtMs, const QString& reason);
 
 private:
     void tick();

@@ -127,8 +127,10 @@ void NamespaceHeader::setState(State state, const QString& problem) {
                        : state == State::Connecting ? tr("Cancel")
                                                     : tr("Connect"));
     m_refresh->setEnabled(state == State::Connected);
-    if (state != State::Connected)
+    if (state != State::Connected) {
         m_lastPollAt = 0;
+        m_lostAt = 0;
+    }
     updateStatus();
 }
 
@@ -155,8 +157,17 @@ void NamespaceHeader::setNamedOnly(bool namedOnly) {
     updateStatus();
 }
 
+void NamespaceHeader::setConnectionLost(qint64 lostAtMs, const QString& problem) {
+    if (m_lostAt == lostAtMs && m_lostProblem == problem)
+        return;
+    m_lostAt = lostAtMs;
+    m_lostProblem = problem;
+    updateStatus();
+}
+
 void NamespaceHeader::updateStatus() {
     QString text;
+    QString tip;
     bool problem = false;
     switch (m_state) {
     case State::Disconnected:
@@ -170,7 +181,14 @@ void NamespaceHeader::updateStatus() {
         problem = true;
         break;
     case State::Connected:
-        if (!m_listProblem.isEmpty()) {
+        if (m_lostAt > 0) {
+            // Before the counts: while it is broken, the poll fails for the same reason.
+            text = tr("Connection lost at %1 — reconnecting…")
+                       .arg(QDateTime::fromMSecsSinceEpoch(m_lostAt).toString(
+                           QStringLiteral("HH:mm:ss")));
+            tip = m_lostProblem;
+            problem = true;
+        } else if (!m_listProblem.isEmpty()) {
             text = tr("Counts not read: %1").arg(m_listProblem);
             problem = true;
         } else {
@@ -184,6 +202,7 @@ void NamespaceHeader::updateStatus() {
         break;
     }
     m_status->setText(text);
+    m_status->setToolTip(tip);
     // A problem in the error colour; the rest muted, under the name it is about.
     QPalette palette = this->palette();
     palette.setColor(QPalette::WindowText,

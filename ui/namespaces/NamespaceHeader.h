@@ -36,6 +36,9 @@ public:
     void setLastPoll(qint64 lastPollAtMs, const QString& listProblem);
     // The key cannot list the namespace: the tree holds the entities the user named.
     void setNamedOnly(bool namedOnly);
+    // The connection broke at `lostAtMs` and is being made again (0: it is up); `problem` why,
+    // shown as the line's tooltip.
+    void setConnectionLost(qint64 lostAtMs, const QString& problem);
     // The poll intervals offered, in seconds.
     static QList<int> pollChoices();
 
@@ -65,6 +68,8 @@ private:
     bool m_namedOnly = false;
     qint64 m_lastPollAt = 0;
     QString m_listProblem;
+    qint64 m_lostAt = 0;
+    QString m_lostProblem;
 };
 
 } // namespace hourglass::ui

@@ -7,6 +7,7 @@
 #include "messages/MessageViewModel.h"
 
 #include <QBrush>
+#include <QDateTime>
 #include <QPalette>
 
 #include <algorithm>
@@ -63,8 +64,9 @@ void HeldLocks::setLockDuration(Millis lockDuration) {
 void HeldLocks::add(const QString& qualifiedPath, const QString& receiver, ReceiveMode mode,
                     const QList<MessageView>& taken) {
     const Status status = mode == ReceiveMode::PeekLock ? Status::Held : Status::Received;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (const MessageView& message : taken) {
-        m_entries.insert(message.sequenceNumber, Entry{qualifiedPath, receiver, status, {}});
+        m_entries.insert(message.sequenceNumber, Entry{qualifiedPath, receiver, status, {}, now});
         m_messages->upsert(message);
     }
 }
@@ -159,6 +161,16 @@ int HeldLocks::loseLocksOf(const QString& qualifiedPath, const QString& receiver
     for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
         if (it->status == Status::Held && it->receiver == receiver &&
             it->path.compare(qualifiedPath, Qt::CaseInsensitive) == 0)
+            lost.append(it.key());
+    for (qint64 sequenceNumber : lost)
+        markLost(sequenceNumber, reason);
+    return int(lost.size());
+}
+
+int HeldLocks::loseTakenBefore(qint64 brokeAtMs, const QString& reason) {
+    QList<qint64> lost;
+    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
+        if (it->status == Status::Held && it->takenAt <= brokeAtMs)
             lost.append(it.key());
     for (qint64 sequenceNumber : lost)
         markLost(sequenceNumber, reason);

@@ -69,6 +69,9 @@ public:
     // S5: `receiver`'s session on `qualifiedPath` was released or lost: the message locks it
     // held there are lost with it, for `reason`. Returns how many were held.
     int loseLocksOf(const QString& qualifiedPath, const QString& receiver, const QString& reason);
+    // The connection broke at `brokeAtMs` (system time): the locks taken before then are lost,
+    // for `reason`. Returns how many were held.
+    int loseTakenBefore(qint64 brokeAtMs, const QString& reason);
     // Marks the held locks whose LockedUntilUtc passed on the engine clock as lost (the panel's
     // countdown tick calls it) and repaints their rows.
     void sweep();
@@ -81,6 +84,7 @@ private:
         QString receiver;
         Status status = Status::Held;
         QString lostReason;
+        qint64 takenAt = 0; // system time
     };
     void markLost(qint64 sequenceNumber, const QString& reason);
     // An entity that went away took its locks with it.

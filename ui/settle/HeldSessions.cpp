@@ -5,6 +5,7 @@
 #include "common/LockHolderText.h"
 #include "messages/MessageListModel.h"
 
+#include <QDateTime>
 #include <QPalette>
 
 namespace hourglass::ui {
@@ -16,12 +17,12 @@ HeldSessions::HeldSessions(BrokerClient& client, QObject* parent)
 void HeldSessions::add(const AcceptedSession& session) {
     const int row = rowOf(session.receiver);
     if (row >= 0) {
-        m_rows[row] = Row{session, false, {}};
+        m_rows[row] = Row{session, false, {}, QDateTime::currentMSecsSinceEpoch()};
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         return;
     }
     beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
-    m_rows.append(Row{session, false, {}});
+    m_rows.append(Row{session, false, {}, QDateTime::currentMSecsSinceEpoch()});
     endInsertRows();
 }
 
@@ -89,6 +90,15 @@ void HeldSessions::markLost(const QString& receiver, const QString& reason) {
     m_rows[row].lostReason = reason;
     emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
     emit lost(receiver, reason);
+}
+
+void HeldSessions::loseTakenBefore(qint64 brokeAtMs, const QString& reason) {
+    QStringList broken;
+    for (const Row& row : std::as_const(m_rows))
+        if (!row.lost && row.takenAt <= brokeAtMs)
+            broken.append(row.session.receiver);
+    for (const QString& receiver : broken)
+        markLost(receiver, reason);
 }
 
 void HeldSessions::sweep() {

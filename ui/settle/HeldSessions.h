@@ -51,6 +51,9 @@ public:
     void setLockedUntil(const QString& receiver, Instant lockedUntil);
     // The engine refused a call with SessionLockLost, or the lock is known to be gone.
     void markLost(const QString& receiver, const QString& reason);
+    // The connection broke at `brokeAtMs` (system time): the sessions taken before then are
+    // lost, for `reason` (each `lost`).
+    void loseTakenBefore(qint64 brokeAtMs, const QString& reason);
     // Marks the sessions whose LockedUntilUtc passed as lost (the panel's countdown tick).
     void sweep();
     // Repaints the countdown cells.
@@ -71,6 +74,7 @@ private:
         AcceptedSession session;
         bool lost = false;
         QString lostReason;
+        qint64 takenAt = 0; // system time
     };
 
     BrokerClient& m_client;

@@ -126,6 +126,19 @@ LockPanel::LockPanel(BrokerClient& client, QWidget* parent)
             [this](const QString& receiver, const QString& reason) {
                 m_locks->loseLocksOf(m_path, receiver, reason);
             });
+    // A remote namespace's connection broke: what was taken before it is gone, said in a line.
+    connect(&m_client, &BrokerClient::connectionLost, this,
+            [this](qint64 brokeAtMs, const QString& reason) {
+                m_sessions->loseTakenBefore(brokeAtMs, reason);
+                const int lost = m_locks->loseTakenBefore(brokeAtMs, reason);
+                if (lost == 0)
+                    return;
+                const QString note = lost == 1 ? tr("1 lock lost: %1").arg(reason)
+                                               : tr("%1 locks lost: %2").arg(lost).arg(reason);
+                m_status->setStyleSheet(QStringLiteral("color: #b00020;"));
+                m_status->setText(note);
+                emit statusMessage(note);
+            });
     layout->addWidget(m_status);
     layout->addWidget(m_bulkBar);
     layout->addWidget(m_stack, 1);

@@ -7,6 +7,7 @@
 #include "tree/SelectedNodeKind.h"
 #include "window/EntityWorkspace.h"
 
+#include <QDateTime>
 #include <QEvent>
 #include <QLabel>
 #include <QStackedWidget>
@@ -93,8 +94,10 @@ void RemoteNamespaceView::attach(std::shared_ptr<Broker> broker) {
                                  : QString(),
                NodeKind::Namespace);
     });
-    if (m_remote)
+    if (m_remote) {
         m_header->setPollInterval(m_remote->pollInterval());
+        m_breakSeen = m_remote->lastConnectionBreakAt();
+    }
     m_header->setState(NamespaceHeader::State::Connected);
     showPollState();
     m_pollState->start();
@@ -135,9 +138,20 @@ void RemoteNamespaceView::select(const QString& path, NodeKind kind) {
 }
 
 void RemoteNamespaceView::showPollState() {
-    if (m_remote) {
-        m_header->setLastPoll(m_remote->lastPollAt(), m_remote->lastListError());
-        m_header->setNamedOnly(m_remote->listsNamedOnly());
+    if (!m_remote)
+        return;
+    m_header->setLastPoll(m_remote->lastPollAt(), m_remote->lastListError());
+    m_header->setNamedOnly(m_remote->listsNamedOnly());
+    const qint64 lostAt = m_remote->connectionLostAt();
+    m_header->setConnectionLost(lostAt, lostAt > 0 ? m_remote->connectionProblem() : QString());
+    // A break (even one already mended): the locks and sessions taken before it are gone.
+    const qint64 broke = m_remote->lastConnectionBreakAt();
+    if (broke != m_breakSeen) {
+        m_breakSeen = broke;
+        m_client->reportConnectionLost(
+            broke, tr("The connection to %1 broke at %2; its locks were released.")
+                       .arg(m_saved.name, QDateTime::fromMSecsSinceEpoch(broke).toString(
+                                              QStringLiteral("HH:mm:ss"))));
     }
 }
 

@@ -96,6 +96,7 @@ private:
     EntityWorkspace* m_workspace = nullptr;
     EntityActions* m_actions = nullptr;
     QTimer* m_pollState;
+    qint64 m_breakSeen = 0; // the connection's last break the panels were told of
     QString m_selectedPath;
     NodeKind m_selectedKind = NodeKind::Namespace;
 };

@@ -45,6 +45,10 @@ struct AmqpClientOptions {
     // (443 unless the string names one; plain ws:// for an emulator-style string) at
     // /$servicebus/websocket, through the system's proxy for that address (https_proxy, ...).
     bool webSockets = false;
+    // A connection that breaks is made again at once, then after a back-off from the first delay
+    // doubling up to the longest, so that a host that is gone is not hammered.
+    int reconnectFirstDelayMs = 1000;
+    int reconnectMaxDelayMs = 15000;
 };
 
 class ClientConnection;
@@ -68,6 +72,21 @@ public:
     // Closes the connection: its links end, so the locks they hold go back to the entity.
     void close();
     bool isConnected() const;
+    // A connection that broke (the peer went, the network was cut) rather than being closed:
+    // since when (system time), 0 while it is up, before it first opened and after close(). It
+    // is made again in the background (at once, then with a back-off); a call made meanwhile
+    // tries it at once, or fails at once while an attempt was made within the last second. The
+    // locks and sessions held on the broken connection are gone: settling or renewing one
+    // answers MessageLockLost (SessionLockLost) saying so. Never waits on the wire.
+    Instant connectionLostAt() const;
+    // Why it broke, or why the last attempt to make it again failed; empty while it is up.
+    QString connectionProblem() const;
+    // When it last broke (system time), kept once it is made again; 0 when it never broke. A
+    // lock or session taken before then is gone.
+    Instant lastConnectionBreakAt() const;
+    // How many times the connection has opened: a session or lock taken under one number is
+    // gone once it changed.
+    quint64 connectionEpoch() const;
 
     // Sends one message to a queue or topic, on a sender link kept for the entity. The message
     // keeps its MessageId; one without gets a fresh one (SendResult::messageId). The service

@@ -15,9 +15,10 @@
 //   then subscriptions, each in path order), with the runtime counts the service gives: active,
 //   scheduled, dead-lettered and the size. The service reports no `locked` and no `deferred`
 //   count (it counts those messages as active), so both stay 0. A list that fails returns
-//   nothing; lastListError() says why. entity(path) reads one entity, a
-//   subscription with its rules; counts(path) its counts ("<entity>/$deadletterqueue": the
-//   entity's dead-lettered count as active).
+//   the last listing that worked (nothing before the first: the window's tree keeps its rows
+//   while the namespace cannot be reached); lastListError() says why. entity(path) reads one
+//   entity, a subscription with its rules; counts(path) its counts
+//   ("<entity>/$deadletterqueue": the entity's dead-lettered count as active).
 // - A key without the Manage right (Listen- or Send-only, or a signature for one entity): the
 //   administration API answers 401. When the options name entities (namedEntities), a listing
 //   that gets 401 proves the key on the AMQP side instead (a wrong key still fails there) and
@@ -96,6 +97,8 @@
 // - readOnly: every call that changes anything (create, update, delete, rules, sends, receives
 //   in either mode, settlements, session accepts and state, the operator steps and purge) is
 //   refused with InvalidArgument "This connection is read-only." before anything is sent.
+// - A broken AMQP connection (connectionLostAt) is made again at once, then with a back-off;
+//   the locks and sessions taken on it are gone and say so when settled or renewed.
 // - Destroying the broker stops the poll, ends the asynchronous accepts without calling them
 //   back, and closes the AMQP connection: its links end, so the locks it holds are abandoned.
 
@@ -151,6 +154,14 @@ public:
     // Whether the last listing gave the named entities (options().namedEntities) because the
     // administration API refused the key while the AMQP side accepted it.
     bool listsNamedOnly() const;
+    // The AMQP connection broke and is not back yet: since when (system time), 0 while it is up
+    // (AmqpClient::connectionLostAt), and why. It is made again in the background; the locks and
+    // sessions taken before the break are lost (holdsSession is false for them). Never waits on
+    // the wire: the window reads it from its own thread as it reads lastPollAt().
+    Instant connectionLostAt() const;
+    QString connectionProblem() const;
+    // When it last broke, kept once it is back (0: never): what was taken before is gone.
+    Instant lastConnectionBreakAt() const;
 
     void describeOwner(const QString& detail) override;
     Result<void> createNamespace(const NamespaceInfo& info) override;

@@ -17,6 +17,8 @@
 #include <QDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeView>
 #include <QtTest>
@@ -44,6 +46,16 @@ inline qint64 treeActive(NamespaceTreePanel* tree, const QString& path) {
     return model->index(row.row(), NamespaceTreeModel::ActiveColumn, row.parent())
         .data()
         .toLongLong();
+}
+
+// Opens a database of its own in `dir` in `window`, then shows it at `size`; true once open.
+inline bool showWithDatabase(MainWindow& window, const QTemporaryDir& dir,
+                             QSize size = QSize(1280, 800)) {
+    QSignalSpy opened(&window, &MainWindow::databaseOpened);
+    window.openDatabase(dir.filePath(QStringLiteral("local.db")));
+    window.resize(size);
+    window.show();
+    return opened.wait(20000);
 }
 
 // Connects `view` (its key not in the keychain) and answers the key prompt with `key`.

@@ -65,11 +65,7 @@ private slots:
         const QString signature = signatureFor(served, QStringLiteral("orders"));
         QTemporaryDir dir;
         MainWindow window;
-        QSignalSpy opened(&window, &MainWindow::databaseOpened);
-        window.openDatabase(dir.filePath(QStringLiteral("local.db")));
-        window.resize(1100, 720);
-        window.show();
-        QVERIFY(opened.wait(20000));
+        QVERIFY(showWithDatabase(window, dir, QSize(1100, 720)));
 
         // Opening fails: the listing is refused, and the header says what to do.
         const QString text = QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessSignature=%2;"

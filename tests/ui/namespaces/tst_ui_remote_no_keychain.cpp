@@ -30,10 +30,7 @@ private slots:
         QVERIFY(served.broker().createQueue(QStringLiteral("orders"), {}).ok());
         QTemporaryDir dir;
         MainWindow window;
-        QSignalSpy opened(&window, &MainWindow::databaseOpened);
-        window.openDatabase(dir.filePath(QStringLiteral("local.db")));
-        window.show();
-        QVERIFY(opened.wait(20000));
+        QVERIFY(showWithDatabase(window, dir));
 
         RemoteNamespaceView* view =
             connectThroughDialog(window, served.connectionText(), {}, QStringLiteral("Plain"));

@@ -55,11 +55,7 @@ private slots:
 
         QTemporaryDir dir;
         MainWindow window;
-        QSignalSpy opened(&window, &MainWindow::databaseOpened);
-        window.openDatabase(dir.filePath(QStringLiteral("local.db")));
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(opened.wait(20000));
+        QVERIFY(showWithDatabase(window, dir));
         RemoteNamespaceView* view =
             connectThroughDialog(window, text, served.caFile(), QStringLiteral("Served"));
         QVERIFY(view);

@@ -103,11 +103,7 @@ void TestRemoteServe::administerSendAndSettleOnTwoServedNamespaces() {
 
     QTemporaryDir dir;
     MainWindow window;
-    QSignalSpy opened(&window, &MainWindow::databaseOpened);
-    window.openDatabase(dir.filePath(QStringLiteral("local.db")));
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(opened.wait(20000));
+    QVERIFY(showWithDatabase(window, dir));
 
     RemoteNamespaceView* secure =
         connectThroughDialog(window, tls.connectionText(), tls.caFile(), QStringLiteral("TLS"));

@@ -65,6 +65,32 @@ SavedNamespace savedFor(const ServedNamespace& served, const QString& name, bool
     return saved.withoutSecret();
 }
 
+// Purge… on the entity selected in `view`, agreed to: what the question said (empty when none
+// came).
+struct PurgeQuestion {
+    QString text;
+    QString informative;
+};
+PurgeQuestion purgeAndAgree(RemoteNamespaceView* view) {
+    QAction* purge = view->workspace()->messages()->listActions()->purgeAction();
+    QMessageBox* ask = nullptr;
+    if (!QTest::qWaitFor([&] { return purge->isEnabled(); }, 10000))
+        return {};
+    purge->trigger();
+    if (!QTest::qWaitFor(
+            [&] {
+                return (ask =
+                            qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmPurge"))));
+            },
+            30000))
+        return {};
+    const PurgeQuestion asked{ask->text(), ask->informativeText()};
+    for (QAbstractButton* button : ask->buttons())
+        if (ask->buttonRole(button) == QMessageBox::AcceptRole)
+            button->click();
+    return asked;
+}
+
 } // namespace
 
 class TestRemoteWindow : public QObject {
@@ -368,17 +394,9 @@ void TestRemoteWindow::purgeEndsWhenAnotherReceiverHoldsAMessage() {
                                                      m_served->caFile(), QStringLiteral("Served"));
     QVERIFY(view);
     QVERIFY(selectInRemote(*m_window, view, QStringLiteral("localhost:orders")));
-    QAction* purge = view->workspace()->messages()->listActions()->purgeAction();
-    QTRY_VERIFY(purge->isEnabled());
-    purge->trigger();
-    QMessageBox* ask = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (ask = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmPurge")))), 10000);
-    QVERIFY2(ask->informativeText().contains(QStringLiteral("\"Served\"")),
-             qPrintable(ask->informativeText()));
-    for (QAbstractButton* button : ask->buttons())
-        if (ask->buttonRole(button) == QMessageBox::AcceptRole)
-            button->click();
+    const PurgeQuestion asked = purgeAndAgree(view);
+    QVERIFY2(asked.informative.contains(QStringLiteral("\"Served\"")),
+             qPrintable(asked.informative));
     // The free message goes; the held one stays, and the window says why it stopped.
     auto* bar = m_window->findChild<QLabel*>(QStringLiteral("messageBarText"));
     QTRY_VERIFY_WITH_TIMEOUT(
@@ -412,16 +430,8 @@ void TestRemoteWindow::purgeDeletesInBatchesWithoutReceiving() {
                                                      m_served->caFile(), QStringLiteral("Served"));
     QVERIFY(view);
     QVERIFY(selectInRemote(*m_window, view, QStringLiteral("localhost:orders")));
-    QAction* purge = view->workspace()->messages()->listActions()->purgeAction();
-    QTRY_VERIFY(purge->isEnabled());
-    purge->trigger();
-    QMessageBox* ask = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT(
-        (ask = qobject_cast<QMessageBox*>(openDialog(QStringLiteral("confirmPurge")))), 30000);
-    QVERIFY2(ask->text().contains(QLocale().toString(1202)), qPrintable(ask->text()));
-    for (QAbstractButton* button : ask->buttons())
-        if (ask->buttonRole(button) == QMessageBox::AcceptRole)
-            button->click();
+    const PurgeQuestion asked = purgeAndAgree(view);
+    QVERIFY2(asked.text.contains(QLocale().toString(1202)), qPrintable(asked.text));
     QTRY_COMPARE_WITH_TIMEOUT(m_served->broker().counts(QStringLiteral("orders"))->active,
                               qint64(0), 30000);
     QVERIFY(observer->peeks.load() > 0); // the observer hears the served broker's calls

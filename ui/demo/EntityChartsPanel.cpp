@@ -164,9 +164,9 @@ void EntityChartsPanel::makeViews() {
     addHoverTips(m_views[1]->chart());
     applyChartTheme();
 
-    // The panel is being shown: views added now show with it (not an event later, as a layout
-    // would show them). A remote namespace says what it holds, not what went through it: no
-    // throughput to chart.
+    // Shown at once, with the panel (a layout would show views added to a page on screen an event
+    // later). A remote namespace says what it holds, not what went through it: no throughput to
+    // chart.
     const bool throughput = m_client.capabilities().hostsDatabase;
     for (int i = 0; i < m_views.size(); ++i)
         m_views[i]->setVisible(i != 1 || throughput);

@@ -85,52 +85,6 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     m_empty->setWordWrap(true);
     m_empty->setEnabled(false); // greyed, as the other panels' empty states
 
-    auto* grid = new QGridLayout(m_chartsPage);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(addChartView(QStringLiteral("countsChart"), tr("Messages")), 0, 0, 1, 2);
-    grid->addWidget(addChartView(QStringLiteral("throughputChart"), tr("Messages per second")), 1,
-                    0);
-    grid->addWidget(addChartView(QStringLiteral("reasonsChart"), tr("Dead-letter reasons")), 1, 1);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 2);
-    // The throughput chart has five series to tell apart, the reasons chart a few bars: in a
-    // narrow window the reasons give way first.
-    grid->setColumnStretch(0, 3);
-    grid->setColumnStretch(1, 2);
-    m_views[2]->setMinimumWidth(200);
-    // A remote namespace says what it holds, not what went through it: no throughput to chart.
-    if (!client.capabilities().hostsDatabase)
-        m_views[1]->hide();
-    charts::addCountsSeries(m_views[0]->chart());
-    charts::addLineSeries(m_views[1]->chart(), {tr("Sent"), tr("Received"), tr("Completed"),
-                                                tr("Expired"), tr("Dead-lettered")});
-    QChart* reasons = m_views[2]->chart();
-    auto* bars = new QHorizontalBarSeries(reasons);
-    bars->setLabelsVisible(true);
-    reasons->addSeries(bars);
-    auto* categories = new QBarCategoryAxis(reasons);
-    auto* amounts = new QValueAxis(reasons);
-    amounts->setLabelFormat(QStringLiteral("%.0f"));
-    reasons->addAxis(categories, Qt::AlignLeft);
-    reasons->addAxis(amounts, Qt::AlignBottom);
-    bars->attachAxis(categories);
-    bars->attachAxis(amounts);
-    reasons->legend()->hide();
-    // A reason the axis elides reads whole on its bar.
-    connect(bars, &QHorizontalBarSeries::hovered, this,
-            [categories](bool on, int index, QBarSet* set) {
-                if (!on || index < 0 || index >= categories->count()) {
-                    QToolTip::hideText();
-                    return;
-                }
-                QToolTip::showText(
-                    QCursor::pos(),
-                    QStringLiteral("%1: %2").arg(categories->at(index)).arg(set->at(index)));
-            });
-    addHoverTips(m_views[0]->chart());
-    addHoverTips(m_views[1]->chart());
-    applyChartTheme();
-
     // Each chart keeps the size it reads at; a workspace shorter than the three together (a
     // small window, or one with the Connections dock open) scrolls them, rather than making
     // the whole window grow past the size it was given.
@@ -162,6 +116,77 @@ EntityChartsPanel::EntityChartsPanel(BrokerClient& client, QWidget* parent)
     connect(m_reasons, &DeadLetterReasonsModel::refreshed, this, &EntityChartsPanel::updateReasons);
     connect(&m_client, &BrokerClient::changed, this, &EntityChartsPanel::onChanged);
     setEntity({}, NamespaceTreeModel::NodeKind::Namespace);
+}
+
+void EntityChartsPanel::makeViews() {
+    if (!m_views.isEmpty())
+        return;
+    auto* grid = new QGridLayout(m_chartsPage);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(addChartView(QStringLiteral("countsChart"), tr("Messages")), 0, 0, 1, 2);
+    grid->addWidget(addChartView(QStringLiteral("throughputChart"), tr("Messages per second")), 1,
+                    0);
+    grid->addWidget(addChartView(QStringLiteral("reasonsChart"), tr("Dead-letter reasons")), 1, 1);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+    // The throughput chart has five series to tell apart, the reasons chart a few bars: in a
+    // narrow window the reasons give way first.
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 2);
+    m_views[2]->setMinimumWidth(200);
+    charts::addCountsSeries(m_views[0]->chart());
+    charts::addLineSeries(m_views[1]->chart(), {tr("Sent"), tr("Received"), tr("Completed"),
+                                                tr("Expired"), tr("Dead-lettered")});
+    QChart* reasons = m_views[2]->chart();
+    auto* bars = new QHorizontalBarSeries(reasons);
+    bars->setLabelsVisible(true);
+    reasons->addSeries(bars);
+    auto* categories = new QBarCategoryAxis(reasons);
+    auto* amounts = new QValueAxis(reasons);
+    amounts->setLabelFormat(QStringLiteral("%.0f"));
+    reasons->addAxis(categories, Qt::AlignLeft);
+    reasons->addAxis(amounts, Qt::AlignBottom);
+    bars->attachAxis(categories);
+    bars->attachAxis(amounts);
+    reasons->legend()->hide();
+    // A reason the axis elides reads whole on its bar.
+    connect(bars, &QHorizontalBarSeries::hovered, this,
+            [categories](bool on, int index, QBarSet* set) {
+                if (!on || index < 0 || index >= categories->count()) {
+                    QToolTip::hideText();
+                    return;
+                }
+                QToolTip::showText(
+                    QCursor::pos(),
+                    QStringLiteral("%1: %2").arg(categories->at(index)).arg(set->at(index)));
+            });
+    addHoverTips(m_views[0]->chart());
+    addHoverTips(m_views[1]->chart());
+    applyChartTheme();
+
+    // Shown at once, with the panel (a layout would show views added to a page on screen an event
+    // later). A remote namespace says what it holds, not what went through it: no throughput to
+    // chart.
+    const bool throughput = m_client.capabilities().hostsDatabase;
+    for (int i = 0; i < m_views.size(); ++i)
+        m_views[i]->setVisible(i != 1 || throughput);
+    // What was gathered before the first show (the history samples from setEntity on, the reasons
+    // model reads its own) is drawn now.
+    updateCounts();
+    updateThroughput();
+    updateReasons();
+}
+
+void EntityChartsPanel::setVisible(bool visible) {
+    // Before the show, so that a panel shown on its own takes the size the charts need.
+    if (visible)
+        makeViews();
+    EntityPanel::setVisible(visible);
+}
+
+void EntityChartsPanel::showEvent(QShowEvent* event) {
+    makeViews(); // shown with its parent (no setVisible of its own)
+    EntityPanel::showEvent(event);
 }
 
 QChartView* EntityChartsPanel::addChartView(const QString& objectName, const QString& title) {
@@ -253,6 +278,8 @@ Millis EntityChartsPanel::timeWindow() const {
 }
 
 void EntityChartsPanel::applyChartTheme() {
+    if (m_views.isEmpty())
+        return; // makeViews applies it
     const QChart::ChartTheme theme =
         paletteIsDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     for (QChartView* view : std::as_const(m_views))
@@ -291,14 +318,20 @@ void EntityChartsPanel::bindHistory() {
 }
 
 void EntityChartsPanel::updateCounts() {
+    if (m_views.isEmpty())
+        return; // makeViews draws the history
     charts::plotCounts(m_views[0]->chart(), m_history, m_client.clock().now(), timeWindow());
 }
 
 void EntityChartsPanel::updateThroughput() {
+    if (m_views.isEmpty())
+        return;
     charts::plotThroughput(m_views[1]->chart(), m_history, m_client.clock().now(), timeWindow());
 }
 
 void EntityChartsPanel::updateReasons() {
+    if (m_views.isEmpty())
+        return;
     QChart* chart = m_views[2]->chart();
     auto* bars = qobject_cast<QHorizontalBarSeries*>(chart->series().value(0));
     auto* categories = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
@@ -351,11 +384,13 @@ void EntityChartsPanel::onChanged(const ChangeBatch& batch) {
 }
 
 bool EntityChartsPanel::saveChart(const QString& objectName, const QString& filePath) {
+    makeViews(); // a panel never shown saves what it would show
     auto* view = m_chartsPage->findChild<QChartView*>(objectName);
     return view && charts::titledImage(view, imageTitle(objectName)).save(filePath, "PNG");
 }
 
 bool EntityChartsPanel::saveAllCharts(const QString& filePath) {
+    makeViews();
     return charts::titledImage(m_chartsPage, imageTitle({})).save(filePath, "PNG");
 }
 

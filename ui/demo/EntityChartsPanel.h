@@ -25,6 +25,10 @@
 //
 // On an entity that requires sessions the title has the session counts beside it (SessionSummary).
 //
+// The three chart views are made when the panel is first shown (or first saved), not with it:
+// they are most of its cost, and the window builds every tab's panel when it opens a namespace.
+// The history is kept from setEntity on all the same (ChartHistories), and drawn once they are.
+//
 // Object names for tests: "chartsTitle", "chartsSessions", "chartsEmpty", "chartsScroll",
 // "chartsTimeWindow" (combo), chart views "countsChart", "throughputChart", "reasonsChart",
 // action "saveChartsPng", dialog "saveChartsDialog".
@@ -85,11 +89,16 @@ public:
 
     QList<QAction*> actions() const { return {m_saveAction}; }
 
+    void setVisible(bool visible) override;
+
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // Makes the chart views and draws what the panel charts (once; at the first show).
+    void makeViews();
     QChartView* addChartView(const QString& objectName, const QString& title);
     void showEmpty(const QString& text);
     void setTitle(const QString& text);
@@ -120,7 +129,7 @@ private:
     QStackedWidget* m_stack;
     QWidget* m_chartsPage;
     QScrollArea* m_chartsScroll; // holds m_chartsPage
-    QList<QChartView*> m_views;
+    QList<QChartView*> m_views;  // empty until makeViews
     QAction* m_saveAction;
 };
 

@@ -98,6 +98,7 @@ private slots:
     void keepsTheMostRecentlyViewed();
     void emptyStatesAndDarkTheme();
     void deletedEntityEmptiesThePanel();
+    void viewsAreMadeAtTheFirstShow();
 };
 
 void TestUiCharts::countsFollowTheVirtualClock() {
@@ -195,12 +196,12 @@ void TestUiCharts::legendMovesBesideANarrowChart() {
     Env env;
     EntityChartsPanel panel(*env.client);
     panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    panel.resize(1600, 800);
+    panel.show(); // the chart views are made at the first show
     QChart* throughput = chartOf(panel, "throughputChart");
     const auto timeTicks = [throughput] {
         return qobject_cast<QDateTimeAxis*>(throughput->axes(Qt::Horizontal).value(0))->tickCount();
     };
-    panel.resize(1600, 800);
-    panel.show();
     QTRY_COMPARE(throughput->legend()->alignment(), Qt::AlignBottom);
     QCOMPARE(timeTicks(), 4);
     panel.resize(560, 700);
@@ -516,6 +517,44 @@ void TestUiCharts::deletedEntityEmptiesThePanel() {
     QVERIFY(empty->text().contains(QStringLiteral("deleted")));
     QVERIFY(panel.entityPath().isEmpty());
     QVERIFY(!panel.history());
+}
+
+// The window builds every tab's panel when it opens a namespace: the chart views, most of this
+// panel's cost, wait for its first show. The history and the reasons are gathered from
+// setEntity on all the same, and the views draw them as soon as they are made.
+void TestUiCharts::viewsAreMadeAtTheFirstShow() {
+    Env env;
+    env.deadLetter(kQueue, 3, QStringLiteral("BadOrder"), QString());
+    EntityChartsPanel panel(*env.client);
+    panel.resize(900, 700);
+    panel.setEntity(QStringLiteral("test:orders"), Kind::Queue);
+    QTRY_COMPARE(panel.history()->samples().size(), 1);
+    sendTen(env, seconds(90));
+    advance(env, seconds(1));
+    QTRY_COMPARE(panel.history()->samples().size(), 2);
+    QTRY_COMPARE(panel.reasonsModel()->rowOf(QStringLiteral("BadOrder")), 1);
+    applyTheme(ThemeChoice::Dark);
+    QVERIFY(panel.findChildren<QChartView*>().isEmpty());
+
+    panel.show();
+    QCOMPARE(panel.findChildren<QChartView*>().size(), 3);
+    for (const char* name : {"countsChart", "throughputChart", "reasonsChart"})
+        QVERIFY2(child<QChartView>(panel, name)->isVisible(), name);
+    // What was recorded before, drawn at once: both samples, the reasons, the dark theme.
+    QCOMPARE(activePoints(panel), (QList<QPointF>{QPointF(double(kTestStart), 0),
+                                                  QPointF(double(kTestStart + 1000), 10)}));
+    QCOMPARE(points(panel, "countsChart", QStringLiteral("Dead-lettered")).first().y(), 3.0);
+    QCOMPARE(points(panel, "throughputChart", QStringLiteral("Sent")),
+             QList<QPointF>{QPointF(double(kTestStart + 1000), 10)});
+    auto* categories = qobject_cast<QBarCategoryAxis*>(
+        chartOf(panel, "reasonsChart")->axes(Qt::Vertical).value(0));
+    QCOMPARE(categories->categories(), QStringList{QStringLiteral("BadOrder")});
+    QCOMPARE(chartOf(panel, "countsChart")->theme(), QChart::ChartThemeDark);
+    applyTheme(ThemeChoice::Light);
+
+    // And they go on from there.
+    advance(env, seconds(1));
+    QTRY_COMPARE(activePoints(panel).size(), 3);
 }
 
 QTEST_MAIN(TestUiCharts)

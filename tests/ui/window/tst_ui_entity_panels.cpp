@@ -1,10 +1,13 @@
 // The workspace's tabs are panels of one declared kind (tree/EntityPanel.h): each tab's panel
 // is reached by its tab, gets the tree's selection through the interface (the Sessions tab only
 // for a queue or a subscription), and the window hears every one of them: an error in the
-// message bar, a success in the status bar.
+// message bar, a success in the status bar. The Charts tab's chart views are made when it is first
+// shown, and draw the history gathered from the selection on.
 
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
+#include "demo/CountsHistory.h"
+#include "demo/EntityChartsPanel.h"
 #include "messages/MessageListPanel.h"
 #include "sessions/SessionsPanel.h"
 #include "tree/EntityPanel.h"
@@ -19,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
 
 using namespace hourglass;
 using namespace hourglass::ui;
@@ -104,6 +109,25 @@ private slots:
         workspace->panel(EntityWorkspace::MessagesTab)
             ->setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
         QCOMPARE(workspace->messages()->path(), QStringLiteral("test:orders"));
+    }
+
+    void chartViewsWaitForTheChartsTab() {
+        WindowEnv env;
+        QVERIFY(env.select(QStringLiteral("test:orders")));
+        EntityWorkspace* workspace = env.window.workspace();
+        QCOMPARE(workspace->tabs()->currentIndex(), int(EntityWorkspace::MessagesTab));
+        // The history is kept from the selection on; nothing draws it yet.
+        QTRY_COMPARE(workspace->charts()->history()->samples().size(), 1);
+        QVERIFY(env.window.findChildren<QChartView*>().isEmpty());
+
+        workspace->showTab(EntityWorkspace::ChartsTab);
+        auto* counts = workspace->charts()->findChild<QChartView*>(QStringLiteral("countsChart"));
+        QVERIFY(counts);
+        QVERIFY(counts->isVisible());
+        QCOMPARE(env.window.findChildren<QChartView*>().size(), 3);
+        auto* active = qobject_cast<QLineSeries*>(counts->chart()->series().value(0));
+        QVERIFY(active);
+        QCOMPARE(active->count(), 1);
     }
 };
 

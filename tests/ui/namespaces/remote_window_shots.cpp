@@ -1,18 +1,24 @@
 // remote_window_shots <directory> <light|dark> [WIDTHxHEIGHT]: pictures of the main window on a
 // namespace it does not host (an in-process served namespace over TLS, opened through File >
 // Connect to namespace…) beside its own small database, to look at before calling it done. Not
-// a test: nothing is asserted. Run it through secret-service.sh with. Writes remote-<theme>.png
-// (a remote queue's messages with their countdowns) and remote-readonly-<theme>.png.
+// a test: nothing is asserted. Run it through secret-service.sh with. Writes remote-*.png (a
+// remote queue's messages with their countdowns), remote-deadletters-*.png and remote-named-*.png
+// (a signature for one queue: the entities named, counts it cannot read as a dash).
 
 #include "RemoteWindowSteps.h"
 #include "ServedNamespace.h"
 
 #include "common/Theme.h"
 #include "hourglass/Broker.h"
+#include "hourglass/amqpcodec/SasToken.h"
 #include "window/EntityWorkspace.h"
 
 #include <QApplication>
+#include <QDateTime>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -119,5 +125,34 @@ int main(int argc, char** argv) {
     tree->setCurrentIndex(findPath(tree->model(), QStringLiteral("localhost:payments")));
     view->workspace()->showTab(EntityWorkspace::DeadLettersTab);
     shoot(window, directory, QStringLiteral("remote-deadletters") + suffix);
+
+    // A signature made for orders only: it reads orders, not payments, and lists nothing.
+    const QString signature = amqp::makeSasToken(
+        QStringLiteral("sb://localhost:%1/orders").arg(served.port()),
+        amqp::SasKey{QStringLiteral("RootManageSharedAccessKey"), QStringLiteral("SAS_KEY_VALUE")},
+        QDateTime::currentSecsSinceEpoch() + 3600);
+    RemoteNamespaceView* scoped = connectThroughDialog(
+        window,
+        QStringLiteral("Endpoint=sb://localhost:%1;SharedAccessSignature=%2;EntityPath=orders")
+            .arg(served.port())
+            .arg(signature),
+        served.caFile(), QStringLiteral("Orders only"));
+    if (!scoped) {
+        QTextStream(stderr) << "the scoped namespace did not open" << Qt::endl;
+        return 1;
+    }
+    scoped->findChild<QAction*>(QStringLiteral("nameEntities"))->trigger();
+    QDialog* names = nullptr;
+    if (!QTest::qWaitFor(
+            [&] { return (names = openDialog(QStringLiteral("namedEntitiesDialog"))); }, 5000))
+        return 1;
+    names->findChild<QPlainTextEdit*>(QStringLiteral("namedEntitiesText"))
+        ->setPlainText(QStringLiteral("queue payments"));
+    names->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    if (!QTest::qWaitFor([&] { return scoped->isConnected(); }, 20000))
+        return 1;
+    if (!selectInRemote(window, scoped, QStringLiteral("localhost:orders")))
+        return 1;
+    shoot(window, directory, QStringLiteral("remote-named") + suffix);
     return 0;
 }

@@ -1,12 +1,15 @@
 #pragma once
 // What the window's flow tests do to widgets, found by object name: whether a control can be
-// pressed, pressing it, and the dialog a step opened (dialogs open non-blocking).
+// pressed, pressing it, the dialog a step opened (dialogs open non-blocking), and selecting
+// table rows by what they show.
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QItemSelectionModel>
 #include <QString>
+#include <QTableView>
 
 namespace hourglass::testing {
 
@@ -39,6 +42,19 @@ inline QDialog* openDialog(const QString& name) {
             dialog && dialog->objectName() == name && dialog->isVisible())
             return dialog;
     return nullptr;
+}
+
+// Selects every row of `view` whose model column `column` displays `text`.
+inline void selectRowWith(QTableView* view, int column, const QString& text) {
+    QAbstractItemModel* model = view->model();
+    view->clearSelection();
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (model->data(model->index(row, column)).toString() == text) {
+            view->selectionModel()->select(model->index(row, 0),
+                                           QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            view->selectionModel()->setCurrentIndex(model->index(row, 0),
+                                                    QItemSelectionModel::NoUpdate);
+        }
 }
 
 } // namespace hourglass::testing

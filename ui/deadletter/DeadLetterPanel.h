@@ -125,12 +125,17 @@ private:
     void purge();
     void exportSelected();
     void runResubmit(const QList<qint64>& sequenceNumbers);
+    // On a remote namespace resubmit is a send, then a complete: asked first, saying what a
+    // break between the two can do ("confirmResubmit"). On the window's own database it is one
+    // durable step and goes at once.
+    void askResubmit(const QList<qint64>& sequenceNumbers);
     void runDelete(const QList<qint64>& sequenceNumbers);
     // Gathers every sequence number of the dead-letter queue in the background, then `then`.
     void gatherAll(std::function<void(QList<qint64>)> then);
     // A non-blocking confirmation; `onAccept` runs when the destructive button is chosen.
+    // `informative`, when given, is the smaller text under the question.
     void confirm(const QString& objectName, const QString& text, const QString& acceptText,
-                 std::function<void()> onAccept);
+                 std::function<void()> onAccept, const QString& informative = {});
     void runJob(const QString& title, QList<qint64> items, BulkJob::Step step, int chunkSize,
                 Describe describe);
     bool busy() const;

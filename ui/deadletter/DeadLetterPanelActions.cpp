@@ -67,11 +67,11 @@ bool DeadLetterPanel::busy() const {
 void DeadLetterPanel::resubmitSelected() {
     const QList<qint64> selected = selectedSequenceNumbers();
     if (!selected.isEmpty() && !busy())
-        runResubmit(selected);
+        askResubmit(selected);
 }
 
 void DeadLetterPanel::resubmitAll() {
-    gatherAll([this](QList<qint64> all) { runResubmit(all); });
+    gatherAll([this](QList<qint64> all) { askResubmit(all); });
 }
 
 void DeadLetterPanel::deleteSelected() {
@@ -121,6 +121,20 @@ void DeadLetterPanel::exportSelectedTo(const QString& directory) {
                                       .arg(count(done), count(total), directory)
                                 : tr("Exported %1 messages to %2").arg(count(done), directory);
            });
+}
+
+void DeadLetterPanel::askResubmit(const QList<qint64>& sequenceNumbers) {
+    if (sequenceNumbers.isEmpty() || remoteNamespaceLine(m_client).isEmpty())
+        return runResubmit(sequenceNumbers);
+    const int n = int(sequenceNumbers.size());
+    confirm(
+        QStringLiteral("confirmResubmit"),
+        n == 1 ? tr("Resubmit 1 dead-lettered message to %1?").arg(entityName())
+               : tr("Resubmit %1 dead-lettered messages to %2?").arg(count(n), entityName()),
+        tr("Resubmit"), [this, sequenceNumbers] { runResubmit(sequenceNumbers); },
+        tr("Each is sent back first, then taken from the dead-letter queue: if the "
+           "connection breaks between the two, a message may arrive twice, but none is "
+           "lost."));
 }
 
 void DeadLetterPanel::runResubmit(const QList<qint64>& sequenceNumbers) {
@@ -186,13 +200,16 @@ void DeadLetterPanel::gatherAll(std::function<void(QList<qint64>)> then) {
 }
 
 void DeadLetterPanel::confirm(const QString& objectName, const QString& text,
-                              const QString& acceptText, std::function<void()> onAccept) {
+                              const QString& acceptText, std::function<void()> onAccept,
+                              const QString& informative) {
     // On a remote namespace the question names it.
     const QString remote = remoteNamespaceLine(m_client);
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Dead-letter queue"),
                                 remote.isEmpty() ? text : text + QLatin1Char('\n') + remote,
                                 QMessageBox::Ok | QMessageBox::Cancel, this);
     box->setObjectName(objectName);
+    if (!informative.isEmpty())
+        box->setInformativeText(informative);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->button(QMessageBox::Ok)->setText(acceptText);
     box->setDefaultButton(QMessageBox::Cancel);

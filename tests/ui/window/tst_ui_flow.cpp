@@ -34,6 +34,7 @@ using hourglass::testing::callAndWait;
 using hourglass::testing::openDialog;
 using hourglass::testing::press;
 using hourglass::testing::pressable;
+using hourglass::testing::selectRowWith;
 
 namespace {
 const QString kQueue = QStringLiteral("flow:orders");
@@ -44,18 +45,6 @@ QModelIndex findPath(QAbstractItemModel* model, const QString& path) {
     return hits.isEmpty() ? QModelIndex() : hits.first();
 }
 
-// Selects every row of `view` whose model column `column` displays `text`.
-void selectRowWith(QTableView* view, int column, const QString& text) {
-    QAbstractItemModel* model = view->model();
-    view->clearSelection();
-    for (int row = 0; row < model->rowCount(); ++row)
-        if (model->data(model->index(row, column)).toString() == text) {
-            view->selectionModel()->select(model->index(row, 0),
-                                           QItemSelectionModel::Select | QItemSelectionModel::Rows);
-            view->selectionModel()->setCurrentIndex(model->index(row, 0),
-                                                    QItemSelectionModel::NoUpdate);
-        }
-}
 } // namespace
 
 class TestUiFlow : public QObject {

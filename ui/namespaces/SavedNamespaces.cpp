@@ -107,6 +107,13 @@ void SavedNamespaces::checkKeychain() {
     job->start();
 }
 
+void SavedNamespaces::updateSettings(const SavedNamespace& saved) {
+    if (saved.id.isEmpty())
+        return;
+    writeSavedNamespace(settings(), saved.withoutSecret());
+    settings().sync();
+}
+
 QString SavedNamespaces::save(const SavedNamespace& saved) {
     SavedNamespace bare = saved.withoutSecret();
     if (bare.id.isEmpty())

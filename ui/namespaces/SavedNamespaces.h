@@ -50,6 +50,9 @@ public:
     // Writes `saved` without its secret to the settings now (with a new id when it has none,
     // which is returned), then its secret, if any, to the keychain; saved() follows.
     QString save(const SavedNamespace& saved);
+    // Writes the settings of `saved` (an id already saved), whatever secret it holds, and leaves
+    // its secret in the keychain as it is: an option changed on a saved namespace.
+    void updateSettings(const SavedNamespace& saved);
     // The secret kept for `id`; secretRead() follows (empty with a problem when there is none).
     void readSecret(const QString& id);
     // Takes `id` off the list now and its secret out of the keychain; removed() follows.

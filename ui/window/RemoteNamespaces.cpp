@@ -130,7 +130,7 @@ void RemoteNamespaces::askForNames(RemoteNamespaceView* shown) {
         if (!kept)
             return;
         kept->namedEntities = dialog->text();
-        m_saved->save(*kept);
+        m_saved->updateSettings(*kept); // the key stays in the keychain
         guard->setNamedEntities(dialog->text());
         // The names are the broker's options: open it again with them.
         m_opener->drop(id);

@@ -149,10 +149,16 @@ int main(int argc, char** argv) {
     names->findChild<QPlainTextEdit*>(QStringLiteral("namedEntitiesText"))
         ->setPlainText(QStringLiteral("queue payments"));
     names->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
-    if (!QTest::qWaitFor([&] { return scoped->isConnected(); }, 20000))
+    if (!QTest::qWaitFor([&] { return scoped->isConnected(); }, 20000)) {
+        QTextStream(stderr) << "the scoped namespace did not open again: "
+                            << scoped->findChild<QLabel*>(QStringLiteral("namespaceStatus"))->text()
+                            << Qt::endl;
         return 1;
-    if (!selectInRemote(window, scoped, QStringLiteral("localhost:orders")))
+    }
+    if (!selectInRemote(window, scoped, QStringLiteral("localhost:orders"))) {
+        QTextStream(stderr) << "orders is not in the scoped namespace's tree" << Qt::endl;
         return 1;
+    }
     shoot(window, directory, QStringLiteral("remote-named") + suffix);
     return 0;
 }

@@ -34,11 +34,13 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialog>
+#include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -106,6 +108,7 @@ private slots:
     void destructiveStepsNameTheNamespaceAndAskFirst();
     void purgeEndsWhenAnotherReceiverHoldsAMessage();
     void purgeDeletesInBatchesWithoutReceiving();
+    void namingEntitiesReopensWithTheKeptKey();
 
 private:
     // The window, its database open, and a served namespace with a queue of two messages.
@@ -436,6 +439,29 @@ void TestRemoteWindow::purgeDeletesInBatchesWithoutReceiving() {
                               qint64(0), 30000);
     QVERIFY(observer->peeks.load() > 0); // the observer hears the served broker's calls
     QCOMPARE(observer->receives.load(), 0);
+}
+
+// Naming the entities to browse saves them and opens the namespace again with the key the
+// keychain keeps: it is neither asked for nor lost.
+void TestRemoteWindow::namingEntitiesReopensWithTheKeptKey() {
+    openWindow();
+    RemoteNamespaceView* view = connectThroughDialog(*m_window, m_served->connectionText(),
+                                                     m_served->caFile(), QStringLiteral("Served"));
+    QVERIFY(view);
+    view->findChild<QAction*>(QStringLiteral("nameEntities"))->trigger();
+    QDialog* names = nullptr;
+    QTRY_VERIFY((names = openDialog(QStringLiteral("namedEntitiesDialog"))));
+    names->findChild<QPlainTextEdit*>(QStringLiteral("namedEntitiesText"))
+        ->setPlainText(QStringLiteral("orders"));
+    names->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    QVERIFY(!view->isConnected()); // opened again, on the names
+    QTRY_VERIFY_WITH_TIMEOUT(view->isConnected(), 20000);
+    QVERIFY(!openDialog(QStringLiteral("keyPrompt")));
+    QCOMPARE(m_window->remotes()->saved()->find(view->saved().id)->namedEntities,
+             QStringLiteral("orders"));
+    // This key lists the namespace: the names wait for a key that cannot.
+    QTRY_VERIFY(
+        findPath(view->tree()->view()->model(), QStringLiteral("localhost:events")).isValid());
 }
 
 QTEST_MAIN(TestRemoteWindow)

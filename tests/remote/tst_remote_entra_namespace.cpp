@@ -48,6 +48,26 @@ OutgoingMessage message(const QByteArray& body) {
 
 class RemoteEntraNamespaceTest : public QObject {
     Q_OBJECT
+private:
+    // The AMQP side and the administration API, each with `signIn`'s tokens: both Unauthorized.
+    void bothPlanesRefuse(EntraSignIn& signIn) {
+        AmqpClientOptions amqpOptions;
+        amqpOptions.callTimeoutMs = 10'000;
+        amqpOptions.tokenProvider = signIn.tokenProvider();
+        AmqpClient amqp(m_served->connection(false), amqpOptions);
+        const auto connected = onWorker([&] { return amqp.connect(); });
+        QVERIFY(!connected.ok());
+        QCOMPARE(connected.error().code, ErrorCode::Unauthorized);
+
+        AdminClientOptions adminOptions =
+            AdminClientOptions::forConnection(m_served->connection(false));
+        adminOptions.tokenProvider = signIn.bearerTokenProvider();
+        AdminClient admin(adminOptions);
+        const auto queues = onWorker([&] { return admin.queues(); });
+        QVERIFY(!queues.ok());
+        QCOMPARE(queues.error().code, ErrorCode::Unauthorized);
+    }
+
 private slots:
     void initTestCase() {
         m_issuer = std::make_unique<TestJwtIssuer>();
@@ -130,42 +150,14 @@ private slots:
 
     void withoutASignInBothPlanesRefuse() {
         EntraSignIn signIn(settings()); // never signed in
-        AmqpClientOptions amqpOptions;
-        amqpOptions.callTimeoutMs = 10'000;
-        amqpOptions.tokenProvider = signIn.tokenProvider();
-        AmqpClient amqp(m_served->connection(false), amqpOptions);
-        const auto connected = onWorker([&] { return amqp.connect(); });
-        QVERIFY(!connected.ok());
-        QCOMPARE(connected.error().code, ErrorCode::Unauthorized);
-
-        AdminClientOptions adminOptions =
-            AdminClientOptions::forConnection(m_served->connection(false));
-        adminOptions.tokenProvider = signIn.bearerTokenProvider();
-        AdminClient admin(adminOptions);
-        const auto queues = onWorker([&] { return admin.queues(); });
-        QVERIFY(!queues.ok());
-        QCOMPARE(queues.error().code, ErrorCode::Unauthorized);
+        bothPlanesRefuse(signIn);
     }
 
     void tokensOfAKeyTheNamespaceDoesNotTrustAreRefused() {
         m_provider->behaviour = StandInIdentityProvider::Behaviour::StrangerKeys;
         EntraSignIn signIn(settings());
         QVERIFY(onWorker([&] { return signIn.signInWithDeviceCode({}); }).ok());
-        AmqpClientOptions amqpOptions;
-        amqpOptions.callTimeoutMs = 10'000;
-        amqpOptions.tokenProvider = signIn.tokenProvider();
-        AmqpClient amqp(m_served->connection(false), amqpOptions);
-        const auto connected = onWorker([&] { return amqp.connect(); });
-        QVERIFY(!connected.ok());
-        QCOMPARE(connected.error().code, ErrorCode::Unauthorized);
-
-        AdminClientOptions adminOptions =
-            AdminClientOptions::forConnection(m_served->connection(false));
-        adminOptions.tokenProvider = signIn.bearerTokenProvider();
-        AdminClient admin(adminOptions);
-        const auto queues = onWorker([&] { return admin.queues(); });
-        QVERIFY(!queues.ok());
-        QCOMPARE(queues.error().code, ErrorCode::Unauthorized);
+        bothPlanesRefuse(signIn);
     }
 
 private:

@@ -1,9 +1,11 @@
 #include "common/ColumnLayout.h"
 
 #include <QAbstractItemModel>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QHeaderView>
 #include <QSettings>
+#include <QSignalBlocker>
 
 #include <algorithm>
 
@@ -120,12 +122,26 @@ void ColumnLayout::apply() {
     // The model may have fewer columns than the layout lists (the windowed message list has no
     // dead-letter columns): place the ones it has, in the wanted order.
     int position = 0;
-    for (int logical : order()) {
-        if (logical >= m_header->count())
-            continue;
-        if (m_header->visualIndex(logical) != position)
-            m_header->moveSection(m_header->visualIndex(logical), position);
-        ++position;
+    bool moved = false;
+    {
+        // Each move the view hears of has it measure every header section again (its geometry
+        // follows the header's size hint): a dozen columns put in order cost milliseconds, when
+        // a panel is built. The sections move quietly; the view hears once, below.
+        const QSignalBlocker quiet(m_header);
+        for (int logical : order()) {
+            if (logical >= m_header->count())
+                continue;
+            if (m_header->visualIndex(logical) != position) {
+                m_header->moveSection(m_header->visualIndex(logical), position);
+                moved = true;
+            }
+            ++position;
+        }
+    }
+    if (moved) {
+        emit m_header->geometriesChanged();
+        if (auto* view = qobject_cast<QAbstractItemView*>(m_header->parentWidget()))
+            view->viewport()->update();
     }
     QSet<int> listed;
     for (const Column& column : m_defaults)

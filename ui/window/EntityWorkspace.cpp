@@ -38,6 +38,11 @@ void scopeShortcuts(QWidget* panel) {
 } // namespace
 
 namespace {
+// Between two panels built after the workspace. A timer, not a posted event: the loop handles
+// everything posted in one go, so panels built through posted events would add up to one long
+// stretch again; a timer lets input and paints in between.
+constexpr int kPanelBuildPause = 1;
+
 // What a tab gives the keyboard focus to: its first list (a table or tree) with rows in it, so
 // that the arrow keys work at once; without one, its first field or button, in Tab order.
 QWidget* mainWidgetOf(QWidget* page) {
@@ -75,16 +80,12 @@ public:
 
 EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     : QWidget(parent)
+    , m_client(client)
     , m_stack(new QStackedWidget)
     , m_empty(new QLabel(tr("Select a queue, a topic, a subscription or a dead-letter queue")))
     , m_splitter(new QSplitter(Qt::Vertical))
     , m_tabs(new QTabWidget)
     , m_messages(new MessageListPanel(client))
-    , m_peek(new PeekPanel(client))
-    , m_locks(new LockPanel(client))
-    , m_deadLetters(new DeadLetterPanel(client))
-    , m_charts(new EntityChartsPanel(client))
-    , m_sessions(new SessionsPanel(client))
     , m_detail(new MessageDetailPanel(client))
     , m_routing(new RoutingPreviewPanel(client))
     , m_detailTabs(new QTabWidget) {
@@ -94,8 +95,12 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_empty->setEnabled(false);
     m_tabs->setObjectName(QStringLiteral("entityTabs"));
     m_tabs->setDocumentMode(true);
+    m_panels.resize(SessionsTab + 1);
     m_tabs->insertTab(MessagesTab, m_messages, tr("Messages"));
-    m_tabs->insertTab(PeekTab, m_peek, tr("Peek"));
+    // The other tabs' panels are built after this, one a turn of the event loop (or at once
+    // when asked for): all of them at once kept the window from answering for longer than a
+    // frame when a namespace opened.
+    m_tabs->insertTab(PeekTab, pageHolder(QStringLiteral("peekPage")), tr("Peek"));
     // Receive & settle keeps what a plain entity needs in view (its controls and three held
     // locks: LockPanel's minimum as built, without the session rows); on an entity that
     // requires sessions the session bar and the held sessions come on top, and the panel
@@ -104,13 +109,11 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     lockScroll->setObjectName(QStringLiteral("lockScroll"));
     lockScroll->setWidgetResizable(true);
     lockScroll->setFrameShape(QFrame::NoFrame);
-    // (and the line saying what the last receive or settlement did, empty when built).
-    lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height() + fontMetrics().lineSpacing());
-    lockScroll->setWidget(new HeightOfViewport(m_locks));
     m_tabs->insertTab(ReceiveTab, lockScroll, tr("Receive && settle"));
-    m_tabs->insertTab(DeadLettersTab, m_deadLetters, tr("Dead letters"));
-    m_tabs->insertTab(ChartsTab, m_charts, tr("Charts"));
-    m_tabs->insertTab(SessionsTab, m_sessions, tr("Sessions"));
+    m_tabs->insertTab(DeadLettersTab, pageHolder(QStringLiteral("deadLettersPage")),
+                      tr("Dead letters"));
+    m_tabs->insertTab(ChartsTab, pageHolder(QStringLiteral("chartsPage")), tr("Charts"));
+    m_tabs->insertTab(SessionsTab, pageHolder(QStringLiteral("sessionsPage")), tr("Sessions"));
     m_tabs->setTabToolTip(SessionsTab, tr("Each session with its counts, holder, session lock "
                                           "and state (for entities that require sessions)"));
     m_tabs->setTabEnabled(SessionsTab, false);
@@ -121,9 +124,7 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     m_tabs->setTabToolTip(ReceiveTab, tr("Receive as named receivers; complete, abandon, "
                                          "dead-letter, defer, renew"));
     m_tabs->setTabToolTip(DeadLettersTab, tr("Why messages were dead-lettered; resubmit, purge"));
-    m_panels = {m_messages, m_peek, m_locks, m_deadLetters, m_charts, m_sessions};
-    for (EntityPanel* panel : m_panels)
-        scopeShortcuts(panel);
+    adoptPanel(MessagesTab, m_messages);
 
     m_splitter->setObjectName(QStringLiteral("messageSplitter"));
     m_splitter->addWidget(m_tabs);
@@ -155,29 +156,14 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
-    // The detail follows the selected row of the visible tab: a hidden tab's list refreshing,
-    // or a row going away under the current index, must not show another message.
-    for (EntityPanel* panel : m_panels)
-        connect(panel, &EntityPanel::currentMessageChanged, this,
-                &EntityWorkspace::queueDetailSync);
     // The routing preview works on the message the detail has read (no second read).
     connect(m_detail, &MessageDetailPanel::loaded, this, [this](const MessageView& message) {
         if (const auto shown = m_detail->shown())
             m_routing->showStoredMessage(shown->path, message);
     });
     connect(m_detail, &MessageDetailPanel::emptied, m_routing, &RoutingPreviewPanel::clear);
-    // The Sessions tab is there for an entity that requires sessions; the panel finds out.
-    connect(m_sessions, &SessionsPanel::sessionsAvailable, this, [this](bool available) {
-        m_tabs->setTabEnabled(SessionsTab, available);
-        if (!available && m_tabs->currentIndex() == SessionsTab)
-            m_tabs->setCurrentIndex(MessagesTab);
-    });
-    connect(m_sessions, &SessionsPanel::showMessagesRequested, this,
-            [this](const QString& sessionId) {
-                m_messages->setFilterText(QStringLiteral("SessionId=") + sessionId);
-                showTab(MessagesTab);
-            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        buildPanel(Tab(tab));
         if (tab == PeekTab)
             updatePeek();
         // The charts and the sessions show no message: they get the detail's room.
@@ -186,6 +172,106 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
         syncDetail();
     });
     sizeTabsToCurrent();
+    QTimer::singleShot(kPanelBuildPause, this, &EntityWorkspace::buildNextPanel);
+}
+
+QWidget* EntityWorkspace::pageHolder(const QString& name) {
+    auto* page = new QWidget;
+    page->setObjectName(name);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    return page;
+}
+
+void EntityWorkspace::buildNextPanel() {
+    // The order a user is likeliest to want them in; Peek's panel waits for its tab anyway.
+    for (Tab tab : {ReceiveTab, DeadLettersTab, PeekTab, SessionsTab, ChartsTab}) {
+        if (m_panels.at(tab))
+            continue;
+        buildPanel(tab);
+        QTimer::singleShot(kPanelBuildPause, this, &EntityWorkspace::buildNextPanel);
+        return;
+    }
+}
+
+EntityPanel* EntityWorkspace::buildPanel(Tab tab) const {
+    if (tab < MessagesTab || tab > SessionsTab)
+        return nullptr;
+    if (EntityPanel* built = m_panels.at(tab))
+        return built;
+    // Building is not a change anybody sees from outside: the accessors stay const.
+    auto* self = const_cast<EntityWorkspace*>(this);
+    QWidget* page = m_tabs->widget(tab);
+    EntityPanel* panel = nullptr;
+    switch (tab) {
+    case MessagesTab:
+        return m_messages; // built with the workspace
+    case PeekTab:
+        panel = m_peek = new PeekPanel(m_client);
+        break;
+    case ReceiveTab: {
+        m_locks = new LockPanel(m_client);
+        panel = m_locks;
+        auto* lockScroll = static_cast<QScrollArea*>(page);
+        // (and the line saying what the last receive or settlement did, empty when built).
+        lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height() +
+                                     fontMetrics().lineSpacing());
+        lockScroll->setWidget(new HeightOfViewport(m_locks));
+        break;
+    }
+    case DeadLettersTab:
+        panel = m_deadLetters = new DeadLetterPanel(m_client);
+        break;
+    case ChartsTab:
+        panel = m_charts = new EntityChartsPanel(m_client);
+        break;
+    case SessionsTab:
+        panel = m_sessions = new SessionsPanel(m_client);
+        break;
+    }
+    if (tab != ReceiveTab)
+        page->layout()->addWidget(panel);
+    self->adoptPanel(tab, panel);
+    return panel;
+}
+
+void EntityWorkspace::adoptPanel(Tab tab, EntityPanel* panel) {
+    m_panels[tab] = panel;
+    scopeShortcuts(panel);
+    // The detail follows the selected row of the visible tab: a hidden tab's list refreshing,
+    // or a row going away under the current index, must not show another message.
+    connect(panel, &EntityPanel::currentMessageChanged, this, &EntityWorkspace::queueDetailSync);
+    if (tab == SessionsTab) {
+        // The Sessions tab is there for an entity that requires sessions; the panel finds out.
+        connect(m_sessions, &SessionsPanel::sessionsAvailable, this, [this](bool available) {
+            m_tabs->setTabEnabled(SessionsTab, available);
+            if (!available && m_tabs->currentIndex() == SessionsTab)
+                m_tabs->setCurrentIndex(MessagesTab);
+        });
+        connect(m_sessions, &SessionsPanel::showMessagesRequested, this,
+                [this](const QString& sessionId) {
+                    m_messages->setFilterText(QStringLiteral("SessionId=") + sessionId);
+                    showTab(MessagesTab);
+                });
+    }
+    // A panel built after the selection gets it now (Peek's waits for its tab, as always).
+    if (tab != PeekTab) {
+        const bool entity = !m_path.isEmpty() && m_kind != NodeKind::Namespace;
+        if (entity)
+            panel->setEntity(m_path, m_kind);
+    } else if (m_tabs->currentIndex() == PeekTab) {
+        updatePeek();
+    }
+    for (const PanelFollower& follower : std::as_const(m_followers))
+        if (follower.context)
+            follower.each(tab, panel);
+}
+
+void EntityWorkspace::onEachPanel(QObject* context, std::function<void(Tab, EntityPanel*)> each) {
+    for (int tab = MessagesTab; tab <= SessionsTab; ++tab)
+        if (EntityPanel* built = m_panels.at(tab))
+            each(Tab(tab), built);
+    m_followers.append({context, std::move(each)});
 }
 
 std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
@@ -195,7 +281,7 @@ std::optional<MessageRef> EntityWorkspace::visibleTabMessage() const {
 }
 
 EntityPanel* EntityWorkspace::currentPanel() const {
-    return m_panels.value(m_tabs->currentIndex());
+    return buildPanel(Tab(m_tabs->currentIndex()));
 }
 
 void EntityWorkspace::sizeTabsToCurrent() {
@@ -248,18 +334,18 @@ void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
     m_detail->clear();
     const bool entity = !qualifiedPath.isEmpty() && kind != NodeKind::Namespace;
     m_stack->setCurrentWidget(entity ? static_cast<QWidget*>(m_splitter) : m_empty);
-    for (EntityPanel* panel : m_panels) {
-        if (panel != m_peek) {
+    // The Sessions tab's panel decides whether the tab is there: it hears of every selection.
+    if (entity)
+        buildPanel(SessionsTab);
+    // A panel not built yet gets the selection when it is.
+    for (EntityPanel* panel : std::as_const(m_panels))
+        if (panel && panel != m_peek)
             panel->setEntity(entity ? qualifiedPath : QString(), kind);
-            continue;
-        }
-        // A peek counts as activity (A2) and would keep a temporary entity alive: the peek
-        // panel gets the entity only when its tab is shown, that is when the user asks for a
-        // peek.
-        m_peekPending = true;
-        if (m_tabs->currentIndex() == PeekTab)
-            updatePeek();
-    }
+    // A peek counts as activity (A2) and would keep a temporary entity alive: the peek panel
+    // gets the entity only when its tab is shown, that is when the user asks for a peek.
+    m_peekPending = true;
+    if (m_tabs->currentIndex() == PeekTab)
+        updatePeek();
     // Receiving is for queues, subscriptions and dead-letter queues; a topic hands messages on.
     m_tabs->setTabEnabled(ReceiveTab, kind != NodeKind::Topic);
     m_tabs->setTabEnabled(DeadLettersTab, kind != NodeKind::Topic);
@@ -270,7 +356,7 @@ void EntityWorkspace::setEntity(const QString& qualifiedPath, NodeKind kind) {
 }
 
 void EntityWorkspace::updatePeek() {
-    if (!m_peekPending)
+    if (!m_peekPending || !m_peek)
         return;
     m_peekPending = false;
     const bool entity = !m_path.isEmpty() && m_kind != NodeKind::Namespace;
@@ -278,6 +364,7 @@ void EntityWorkspace::updatePeek() {
 }
 
 void EntityWorkspace::showTab(Tab tab) {
+    buildPanel(tab);
     if (m_tabs->isTabEnabled(tab))
         m_tabs->setCurrentIndex(tab);
 }

@@ -14,8 +14,10 @@
 #include "tree/NamespaceTreeModel.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QLabel;
@@ -63,15 +65,21 @@ public:
     // area). The workspace hands them the selection and follows their messages through this
     // interface (tree/EntityPanel.h); the typed accessors below are for what one panel alone
     // does.
-    EntityPanel* panel(Tab tab) const { return m_panels.value(tab); }
+    //
+    // Only the Messages tab's panel is built with the workspace; the others follow one a turn of
+    // the event loop, and any of them at once when its tab is shown or its accessor called.
+    EntityPanel* panel(Tab tab) const { return buildPanel(tab); }
     EntityPanel* currentPanel() const;
     QSplitter* splitter() const { return m_splitter; }
     MessageListPanel* messages() const { return m_messages; }
-    PeekPanel* peek() const { return m_peek; }
-    LockPanel* locks() const { return m_locks; }
-    DeadLetterPanel* deadLetters() const { return m_deadLetters; }
-    EntityChartsPanel* charts() const { return m_charts; }
-    SessionsPanel* sessions() const { return m_sessions; }
+    PeekPanel* peek() const { return (buildPanel(PeekTab), m_peek); }
+    LockPanel* locks() const { return (buildPanel(ReceiveTab), m_locks); }
+    DeadLetterPanel* deadLetters() const { return (buildPanel(DeadLettersTab), m_deadLetters); }
+    EntityChartsPanel* charts() const { return (buildPanel(ChartsTab), m_charts); }
+    SessionsPanel* sessions() const { return (buildPanel(SessionsTab), m_sessions); }
+    // Calls `each` for every tab's panel: those built now at once, the others as they are
+    // built, while `context` lives (the window hears each panel's errors this way).
+    void onEachPanel(QObject* context, std::function<void(Tab, EntityPanel*)> each);
     MessageDetailPanel* detail() const { return m_detail; }
     QTabWidget* detailTabs() const { return m_detailTabs; }
     RoutingPreviewPanel* routing() const { return m_routing; }
@@ -83,6 +91,19 @@ signals:
     void selectedCountChanged(qint64 count);
 
 private:
+    struct PanelFollower {
+        QPointer<QObject> context;
+        std::function<void(Tab, EntityPanel*)> each;
+    };
+
+    // An empty page that a panel built later goes into.
+    static QWidget* pageHolder(const QString& name);
+    // The panel of `tab`, built now if it was not yet.
+    EntityPanel* buildPanel(Tab tab) const;
+    // Builds the next panel not built yet, then asks for another turn of the event loop.
+    void buildNextPanel();
+    // Wires a built panel in: the detail follows it, followers hear of it, it gets the selection.
+    void adoptPanel(Tab tab, EntityPanel* panel);
     void sizeTabsToCurrent();
     // The message the detail should show: the visible tab's selected current row.
     std::optional<MessageRef> visibleTabMessage() const;
@@ -90,6 +111,7 @@ private:
     void syncDetail();
     void updatePeek();
 
+    BrokerClient& m_client;
     QString m_path;
     NodeKind m_kind = NodeKind::Namespace;
     bool m_peekPending = false; // the peek panel has not been given m_path yet
@@ -100,15 +122,17 @@ private:
     QSplitter* m_splitter;
     QTabWidget* m_tabs;
     MessageListPanel* m_messages;
-    PeekPanel* m_peek;
-    LockPanel* m_locks;
-    DeadLetterPanel* m_deadLetters;
-    EntityChartsPanel* m_charts;
-    SessionsPanel* m_sessions;
+    // Built later (buildPanel): a cache the const accessors fill.
+    mutable PeekPanel* m_peek = nullptr;
+    mutable LockPanel* m_locks = nullptr;
+    mutable DeadLetterPanel* m_deadLetters = nullptr;
+    mutable EntityChartsPanel* m_charts = nullptr;
+    mutable SessionsPanel* m_sessions = nullptr;
     MessageDetailPanel* m_detail;
     RoutingPreviewPanel* m_routing;
     QTabWidget* m_detailTabs;
-    QList<EntityPanel*> m_panels; // by Tab
+    QList<EntityPanel*> m_panels; // by Tab; null until built
+    QList<PanelFollower> m_followers;
 };
 
 } // namespace hourglass::ui

@@ -31,6 +31,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHash>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
@@ -259,16 +260,18 @@ void MainWindow::installClient(std::unique_ptr<BrokerClient> client) {
 
 void MainWindow::reportNamespace(EntityWorkspace& workspace, EntityActions& actions,
                                  NamespaceTreePanel& tree, const QString& prefix) {
-    // Each tab's panel, by the name its errors go by in the message bar (EntityPanel.h).
-    const QList<QPair<EntityWorkspace::Tab, QString>> panels{
-        {EntityWorkspace::MessagesTab, QStringLiteral("messages")},
-        {EntityWorkspace::PeekTab, QStringLiteral("peek")},
-        {EntityWorkspace::ReceiveTab, QStringLiteral("locks")},
-        {EntityWorkspace::DeadLettersTab, QStringLiteral("deadletters")},
-        {EntityWorkspace::SessionsTab, QStringLiteral("sessions")},
-        {EntityWorkspace::ChartsTab, QStringLiteral("charts")}};
-    for (const auto& [tab, name] : panels)
-        reportFrom(workspace.panel(tab), prefix + name);
+    // Each tab's panel, by the name its errors go by in the message bar (EntityPanel.h), as the
+    // workspace builds it.
+    workspace.onEachPanel(this, [this, prefix](EntityWorkspace::Tab tab, EntityPanel* panel) {
+        static const QHash<EntityWorkspace::Tab, QString> names{
+            {EntityWorkspace::MessagesTab, QStringLiteral("messages")},
+            {EntityWorkspace::PeekTab, QStringLiteral("peek")},
+            {EntityWorkspace::ReceiveTab, QStringLiteral("locks")},
+            {EntityWorkspace::DeadLettersTab, QStringLiteral("deadletters")},
+            {EntityWorkspace::SessionsTab, QStringLiteral("sessions")},
+            {EntityWorkspace::ChartsTab, QStringLiteral("charts")}};
+        reportFrom(panel, prefix + names.value(tab));
+    });
     reportFrom(&actions, prefix + QStringLiteral("entities"));
     // Drops on the tree (messages moved, copied or resubmitted; files sent) report here.
     reportFrom(&tree, prefix + QStringLiteral("tree"));

@@ -1,15 +1,20 @@
 // The workspace's tabs are panels of one declared kind (tree/EntityPanel.h): each tab's panel
 // is reached by its tab, gets the tree's selection through the interface (the Sessions tab only
 // for a queue or a subscription), and the window hears every one of them: an error in the
-// message bar, a success in the status bar. The Charts tab's chart views are made when it is first
-// shown, and draw the history gathered from the selection on.
+// message bar, a success in the status bar. Only the Messages tab's panel is built with the
+// workspace; the others follow a turn of the event loop each, get the selection made before them
+// and report like the rest. The Charts tab's chart views are made when it is first shown, and
+// draw the history gathered from the selection on.
 
 #include "UiTestBroker.h"
 #include "common/BrokerClient.h"
+#include "deadletter/DeadLetterPanel.h"
 #include "demo/CountsHistory.h"
 #include "demo/EntityChartsPanel.h"
 #include "messages/MessageListPanel.h"
+#include "messages/PeekPanel.h"
 #include "sessions/SessionsPanel.h"
+#include "settle/LockPanel.h"
 #include "tree/EntityPanel.h"
 #include "tree/NamespaceTreeModel.h"
 #include "window/EntityWorkspace.h"
@@ -90,6 +95,50 @@ private slots:
             emit panel->statusMessage(what + " went through");
             QCOMPARE(env.window.statusBar()->currentMessage(), what + " went through");
         }
+    }
+
+    void hiddenTabsGetTheirPanelsAfterTheWorkspace() {
+        WindowEnv env; // no turn of the event loop yet
+        EntityWorkspace* workspace = env.window.workspace();
+        QVERIFY(env.window.findChild<MessageListPanel*>());
+        QVERIFY(!env.window.findChild<PeekPanel*>());
+        QVERIFY(!env.window.findChild<LockPanel*>());
+        QVERIFY(!env.window.findChild<DeadLetterPanel*>());
+        QVERIFY(!env.window.findChild<EntityChartsPanel*>());
+        // A selection before they are built reaches them when they are (Peek's, as always,
+        // when its tab is shown); the Sessions tab's panel is built for it at once, since it
+        // decides whether its tab is there.
+        workspace->setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
+        QVERIFY(env.window.findChild<SessionsPanel*>());
+        QCOMPARE(env.window.findChild<SessionsPanel*>()->path(), QStringLiteral("test:orders"));
+        QVERIFY(!env.window.findChild<LockPanel*>());
+
+        QTRY_VERIFY(env.window.findChild<PeekPanel*>() && env.window.findChild<LockPanel*>() &&
+                    env.window.findChild<DeadLetterPanel*>() &&
+                    env.window.findChild<EntityChartsPanel*>());
+        auto* locks = env.window.findChild<LockPanel*>();
+        QCOMPARE(locks->path(), QStringLiteral("test:orders"));
+        QVERIFY(workspace->tabs()->widget(EntityWorkspace::ReceiveTab)->isAncestorOf(locks));
+        QCOMPARE(env.window.findChild<PeekPanel*>()->path(), QString());
+        workspace->showTab(EntityWorkspace::PeekTab);
+        QCOMPARE(env.window.findChild<PeekPanel*>()->path(), QStringLiteral("test:orders"));
+        // The window heard of them as they came.
+        emit env.window.findChild<DeadLetterPanel*>()->errorOccurred(
+            Error::make(ErrorCode::GeneralError, QStringLiteral("a late panel failed")));
+        QVERIFY2(env.window.messageBar()->text().contains(QStringLiteral("a late panel failed")),
+                 qPrintable(env.window.messageBar()->text()));
+    }
+
+    void aTabShownBeforeItsPanelWasBuiltBuildsIt() {
+        WindowEnv env;
+        EntityWorkspace* workspace = env.window.workspace();
+        workspace->setEntity(QStringLiteral("test:orders"), NamespaceTreeModel::NodeKind::Queue);
+        QVERIFY(!env.window.findChild<LockPanel*>());
+        workspace->tabs()->setCurrentIndex(EntityWorkspace::ReceiveTab);
+        auto* locks = env.window.findChild<LockPanel*>();
+        QVERIFY(locks);
+        QCOMPARE(workspace->currentPanel(), locks);
+        QCOMPARE(locks->path(), QStringLiteral("test:orders"));
     }
 
     void panelsGetTheSelectionThroughTheInterface() {

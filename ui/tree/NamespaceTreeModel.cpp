@@ -41,12 +41,20 @@ struct NamespaceTreeModel::Node {
     EntityInfo info;
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
+    mutable std::size_t rowHint = 0; // where row() found this node last
 
+    // Asked for every parent() of a child row: a view or the filter's proxy asks it of each row
+    // it walks, so a search among a thousand siblings each time would make walking the tree
+    // quadratic. The row found last is tried first; rows change only when siblings come or go.
     int row() const {
         const auto& siblings = parent->children;
+        if (rowHint < siblings.size() && siblings[rowHint].get() == this)
+            return int(rowHint);
         for (std::size_t i = 0; i < siblings.size(); ++i) {
-            if (siblings[i].get() == this)
+            if (siblings[i].get() == this) {
+                rowHint = i;
                 return int(i);
+            }
         }
         return -1;
     }
@@ -183,20 +191,18 @@ void NamespaceTreeModel::refresh() {
         return;
     m_client.call(
         this,
-        [](Broker& b) {
-            return std::pair{b.namespaces(), b.entities()};
-        },
-        [this](std::pair<QList<NamespaceInfo>, QList<EntityInfo>> snapshot) {
-            apply(snapshot.first, snapshot.second);
+        // The tree the snapshot describes is made on the worker too: for a thousand entities it
+        // takes milliseconds, which the GUI thread keeps for the rows that change.
+        [](Broker& b) { return buildTree(b.namespaces(), b.entities()); },
+        [this](std::unique_ptr<Node> wanted) {
+            apply(std::move(wanted));
             m_refresh.finish();
             if (m_refresh.takeQueued())
                 refresh();
         });
 }
 
-void NamespaceTreeModel::apply(const QList<NamespaceInfo>& namespaces,
-                               const QList<EntityInfo>& entities) {
-    std::unique_ptr<Node> wanted = buildTree(namespaces, entities);
+void NamespaceTreeModel::apply(std::unique_ptr<Node> wanted) {
     sync(m_root.get(), *wanted, {});
     m_loaded = true;
     tickCountdowns();
@@ -241,10 +247,20 @@ void NamespaceTreeModel::sync(Node* have, Node& want, const QModelIndex& haveInd
             sync(existing, *wanted, index(row, 0, haveIndex));
             continue;
         }
-        beginInsertRows(haveIndex, row, row);
-        wanted->parent = have;
-        have->children.insert(have->children.begin() + row, std::move(wanted));
+        // New rows side by side go in as one insertion: a view and the filter's proxy handle
+        // each insertion whole, so the first listing of 1,000 entities row by row kept the GUI
+        // thread busy for longer than a frame.
+        int last = row;
+        while (last + 1 < int(want.children.size()) &&
+               !haveKeys.contains(want.children[last + 1]->key))
+            ++last;
+        beginInsertRows(haveIndex, row, last);
+        for (int at = row; at <= last; ++at) {
+            want.children[at]->parent = have;
+            have->children.insert(have->children.begin() + at, std::move(want.children[at]));
+        }
         endInsertRows();
+        row = last;
     }
 }
 

@@ -100,7 +100,8 @@ private:
     const EntityInfo* entityAt(const QModelIndex& index) const;
     QModelIndex dropTarget(int row, int column, const QModelIndex& parent) const;
     QModelIndex indexOf(Node* node, int column) const;
-    void apply(const QList<NamespaceInfo>& namespaces, const QList<EntityInfo>& entities);
+    // Makes the rows match `wanted`, the tree a snapshot describes (built on a worker).
+    void apply(std::unique_ptr<Node> wanted);
     void sync(Node* have, Node& want, const QModelIndex& haveIndex);
     void tickCountdowns();
     void tickCountdowns(Node* node, bool& anyCountdown);

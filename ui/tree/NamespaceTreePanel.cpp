@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QToolTip>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -130,8 +131,12 @@ NamespaceTreePanel::NamespaceTreePanel(BrokerClient& client, QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &NamespaceTreePanel::updateEmptyState);
     connect(m_model, &QAbstractItemModel::modelReset, this, &NamespaceTreePanel::updateEmptyState);
     connect(m_model, &NamespaceTreeModel::refreshed, this, &NamespaceTreePanel::updateEmptyState);
-    connect(m_model, &NamespaceTreeModel::refreshed, this,
-            &NamespaceTreePanel::selectFirstQueueOnce);
+    connect(m_model, &NamespaceTreeModel::refreshed, this, [this] {
+        // In a turn of its own: the first listing of a thousand entities takes milliseconds of
+        // the GUI thread, and so does the selection (the workspace's panels hear of it).
+        if (!m_autoSelected)
+            QTimer::singleShot(1, this, &NamespaceTreePanel::selectFirstQueueOnce);
+    });
     connect(m_model, &NamespaceTreeModel::refreshed, this, &NamespaceTreePanel::selectPending);
     updateEmptyState();
 }

@@ -35,6 +35,7 @@ private slots:
     void deadLetterBadge();
     void ruleCountFollowsRuleChanges();
     void deleteRemovesRowWithoutReset();
+    void newRowsSideBySideLandInPathOrder();
     void deletesInCountsDown();
     void filterHidesNonMatching();
     void selectionEmitsEntitySelected();
@@ -279,6 +280,36 @@ void TestUiTree::deleteRemovesRowWithoutReset() {
     QCOMPARE(inserted.first().at(1).toInt(), 1); // archive gone: events, inbox, jobs
     QCOMPARE(find(m_model.get(), "test:inbox").row(), 1);
     QCOMPARE(resets.count(), 0);
+}
+
+void TestUiTree::newRowsSideBySideLandInPathOrder() {
+    loadModel(); // test: archive, events, jobs; the model tester checks every insertion
+    QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+    QVERIFY(run([](Broker& b) -> Result<EntityInfo> {
+        const EntityProperties defaults = EntityProperties::defaults(Tier::Standard);
+        for (const char* path : {"test:aa", "test:ab", "test:zz"})
+            if (auto made = b.createQueue(QString::fromLatin1(path), defaults); !made)
+                return made;
+        return b.createQueue(QStringLiteral("test:ac"), defaults);
+    }));
+    QTRY_VERIFY(find(m_model.get(), "test:zz").isValid() &&
+                find(m_model.get(), "test:ac").isValid());
+    const QModelIndex ns = m_model->index(0, 0);
+    QStringList order;
+    for (int row = 0; row < m_model->rowCount(ns); ++row)
+        order.append(m_model->index(row, 0, ns).data(Model::PathRole).toString());
+    QCOMPARE(order, QStringList({"test:aa", "test:ab", "test:ac", "test:archive", "test:events",
+                                 "test:jobs", "test:zz"}));
+    // New neighbours come in one insertion each run (aa..ac, then zz, when one snapshot brings
+    // them all): four rows in all, however the snapshots fell.
+    int rows = 0;
+    for (const QList<QVariant>& insertion : std::as_const(inserted))
+        if (!insertion.at(0).value<QModelIndex>().parent().isValid()) // under the namespace
+            rows += insertion.at(2).toInt() - insertion.at(1).toInt() + 1;
+    QCOMPARE(rows, 4);
+    QVERIFY(inserted.count() <= 4);
+    // Each new queue brought its dead-letter row.
+    QCOMPARE(m_model->rowCount(find(m_model.get(), "test:ab")), 1);
 }
 
 void TestUiTree::deletesInCountsDown() {

@@ -104,7 +104,7 @@ EntityWorkspace::EntityWorkspace(BrokerClient& client, QWidget* parent)
     // Receive & settle keeps what a plain entity needs in view (its controls and three held
     // locks: LockPanel's minimum as built, without the session rows); on an entity that
     // requires sessions the session bar and the held sessions come on top, and the panel
-    // scrolls in a short window rather than make the window grow
+    // scrolls in a short window rather than make the window grow (its panel: buildPanel).
     auto* lockScroll = new QScrollArea;
     lockScroll->setObjectName(QStringLiteral("lockScroll"));
     lockScroll->setWidgetResizable(true);
@@ -213,7 +213,8 @@ EntityPanel* EntityWorkspace::buildPanel(Tab tab) const {
         m_locks = new LockPanel(m_client);
         panel = m_locks;
         auto* lockScroll = static_cast<QScrollArea*>(page);
-        // (and the line saying what the last receive or settlement did, empty when built).
+        // At least the panel's minimum as built, and the line saying what the last receive or
+        // settlement did (empty when built).
         lockScroll->setMinimumHeight(m_locks->minimumSizeHint().height() +
                                      fontMetrics().lineSpacing());
         lockScroll->setWidget(new HeightOfViewport(m_locks));
